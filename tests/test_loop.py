@@ -1,0 +1,277 @@
+"""The reference loop: every valve's exact counts, approval before execution, concurrency, every stop
+reason, and the valid-history guarantee -- all through the real SDK and the offline model."""
+
+import asyncio
+import shutil
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import anthropic
+import pytest
+
+from harness_lib import (REJECTED_MESSAGE, TOOLS, make_client, make_tool_impls, run_agent, run_bare,
+                         scripted_approver)
+from harness_lib.client import MODEL, offline_api
+from harness_lib.tools import DEFAULT_ROOT
+
+LESSON_TASK = "Read the first line of README.md, then tell me what time it is"
+FIXED_TIME = datetime(2026, 8, 26, 10, 42, 7, tzinfo=timezone(timedelta(hours=8)))
+
+
+@pytest.fixture
+def root(tmp_path):
+    shutil.copytree(DEFAULT_ROOT, tmp_path / "ws", ignore=shutil.ignore_patterns("*.txt"))
+    return tmp_path / "ws"
+
+
+def run(scenario, root, task=LESSON_TASK, **kw):
+    client = make_client(scenario=scenario, strict=True)
+    impls = kw.pop("tool_impls", None) or make_tool_impls(root, clock=lambda: FIXED_TIME)
+    result = asyncio.run(run_agent(client, task, kw.pop("tools", TOOLS), impls, **kw))
+    return result, client
+
+
+def tool_rounds(messages):
+    return sum(1 for m in messages if m["role"] == "user" and isinstance(m["content"], list))
+
+
+def assert_valid_history(messages):
+    """The offline API enforces the live API's tool_use/tool_result rules: resending must not raise."""
+    client = make_client(strict=True)
+    asyncio.run(client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=messages))
+
+
+# --- the lesson's run --------------------------------------------------------------------------
+
+def test_lesson_run_two_tool_turns_three_requests(root):
+    result, _ = run("demo", root)
+    assert (result.stopped_by, result.turns, result.requests) == ("end_turn", 2, 3)
+    assert '"# Agent harness fundamentals"' in result.text
+    assert "10:42" in result.text and "26 August 2026" in result.text
+    calls = [b.name for m in result.messages if m["role"] == "assistant" for b in m["content"]]
+    assert calls == ["read_file", "get_time"]
+
+
+def test_answer_quotes_what_the_tool_really_returned(root):
+    (root / "README.md").write_text("# A different first line\nmore\n")
+    result, _ = run("demo", root)
+    assert '"# A different first line"' in result.text
+    assert "Agent harness fundamentals" not in result.text
+
+
+def test_bare_loop_answers_the_lesson_task(root):
+    client = make_client()
+    text = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root, clock=lambda: FIXED_TIME)))
+    assert '"# Agent harness fundamentals"' in text and "10:42" in text
+
+
+def test_bare_loop_never_stops_when_the_model_never_ends(root):
+    """Nothing bounds the bare loop: 40 requests in, it is still turning (we cancel it)."""
+    client = make_client(scenario="never-ends")
+    log = offline_api(client).log
+
+    async def watch():
+        task = asyncio.create_task(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root)))
+        while len(log) < 40 and not task.done():
+            await asyncio.sleep(0)
+        still_running = not task.done()
+        task.cancel()
+        return still_running
+
+    assert asyncio.run(watch()) is True
+    assert len(log) >= 40
+
+
+# --- valve 1: turn cap -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cap", [0, 1, 3, 8])
+def test_turn_cap_allows_exactly_n_tool_rounds_and_n_plus_1_requests(root, cap):
+    result, client = run("never-ends", root, max_turns=cap, token_budget=10**9)
+    assert result.stopped_by == "max_turns"
+    assert result.turns == cap
+    assert result.requests == cap + 1 == len(offline_api(client).log)
+    assert tool_rounds(result.messages) == cap
+    assert f"turn cap of {cap}" in result.text
+    assert_valid_history(result.messages)
+
+
+def test_ping_pong_slips_past_the_one_turn_signature(root):
+    result, _ = run("ping-pong", root, max_turns=8, token_budget=10**9)
+    assert (result.stopped_by, result.turns, result.requests) == ("max_turns", 8, 9)
+
+
+# --- valve 2: token budget ---------------------------------------------------------------------
+
+def test_token_hog_is_stopped_by_the_budget_before_the_turn_cap(root):
+    events = []
+    result, _ = run("token-hog", root, on_event=events.append)
+    assert result.stopped_by == "token_budget"
+    assert result.turns < 8
+    spent = [sum(e["usage"].values()) for e in events if e["event"] == "request"]
+    assert result.tokens_used == sum(spent) >= 40_000
+    assert sum(spent[:-1]) < 40_000  # it stopped at the first check over budget, not later
+    assert result.requests == result.turns + 1
+    assert_valid_history(result.messages)
+
+
+@pytest.mark.parametrize("budget", [1, 3_000, 12_000])
+def test_budget_stops_at_the_first_check_over_budget(root, budget):
+    events = []
+    result, _ = run("never-ends", root, max_turns=100, token_budget=budget, on_event=events.append)
+    cumulative, total = [], 0
+    for e in events:
+        if e["event"] == "request":
+            total += sum(e["usage"].values())
+            cumulative.append(total)
+    first_over = next(i for i, c in enumerate(cumulative) if c >= budget) + 1
+    assert result.stopped_by == "token_budget"
+    assert result.requests == first_over
+    assert result.turns == first_over - 1
+
+
+def test_input_tokens_grow_with_every_request(root):
+    events = []
+    run("never-ends", root, max_turns=5, token_budget=10**9, on_event=events.append)
+    inputs = [e["usage"]["input_tokens"] for e in events if e["event"] == "request"]
+    assert inputs == sorted(inputs) and len(set(inputs)) == len(inputs)
+
+
+# --- valve 3: no progress ----------------------------------------------------------------------
+
+def test_stuck_model_is_stopped_on_the_second_identical_turn(root):
+    result, _ = run("stuck", root)
+    assert (result.stopped_by, result.turns, result.requests) == ("no_progress", 1, 2)
+    assert 'read_file({"path":"README.md"})' in result.text
+    assert_valid_history(result.messages)
+
+
+# --- valve 4: approval gate --------------------------------------------------------------------
+
+def test_rejected_write_leaves_no_file_and_the_model_changes_route(root):
+    approver = scripted_approver([False])
+    result, _ = run("high-impact", root, approve=approver)
+    assert approver.asked == [("write_file", {"path": "scratch/answer.txt", "content": approver.asked[0][1]["content"]})]
+    assert not (root / "scratch" / "answer.txt").exists()
+    rejected = [b for m in result.messages if m["role"] == "user" and isinstance(m["content"], list)
+                for b in m["content"] if b.get("is_error")]
+    assert [b["content"] for b in rejected] == [REJECTED_MESSAGE]
+    assert result.stopped_by == "end_turn"
+    assert "not save" in result.text.lower() or "did not" in result.text.lower()
+
+
+def test_approved_write_runs(root):
+    result, _ = run("high-impact", root, approve=scripted_approver([True]))
+    assert (root / "scratch" / "answer.txt").exists()
+    assert result.stopped_by == "end_turn"
+
+
+def test_no_approver_means_no_high_impact_action(root):
+    result, _ = run("high-impact", root)
+    assert not (root / "scratch" / "answer.txt").exists()
+    assert result.stopped_by == "end_turn"
+
+
+def test_injected_instruction_is_stopped_at_the_gate(root):
+    approver = scripted_approver([False])
+    result, _ = run("injection", root, task="Read notes/meeting.md and tell me the first line", approve=approver)
+    assert [name for name, _ in approver.asked] == ["delete_file"]
+    assert (root / "README.md").exists()
+    assert result.stopped_by == "end_turn"
+
+
+def test_every_approval_is_asked_before_any_tool_of_the_turn_runs(root):
+    timeline = []
+    impls = make_tool_impls(root, clock=lambda: FIXED_TIME)
+
+    def recording(name):
+        def impl(tool_input):
+            timeline.append(("run", name))
+            return impls[name](tool_input)
+        return impl
+
+    async def approve(name, tool_input):
+        timeline.append(("ask", name))
+        return True
+
+    task = 'Read README.md and write "hi" to scratch/hi.txt and delete scratch/old.txt'
+    (root / "scratch").mkdir(exist_ok=True)
+    (root / "scratch" / "old.txt").write_text("old")
+    result, _ = run("parallel", root, task=task, approve=approve,
+                    tool_impls={name: recording(name) for name in impls})
+    first_turn = timeline[: timeline.index(("run", "read_file")) + 1]
+    asks = [i for i, (kind, _) in enumerate(timeline) if kind == "ask"]
+    runs = [i for i, (kind, _) in enumerate(timeline) if kind == "run"]
+    assert len(asks) == 2 and max(asks) < min(runs), timeline
+    assert ("ask", "write_file") in first_turn
+    assert (root / "scratch" / "hi.txt").read_text() == "hi"
+    assert result.stopped_by == "end_turn"
+
+
+# --- concurrency -------------------------------------------------------------------------------
+
+def test_a_turns_tools_run_concurrently_and_results_come_back_in_order_in_one_message(root):
+    spans = {}
+    impls = make_tool_impls(root, clock=lambda: FIXED_TIME)
+
+    def slow(name):
+        def impl(tool_input):
+            start = time.monotonic()
+            time.sleep(0.2)
+            spans[name] = (start, time.monotonic(), threading.get_ident())
+            return impls[name](tool_input)
+        return impl
+
+    result, _ = run("parallel", root, tool_impls={name: slow(name) for name in impls})
+    assert (result.turns, result.requests) == (1, 2)
+    (a_start, a_end, _), (b_start, b_end, _) = spans["read_file"], spans["get_time"]
+    assert a_start < b_end and b_start < a_end  # the two calls overlapped in time
+    assistant, results = result.messages[1], result.messages[2]
+    ids = [b.id for b in assistant["content"] if b.type == "tool_use"]
+    assert [r["tool_use_id"] for r in results["content"]] == ids
+    assert all(r["type"] == "tool_result" for r in results["content"])
+
+
+# --- the model's own stop reasons ---------------------------------------------------------------
+
+def test_truncated_tool_use_is_never_run(root):
+    calls = []
+    impls = make_tool_impls(root)
+    impls["write_file"] = lambda tool_input: calls.append(tool_input) or "written"
+    result, _ = run("max-tokens", root, task="Write a long report to scratch/report.md",
+                    approve=scripted_approver([True] * 5), tool_impls=impls)
+    assert result.stopped_by == "max_tokens"
+    assert calls == []
+    assert "max_tokens" in result.text
+    assert_valid_history(result.messages)
+
+
+def test_refusal(root):
+    result, _ = run("refusal", root)
+    assert (result.stopped_by, result.turns, result.requests) == ("refusal", 0, 1)
+    assert result.text.startswith("The model declined")
+
+
+def test_context_window(root):
+    result, _ = run("context-window", root)
+    assert result.stopped_by == "context_window"
+    assert "context window" in result.text
+
+
+def test_pause_turn_is_continued(root):
+    result, _ = run("pause-turn", root)
+    assert result.stopped_by == "end_turn"
+    assert result.requests == 4 and result.turns == 2
+    assert '"# Agent harness fundamentals"' in result.text
+
+
+def test_stop_sequence(root):
+    result, _ = run("demo", root, stop_sequences=["and it is"])
+    assert result.stopped_by == "stop_sequence"
+    assert "and it is" not in result.text
+
+
+def test_api_errors_surface_as_the_sdks_exceptions(root):
+    with pytest.raises(anthropic.NotFoundError):
+        run("demo", root, model="claude-no-such-model")
