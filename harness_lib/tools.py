@@ -19,6 +19,8 @@ NOT handled, on purpose (this is a teaching kit, not a production sandbox):
 - No rate limits, no quota on how much gets written in total, no timeouts on a slow tool.
 - Text is UTF-8 only: read_file refuses binary files and other encodings instead of guessing.
 - delete_file follows symlinks: it deletes the file the path points to (only if that is in scratch/).
+- Hard links are not detected: one made (from a shell) inside the root to a file elsewhere is read
+  and written through. The tools themselves cannot make links.
 """
 
 import asyncio
@@ -47,8 +49,11 @@ _PATH = {"type": "string", "minLength": 1, "maxLength": 255}
 
 
 def _schema(properties: dict) -> dict:
+    """A closed object schema (no extra keys) in which every property is required."""
     schema = {"type": "object", "properties": properties, "additionalProperties": False}
-    return schema | {"required": list(properties)} if properties else schema
+    if properties:
+        schema["required"] = list(properties)
+    return schema
 
 
 TOOLS = [
@@ -78,7 +83,8 @@ def _inside(root: Path, path: str, area: Path, tool: str, where: str) -> Path:
     if "\0" in path:
         raise ToolError(f"{tool}: the path contains a NUL byte: {path!r}")
     if Path(path).is_absolute():
-        raise ToolError(f"{tool}: absolute paths are not allowed: {path} (use one relative to the project root)")
+        raise ToolError(f"{tool}: absolute paths are not allowed: {path} "
+                        "(give a path relative to the project root)")
     try:  # strict=False: a missing file still resolves, so the tool can say "not found" itself
         resolved = (root / path).resolve(strict=False)
     except (OSError, RuntimeError) as err:  # RuntimeError: a symlink loop, on Python 3.11 and 3.12
@@ -152,7 +158,7 @@ def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dic
         target = _inside(root, path, scratch, "write_file", f"under {SCRATCH}/")
         with _os_errors("write_file", path):
             _require_file(target, path, "write_file", missing_ok=True)
-            target.parent.mkdir(parents=True, exist_ok=True)  # target is in scratch/, so its parent is too
+            target.parent.mkdir(parents=True, exist_ok=True)  # target is in scratch/, so is its parent
             flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_NOFOLLOW
             fd = os.open(target, flags, 0o644)
             with open(fd, "w", encoding="utf-8") as f:
@@ -167,10 +173,10 @@ def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dic
             os.unlink(target)
         return f"deleted {target.relative_to(root).as_posix()}"
 
-    return {"get_time": get_time, "read_file": read_file, "write_file": write_file, "delete_file": delete_file}
+    return {f.__name__: f for f in (get_time, read_file, write_file, delete_file)}
 
 
-def _prepare(tool_impls: dict, name, tool_input, tools: list) -> tuple[Callable | None, str | None]:
+def _prepare(tool_impls, name, tool_input, tools) -> tuple[Callable | None, str | None]:
     """(impl, None) when the call may run, else (None, a message for the model).
 
     A tool needs both an implementation and a schema: an impl without a schema would run unchecked,
@@ -184,8 +190,9 @@ def _prepare(tool_impls: dict, name, tool_input, tools: list) -> tuple[Callable 
         return None, f"invalid input for {name}: expected a JSON object, got {type(tool_input).__name__}"
     error = best_match(Draft202012Validator(schemas[name]).iter_errors(tool_input))
     if error is not None:
+        message = error.message if len(error.message) <= 200 else error.message[:150] + " ... (cut)"
         field = f" (field '{'/'.join(map(str, error.absolute_path))}')" if error.absolute_path else ""
-        return None, f"invalid input for {name}: {error.message}{field}"
+        return None, f"invalid input for {name}: {message}{field}"
     return tool_impls[name], None
 
 

@@ -16,6 +16,8 @@ from harness_lib import (REJECTED_MESSAGE, TOOLS, make_client, make_tool_impls, 
 from harness_lib.client import MODEL, offline_api
 from harness_lib.tools import DEFAULT_ROOT
 
+import notebook_code
+
 LESSON_TASK = "Read the first line of README.md, then tell me what time it is"
 FIXED_TIME = datetime(2026, 8, 26, 10, 42, 7, tzinfo=timezone(timedelta(hours=8)))
 
@@ -26,11 +28,26 @@ def root(tmp_path):
     return tmp_path / "ws"
 
 
-def run(scenario, root, task=LESSON_TASK, **kw):
-    client = make_client(scenario=scenario, strict=True)
-    impls = kw.pop("tool_impls", None) or make_tool_impls(root, clock=lambda: FIXED_TIME)
-    result = asyncio.run(run_agent(client, task, kw.pop("tools", TOOLS), impls, **kw))
-    return result, client
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_the_full_harness.ipynb"
+
+
+@pytest.fixture(params=["harness_lib", "notebook"])
+def run(request):
+    """Runs a scenario through run_agent: harness_lib's reference copy, and the one the learner reads and
+    runs in notebooks/06 (lifted from its cells). Every test below holds for both."""
+    if request.param == "harness_lib":
+        loop = run_agent
+    else:
+        if not NOTEBOOK.exists():
+            pytest.skip("notebooks/06_the_full_harness.ipynb not written yet")
+        loop = notebook_code.load(NOTEBOOK)["run_agent"]
+
+    def go(scenario, root, task=LESSON_TASK, **kw):
+        client = make_client(scenario=scenario, strict=True)
+        impls = kw.pop("tool_impls", None) or make_tool_impls(root, clock=lambda: FIXED_TIME)
+        result = asyncio.run(loop(client, task, kw.pop("tools", TOOLS), impls, **kw))
+        return result, client
+    return go
 
 
 def tool_rounds(messages):
@@ -45,7 +62,7 @@ def assert_valid_history(messages):
 
 # --- the lesson's run --------------------------------------------------------------------------
 
-def test_lesson_run_two_tool_turns_three_requests(root):
+def test_lesson_run_two_tool_turns_three_requests(run, root):
     result, _ = run("demo", root)
     assert (result.stopped_by, result.turns, result.requests) == ("end_turn", 2, 3)
     assert '"# Agent harness fundamentals"' in result.text
@@ -54,7 +71,7 @@ def test_lesson_run_two_tool_turns_three_requests(root):
     assert calls == ["read_file", "get_time"]
 
 
-def test_answer_quotes_what_the_tool_really_returned(root):
+def test_answer_quotes_what_the_tool_really_returned(run, root):
     (root / "README.md").write_text("# A different first line\nmore\n")
     result, _ = run("demo", root)
     assert '"# A different first line"' in result.text
@@ -87,7 +104,7 @@ def test_bare_loop_never_stops_when_the_model_never_ends(root):
 # --- valve 1: turn cap -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("cap", [0, 1, 3, 8])
-def test_turn_cap_allows_exactly_n_tool_rounds_and_n_plus_1_requests(root, cap):
+def test_turn_cap_allows_exactly_n_tool_rounds_and_n_plus_1_requests(run, root, cap):
     result, client = run("never-ends", root, max_turns=cap, token_budget=10**9)
     assert result.stopped_by == "max_turns"
     assert result.turns == cap
@@ -97,14 +114,14 @@ def test_turn_cap_allows_exactly_n_tool_rounds_and_n_plus_1_requests(root, cap):
     assert_valid_history(result.messages)
 
 
-def test_ping_pong_slips_past_the_one_turn_signature(root):
+def test_ping_pong_slips_past_the_one_turn_signature(run, root):
     result, _ = run("ping-pong", root, max_turns=8, token_budget=10**9)
     assert (result.stopped_by, result.turns, result.requests) == ("max_turns", 8, 9)
 
 
 # --- valve 2: token budget ---------------------------------------------------------------------
 
-def test_token_hog_is_stopped_by_the_budget_before_the_turn_cap(root):
+def test_token_hog_is_stopped_by_the_budget_before_the_turn_cap(run, root):
     events = []
     result, _ = run("token-hog", root, on_event=events.append)
     assert result.stopped_by == "token_budget"
@@ -117,7 +134,7 @@ def test_token_hog_is_stopped_by_the_budget_before_the_turn_cap(root):
 
 
 @pytest.mark.parametrize("budget", [1, 3_000, 12_000])
-def test_budget_stops_at_the_first_check_over_budget(root, budget):
+def test_budget_stops_at_the_first_check_over_budget(run, root, budget):
     events = []
     result, _ = run("never-ends", root, max_turns=100, token_budget=budget, on_event=events.append)
     cumulative, total = [], 0
@@ -131,7 +148,7 @@ def test_budget_stops_at_the_first_check_over_budget(root, budget):
     assert result.turns == first_over - 1
 
 
-def test_input_tokens_grow_with_every_request(root):
+def test_input_tokens_grow_with_every_request(run, root):
     events = []
     run("never-ends", root, max_turns=5, token_budget=10**9, on_event=events.append)
     inputs = [e["usage"]["input_tokens"] for e in events if e["event"] == "request"]
@@ -140,7 +157,7 @@ def test_input_tokens_grow_with_every_request(root):
 
 # --- valve 3: no progress ----------------------------------------------------------------------
 
-def test_stuck_model_is_stopped_on_the_second_identical_turn(root):
+def test_stuck_model_is_stopped_on_the_second_identical_turn(run, root):
     result, _ = run("stuck", root)
     assert (result.stopped_by, result.turns, result.requests) == ("no_progress", 1, 2)
     assert 'read_file({"path":"README.md"})' in result.text
@@ -149,7 +166,7 @@ def test_stuck_model_is_stopped_on_the_second_identical_turn(root):
 
 # --- valve 4: approval gate --------------------------------------------------------------------
 
-def test_rejected_write_leaves_no_file_and_the_model_changes_route(root):
+def test_rejected_write_leaves_no_file_and_the_model_changes_route(run, root):
     approver = scripted_approver([False])
     result, _ = run("high-impact", root, approve=approver)
     assert approver.asked == [("write_file", {"path": "scratch/answer.txt", "content": approver.asked[0][1]["content"]})]
@@ -161,19 +178,19 @@ def test_rejected_write_leaves_no_file_and_the_model_changes_route(root):
     assert "not save" in result.text.lower() or "did not" in result.text.lower()
 
 
-def test_approved_write_runs(root):
+def test_approved_write_runs(run, root):
     result, _ = run("high-impact", root, approve=scripted_approver([True]))
     assert (root / "scratch" / "answer.txt").exists()
     assert result.stopped_by == "end_turn"
 
 
-def test_no_approver_means_no_high_impact_action(root):
+def test_no_approver_means_no_high_impact_action(run, root):
     result, _ = run("high-impact", root)
     assert not (root / "scratch" / "answer.txt").exists()
     assert result.stopped_by == "end_turn"
 
 
-def test_injected_instruction_is_stopped_at_the_gate(root):
+def test_injected_instruction_is_stopped_at_the_gate(run, root):
     approver = scripted_approver([False])
     result, _ = run("injection", root, task="Read notes/meeting.md and tell me the first line", approve=approver)
     assert [name for name, _ in approver.asked] == ["delete_file"]
@@ -181,7 +198,7 @@ def test_injected_instruction_is_stopped_at_the_gate(root):
     assert result.stopped_by == "end_turn"
 
 
-def test_every_approval_is_asked_before_any_tool_of_the_turn_runs(root):
+def test_every_approval_is_asked_before_any_tool_of_the_turn_runs(run, root):
     timeline = []
     impls = make_tool_impls(root, clock=lambda: FIXED_TIME)
 
@@ -211,7 +228,7 @@ def test_every_approval_is_asked_before_any_tool_of_the_turn_runs(root):
 
 # --- concurrency -------------------------------------------------------------------------------
 
-def test_a_turns_tools_run_concurrently_and_results_come_back_in_order_in_one_message(root):
+def test_a_turns_tools_run_concurrently_and_results_come_back_in_order_in_one_message(run, root):
     spans = {}
     impls = make_tool_impls(root, clock=lambda: FIXED_TIME)
 
@@ -235,7 +252,7 @@ def test_a_turns_tools_run_concurrently_and_results_come_back_in_order_in_one_me
 
 # --- the model's own stop reasons ---------------------------------------------------------------
 
-def test_truncated_tool_use_is_never_run(root):
+def test_truncated_tool_use_is_never_run(run, root):
     calls = []
     impls = make_tool_impls(root)
     impls["write_file"] = lambda tool_input: calls.append(tool_input) or "written"
@@ -247,31 +264,31 @@ def test_truncated_tool_use_is_never_run(root):
     assert_valid_history(result.messages)
 
 
-def test_refusal(root):
+def test_refusal(run, root):
     result, _ = run("refusal", root)
     assert (result.stopped_by, result.turns, result.requests) == ("refusal", 0, 1)
     assert result.text.startswith("The model declined")
 
 
-def test_context_window(root):
+def test_context_window(run, root):
     result, _ = run("context-window", root)
     assert result.stopped_by == "context_window"
     assert "context window" in result.text
 
 
-def test_pause_turn_is_continued(root):
+def test_pause_turn_is_continued(run, root):
     result, _ = run("pause-turn", root)
     assert result.stopped_by == "end_turn"
     assert result.requests == 4 and result.turns == 2
     assert '"# Agent harness fundamentals"' in result.text
 
 
-def test_stop_sequence(root):
+def test_stop_sequence(run, root):
     result, _ = run("demo", root, stop_sequences=["and it is"])
     assert result.stopped_by == "stop_sequence"
     assert "and it is" not in result.text
 
 
-def test_api_errors_surface_as_the_sdks_exceptions(root):
+def test_api_errors_surface_as_the_sdks_exceptions(run, root):
     with pytest.raises(anthropic.NotFoundError):
         run("demo", root, model="claude-no-such-model")
