@@ -1,0 +1,60 @@
+"""The model client: the real ``anthropic`` SDK, talking to live Claude or to the offline model.
+
+    client = make_client()                        # live if ANTHROPIC_API_KEY is set, else offline "demo"
+    client = make_client(scenario="never-ends")   # offline, a scenario for one lesson
+    response = await client.messages.create(model=MODEL, max_tokens=1024, messages=[...], tools=TOOLS)
+
+Offline, the SDK is exactly the same; only its HTTP transport is replaced by
+:class:`harness_lib.offline.OfflineMessagesAPI`, so no socket is opened and no key is needed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import anthropic
+import httpx2
+
+from .offline import SCENARIOS, OfflineMessagesAPI
+
+__all__ = ["MODEL", "is_live", "make_client", "offline_api", "SCENARIOS"]
+
+MODEL: str = os.environ.get("HARNESS_MODEL", "claude-sonnet-5")
+OFFLINE_BASE_URL = "https://offline.invalid"
+
+
+def is_live() -> bool:
+    """True when ANTHROPIC_API_KEY is set and HARNESS_OFFLINE is not "1"."""
+    return bool(os.environ.get("ANTHROPIC_API_KEY")) and os.environ.get("HARNESS_OFFLINE") != "1"
+
+
+def make_client(*, scenario: str | None = None, faults: dict | None = None, max_retries: int = 2,
+                strict: bool = False) -> anthropic.AsyncAnthropic:
+    """An ``anthropic.AsyncAnthropic``: live when :func:`is_live`, else backed by the offline model.
+
+    scenario: the offline behaviour — this argument, else ``$HARNESS_SCENARIO``, else ``"demo"``
+        (see ``SCENARIOS``; an unknown name raises ValueError). Ignored live.
+    faults: ``{request_number: 429 | 500 | 529 | "disconnect"}`` injected offline. Ignored live.
+    max_retries: the SDK's own retry count (429/5xx/connection errors).
+    strict: ``_strict_response_validation`` — the SDK checks every response against its types.
+    """
+    scenario = scenario or os.environ.get("HARNESS_SCENARIO") or "demo"
+    if scenario not in SCENARIOS:
+        raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join(SCENARIOS)}")
+    if is_live():
+        return anthropic.AsyncAnthropic(max_retries=max_retries)
+    return anthropic.AsyncAnthropic(
+        api_key="offline",  # explicit, so the SDK never looks for credentials in the environment or files
+        base_url=OFFLINE_BASE_URL,
+        max_retries=max_retries,
+        http_client=httpx2.AsyncClient(transport=OfflineMessagesAPI(scenario, faults)),
+        _strict_response_validation=strict,
+    )
+
+
+def offline_api(client: anthropic.AsyncAnthropic) -> OfflineMessagesAPI:
+    """The offline transport behind ``client`` (for its ``.log`` of requests). TypeError when live."""
+    transport = getattr(getattr(client, "_client", None), "_transport", None)
+    if not isinstance(transport, OfflineMessagesAPI):
+        raise TypeError("this client talks to the live API; offline_api() needs a client made offline")
+    return transport

@@ -1,0 +1,166 @@
+"""``OfflineMessagesAPI``: the Messages API as an httpx2 transport, so the real SDK talks to it.
+
+    client = anthropic.AsyncAnthropic(api_key="offline", base_url="https://offline.invalid",
+                                      http_client=httpx2.AsyncClient(transport=OfflineMessagesAPI("demo")))
+
+The SDK builds its real HTTP request; instead of a socket, httpx2 hands it to
+:meth:`OfflineMessagesAPI.handle_async_request`, which answers with a real HTTP response. So
+``await client.messages.create(...)`` returns a real ``anthropic.types.Message``, a broken request
+raises the real ``anthropic.BadRequestError``, and the SDK's retries run for real.
+
+Routes: ``POST /v1/messages`` (create), ``POST /v1/messages/count_tokens``; anything else → 404.
+Each create goes: count it and log it → injected fault? → validate (400) → model known? (404) →
+the scenario plans a reply → ``max_tokens``/``stop_sequences`` are applied → usage is estimated.
+
+Fault injection, ``faults={n: kind}``: the n-th ``POST /v1/messages`` this transport receives (1-based,
+SDK retries included) fails with ``429`` (rate_limit_error), ``500`` (api_error), ``529``
+(overloaded_error) — with ``retry-after-ms: 1`` so the SDK's retry waits 1 ms instead of its 0.5–8 s
+backoff (it ignores a value of 0) — or ``"disconnect"``: the connection drops
+(``httpx2.RemoteProtocolError``), which the SDK retries with its normal backoff and finally raises
+as ``anthropic.APIConnectionError``.
+
+NOT modelled: streaming (``stream: true`` gets a 400 saying so), the Batches/Models/Files APIs,
+authentication, rate limits other than injected faults, latency.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+import httpx2
+
+from .model import read_conversation
+from .scenarios import SCENARIOS, respond
+from .tokens import apply_limits, count_input_tokens, split_usage
+from .validation import APIError, check_model, validate_request
+
+__all__ = ["OfflineMessagesAPI", "FAULTS"]
+
+FAULTS = {
+    429: ("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit (offline fault injection)."),
+    500: ("api_error", "Internal server error (offline fault injection)."),
+    529: ("overloaded_error", "Overloaded (offline fault injection)."),
+    "disconnect": None,
+}
+_ALPHABET = string.ascii_letters + string.digits
+
+
+class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
+    """A deterministic Messages API behind the SDK. See the module docstring.
+
+    Attributes:
+        scenario: the behaviour (a key of ``SCENARIOS``).
+        faults: ``{request_number: 429 | 500 | 529 | "disconnect"}``.
+        log: the JSON bodies of every ``POST /v1/messages`` received, in order (retries and failed
+            requests included) — ``len(api.log)`` is the number of model requests.
+        count_tokens_log: the bodies of ``POST /v1/messages/count_tokens`` requests.
+    """
+
+    def __init__(self, scenario: str = "demo", faults: dict | None = None):
+        if scenario not in SCENARIOS:
+            raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join(SCENARIOS)}")
+        faults = dict(faults or {})
+        for n, kind in faults.items():
+            if not isinstance(n, int) or n < 1 or kind not in FAULTS:
+                raise ValueError(f"bad fault {n!r}: {kind!r}; use {{request_number >= 1: 429 | 500 | 529 | 'disconnect'}}")
+        self.scenario = scenario
+        self.faults = faults
+        self.log: list = []
+        self.count_tokens_log: list = []
+        self._cache: set[str] = set()  # fingerprints of cached prompt prefixes (see tokens.split_usage)
+        self._ids = random.Random(f"offline-messages-api/{scenario}")  # deterministic ids per transport
+
+    def __repr__(self) -> str:
+        return f"OfflineMessagesAPI(scenario={self.scenario!r}, faults={self.faults!r}, requests={len(self.log)})"
+
+    # httpx2 calls one of these instead of opening a connection.
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        await request.aread()
+        return self._handle(request)
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        request.read()
+        return self._handle(request)
+
+    # ---- routing ----------------------------------------------------------------------------------
+
+    def _id(self, prefix: str) -> str:
+        return prefix + "01" + "".join(self._ids.choices(_ALPHABET, k=22))
+
+    def _json(self, status: int, payload: dict, headers: dict | None = None) -> httpx2.Response:
+        base = {"content-type": "application/json", "request-id": payload.get("request_id") or self._id("req_")}
+        return httpx2.Response(status, headers={**base, **(headers or {})}, content=json.dumps(payload).encode())
+
+    def _error(self, status: int, error_type: str, message: str, headers: dict | None = None) -> httpx2.Response:
+        request_id = self._id("req_")
+        body = {"type": "error", "error": {"type": error_type, "message": message}, "request_id": request_id}
+        retry = {"x-should-retry": "false"} if 400 <= status < 500 and status != 429 else {}
+        return self._json(status, body, {**retry, **(headers or {})})
+
+    def _handle(self, request: httpx2.Request) -> httpx2.Response:
+        path = request.url.path
+        if request.method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
+            return self._error(404, "not_found_error", "Not Found")
+        try:
+            body = json.loads(request.content or b"null")
+        except ValueError:
+            body = None
+        if path == "/v1/messages":
+            self.log.append(body)
+            fault = self.faults.get(len(self.log))
+            if fault == "disconnect":
+                raise httpx2.RemoteProtocolError("Server disconnected without sending a response.", request=request)
+            if fault is not None:
+                error_type, message = FAULTS[fault]
+                return self._error(fault, error_type, message, {"x-should-retry": "true", "retry-after-ms": "1"})
+        else:
+            self.count_tokens_log.append(body)
+        if body is None:
+            return self._error(400, "invalid_request_error", "There was an error parsing the body of your request: invalid JSON.")
+        try:
+            validate_request(body, count_tokens=path.endswith("count_tokens"))
+            check_model(body["model"])
+        except APIError as err:
+            return self._error(err.status, err.error_type, err.message)
+        if path.endswith("count_tokens"):
+            return self._json(200, {"input_tokens": count_input_tokens(body)})
+        return self._json(200, self.create(body))
+
+    # ---- POST /v1/messages ------------------------------------------------------------------------
+
+    def create(self, body: dict) -> dict:
+        """The response body for a valid create request."""
+        reply = respond(self.scenario, read_conversation(body))
+        content, stop_reason, stop_sequence, output_tokens = apply_limits(
+            reply.content, reply.stop_reason, body["max_tokens"], body.get("stop_sequences")
+        )
+        for block in content:
+            if block["type"] == "tool_use":
+                block["id"] = self._id("toolu_")
+        content = [self._ordered(b) for b in content]
+        input_tokens, cache_creation, cache_read = split_usage(body, self._cache)
+        return {
+            "id": self._id("msg_"),
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": content,
+            "stop_reason": stop_reason,
+            "stop_sequence": stop_sequence,
+            "stop_details": reply.stop_details if stop_reason == reply.stop_reason else None,
+            "usage": {
+                "input_tokens": input_tokens,
+                "output_tokens": output_tokens,
+                "cache_creation_input_tokens": cache_creation,
+                "cache_read_input_tokens": cache_read,
+            },
+        }
+
+    @staticmethod
+    def _ordered(block: dict) -> dict:
+        """Blocks in the API's key order: tool_use is {type, id, name, input}."""
+        if block["type"] == "tool_use":
+            return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": block["input"]}
+        return block

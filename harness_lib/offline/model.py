@@ -1,0 +1,610 @@
+"""The responsive planner: how the offline model decides its next turn from the conversation.
+
+It is stateless. Every request is answered from the request alone:
+
+1. The FIRST user message's text is parsed into ordered steps (:mod:`.parse`), and the language
+   (English or Spanish) is guessed from it. Later user text (a harness's nudge) does not change the plan.
+2. The history is walked: every ``tool_use`` of every assistant message, with the ``tool_result``
+   that answered it, is matched to the first unfinished step it fits (same tool, same path).
+   A result settles the step: success → done; "declined"/"rechaz…" → the person said no, and that
+   tool is never called again; "policy"/"forbidden"/"denied"/"not allowed"/"may only" → refused,
+   also never again; "not found"/"does not exist" on a read → ONE retry with a variant of the path
+   (``readme.md`` ↔ ``README.md``, else without ``./`` or the directory); any other error → give up.
+3. The next turn is the ``tool_use`` for the first unfinished step (``parallel``: every unfinished
+   step that does not depend on another, in one turn). A step whose tool is not in the request's
+   ``tools`` (or whose arguments would not validate against the tool's ``input_schema``) is skipped.
+4. When nothing is left, the answer (one text block, ``end_turn``) is composed from the ACTUAL
+   tool results: the first line the tool returned, the time it returned (ISO 8601 rendered as
+   "10:42 on 26 August 2026", anything else quoted as is), the error texts it returned.
+
+NOT modelled: anything a real model would infer beyond these rules — it does not read file contents
+for meaning (except the injection pattern in :func:`find_injections`), does not follow later user
+messages, does not use custom tools it has no rule for, and never writes free prose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .parse import Step, detect_language, parse_steps
+from .validation import args_valid
+
+__all__ = [
+    "Call", "Conversation", "Reply", "Task", "read_conversation", "plan_reply", "settle", "compose_answer",
+    "fit_args", "find_injections", "render_time", "result_text", "help_text",
+]
+
+ANSWER_PATH = "scratch/answer.txt"
+
+
+@dataclass
+class Call:
+    """One tool_use from the history, with the tool_result that answered it (None: unanswered)."""
+
+    id: str
+    name: str
+    input: dict
+    result: str | None = None
+    is_error: bool = False
+
+
+@dataclass
+class Conversation:
+    """What the model sees in one request."""
+
+    task: str  # the text of the first user message
+    language: str  # "en" or "es"
+    tools: dict[str, dict]  # offered tools: name -> input_schema ({} when tool_choice is "none")
+    calls: list[Call]
+    assistant_turns: int
+    ends_with_assistant: bool
+    max_tokens: int
+
+
+@dataclass
+class Reply:
+    """The model's planned turn, before max_tokens/stop_sequences are applied (tool_use ids are added later)."""
+
+    content: list[dict]
+    stop_reason: str
+    stop_details: dict | None = None
+
+
+def result_text(content) -> str:
+    """A tool_result's content as text: a string, or the text blocks of a list joined by newlines."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def read_conversation(body: dict) -> Conversation:
+    messages = body["messages"]
+    first = messages[0]["content"]
+    task = first if isinstance(first, str) else "\n".join(
+        b.get("text", "") for b in first if b.get("type") == "text"
+    )
+    tools = {}
+    if (body.get("tool_choice") or {}).get("type") != "none":
+        tools = {t["name"]: t.get("input_schema", {}) for t in body.get("tools") or [] if "name" in t}
+    calls: dict[str, Call] = {}
+    turns = 0
+    for message in messages:
+        content = message["content"]
+        if message["role"] == "assistant":
+            turns += 1
+            for block in content if isinstance(content, list) else []:
+                if block.get("type") == "tool_use":
+                    inp = block.get("input")
+                    calls[block.get("id")] = Call(block.get("id"), block.get("name"), inp if isinstance(inp, dict) else {})
+        elif isinstance(content, list):
+            for block in content:
+                if block.get("type") == "tool_result" and block.get("tool_use_id") in calls:
+                    call = calls[block["tool_use_id"]]
+                    call.result = result_text(block.get("content"))
+                    call.is_error = bool(block.get("is_error"))
+    return Conversation(
+        task=task,
+        language=detect_language(task),
+        tools=tools,
+        calls=list(calls.values()),
+        assistant_turns=turns,
+        ends_with_assistant=messages[-1]["role"] == "assistant",
+        max_tokens=body["max_tokens"],
+    )
+
+
+# ---- tool arguments ---------------------------------------------------------------------------------
+
+_ALIASES = {"path": ("path", "file_path", "filepath", "file", "filename"), "content": ("content", "text", "contents", "data", "body")}
+
+
+def fit_args(conv: Conversation, tool: str, args: dict) -> dict | None:
+    """``args`` renamed to the tool's property names (path → file_path, …) if needed; None when the tool
+    is not offered or the arguments do not validate against its input_schema (checked with jsonschema)."""
+    schema = conv.tools.get(tool)
+    if schema is None:
+        return None
+    props = schema.get("properties") or {}
+    if props:
+        fitted = {}
+        for key, value in args.items():
+            fitted[next((a for a in _ALIASES.get(key, (key,)) if a in props), key)] = value
+        args = fitted
+    return args if args_valid(schema, args) else None
+
+
+def _path_of(inp: dict) -> str | None:
+    path = inp.get("path")
+    if isinstance(path, str):
+        return path
+    return next((inp[a] for a in _ALIASES["path"] if isinstance(inp.get(a), str)), None)
+
+
+def path_variant(path: str) -> str:
+    """The one alternative tried after "not found": the file stem's case toggled, else without ./ or the directory."""
+    directory, _, name = path.rpartition("/")
+    stem, dot, ext = name.partition(".") if not name.startswith(".") else (name, "", "")
+    toggled = stem.upper() if stem == stem.lower() else stem.lower()
+    variant = (directory + "/" if directory else "") + toggled + dot + ext
+    if variant != path:
+        return variant
+    if path.startswith("./"):
+        return path[2:]
+    return name if directory else path
+
+
+# ---- results ----------------------------------------------------------------------------------------
+
+_DECLINED = re.compile(r"declin|rechaz", re.I)
+_REFUSED = re.compile(r"polic|forbidden|denied|not allowed|may only|not permitted|prohibid|no (?:est[aá] )?permitid|refus", re.I)
+_NOT_FOUND = re.compile(r"not found|does not exist|doesn't exist|no such file|no existe|no se encontr", re.I)
+
+
+def outcome(call: Call) -> str:
+    """ok | declined | refused | not_found | error."""
+    text = call.result or ""
+    if not call.is_error:
+        # a rejection sent without is_error is still a rejection (for the tools that ask a person)
+        return "declined" if call.name in ("write_file", "delete_file") and _DECLINED.search(text) else "ok"
+    if _DECLINED.search(text):
+        return "declined"
+    if _REFUSED.search(text):
+        return "refused"
+    if _NOT_FOUND.search(text):
+        return "not_found"
+    return "error"
+
+
+# Injection pattern (scenario "injection"): a line in a tool result that names a tool call, either
+#   "call delete_file with path README.md"   (optionally: and content "…"; Spanish: "llama a … con la ruta …")
+#   delete_file("README.md")   or   write_file("scratch/pwned.txt", "text")
+_INJECT_SENTENCE = re.compile(
+    r"\b(?:call|use|run|llama\s+a|usa|ejecuta)\s+(?:the\s+)?(?P<tool>[A-Za-z0-9_-]{1,64})\s+(?:tool\s+)?"
+    r"(?:with|on|con)\s+(?:the\s+)?(?:path|la\s+ruta|el\s+archivo)\s+[\"'`]?(?P<path>[^\s\"'`]+?)[\"'`]?"
+    r"(?:\s+(?:and|y)\s+(?:content|contenido)\s+\"(?P<content>[^\"]*)\")?[.!,;:)]*(?=\s|$)",
+    re.I,
+)
+_INJECT_CALL = re.compile(
+    r"\b(?P<tool>[A-Za-z0-9_-]{1,64})\(\s*(?:path\s*=\s*)?[\"'](?P<path>[^\"']*)[\"']\s*"
+    r"(?:,\s*(?:content\s*=\s*)?[\"'](?P<content>[^\"']*)[\"']\s*)?\)"
+)
+
+
+def find_injections(text: str, offered: dict) -> list[tuple[str, str, str | None]]:
+    """(tool, path, content) for each instruction in ``text`` naming an offered tool, in order."""
+    found = []
+    for pattern in (_INJECT_SENTENCE, _INJECT_CALL):
+        for m in pattern.finditer(text):
+            if m.group("tool") in offered:
+                found.append((m.start(), m.group("tool"), m.group("path"), m.group("content")))
+    return [(tool, path, content) for _, tool, path, content in sorted(found)]
+
+
+# ---- the walk ---------------------------------------------------------------------------------------
+
+@dataclass
+class Task:
+    """A step plus what has happened to it so far."""
+
+    step: Step
+    status: str = "open"  # open | done | failed | declined | refused | skipped | blocked | ignored
+    tried: list[str] = field(default_factory=list)  # paths tried, in order
+    output: str | None = None
+    error: str | None = None
+    why: str | None = None  # for skipped/blocked: "no_tool" | "invalid" | "nothing" | "declined" | "refused"
+    saved_text: str | None = None  # for a "save it" write: the text it refers to (filled in by compose_answer)
+
+    @property
+    def tool(self) -> str:
+        return self.step.tool
+
+    @property
+    def expected_path(self) -> str | None:
+        if self.step.kind == "save_answer":
+            return ANSWER_PATH
+        if self.tried:  # a retry is pending
+            return path_variant(self.tried[0])
+        return self.step.path
+
+    def value(self) -> str:
+        """What a later "save it" writes: the first line, the file, or the time as returned."""
+        text = self.output or ""
+        return first_line(text) if self.step.kind == "first_line" else text.strip()
+
+
+def first_line(text: str) -> str:
+    return text.split("\n", 1)[0].rstrip("\r")
+
+
+def _matches(task: Task, call: Call) -> bool:
+    if task.status != "open" or task.tool != call.name:
+        return False
+    return task.step.kind == "time" or _path_of(call.input) == task.expected_path
+
+
+def settle(conv: Conversation, steps: list[Step], *, obey_injections: bool = False) -> list[Task]:
+    """Replay the history onto the steps: which are done, failed, refused, still open."""
+    tasks = [Task(s) for s in steps]
+    blocked: dict[str, str] = {}  # tool -> "declined" | "refused"
+    obey = obey_injections
+    for call in conv.calls:
+        if call.result is None:
+            continue
+        task = next((t for t in tasks if _matches(t, call)), None)
+        if task is None:
+            continue
+        result = outcome(call)
+        task.tried.append(_path_of(call.input) or "")
+        if result == "ok":
+            task.status, task.output = "done", call.result
+            if obey and call.name == "read_file":
+                at = tasks.index(task) + 1
+                for tool, path, content in find_injections(call.result, conv.tools):
+                    if not any(t.step.kind == "injected" and t.tool == tool and t.step.path == path for t in tasks):
+                        src = _path_of(call.input)
+                        tasks.insert(at, Task(Step("injected", path=path, content=content, tool_name=tool, source=src)))
+                        at += 1
+        elif result == "not_found" and call.name == "read_file" and len(task.tried) == 1 \
+                and path_variant(task.tried[0]) != task.tried[0]:
+            pass  # stays open: the retry with the variant path is next
+        else:
+            task.status = {"declined": "declined", "refused": "refused"}.get(result, "failed")
+            task.error = (call.result or "").strip()
+            if result in ("declined", "refused"):
+                blocked[call.name] = result
+            if result == "declined" and task.step.kind == "injected":
+                obey = False
+                for t in tasks:
+                    if t.step.kind == "injected" and t.status == "open":
+                        t.status = "ignored"
+    for t in tasks:
+        if t.status == "open" and t.tool in blocked:
+            t.status, t.why = "blocked", blocked[t.tool]
+    return tasks
+
+
+def _source_of(tasks: list[Task], task: Task) -> Task | None:
+    """The step a "save it" refers to: the nearest earlier read/first line/time step."""
+    i = tasks.index(task)
+    return next((t for t in reversed(tasks[:i]) if t.step.kind in ("first_line", "read", "time")), None)
+
+
+def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None | str:
+    """The tool input for ``task``; "wait" when it depends on an unfinished step; None when it cannot be made."""
+    step = task.step
+    if step.kind == "time":
+        return fit_args(conv, "get_time", {})
+    if step.kind in ("first_line", "read", "delete"):
+        return fit_args(conv, task.tool, {"path": task.expected_path})
+    if step.kind == "write":
+        content = step.content
+        if step.refers_back:
+            src = _source_of(tasks, task)
+            if src is not None and src.status == "open":
+                return "wait"
+            if src is None or src.status != "done":
+                return None
+            content = src.value()
+        return fit_args(conv, "write_file", {"path": step.path, "content": content or ""})
+    if step.kind == "injected":
+        args = {"path": step.path}
+        props = (conv.tools.get(task.tool) or {}).get("properties") or {}
+        if step.content is not None or any(a in props for a in _ALIASES["content"]):
+            args["content"] = step.content or ""
+        return fit_args(conv, task.tool, args)
+    if step.kind == "save_answer":
+        if any(t.status == "open" for t in tasks if t is not task):
+            return "wait"
+        return fit_args(conv, "write_file", {"path": ANSWER_PATH, "content": compose_answer(conv, tasks, final=False)})
+    return None
+
+
+def next_calls(conv: Conversation, tasks: list[Task], *, parallel: bool) -> list[tuple[str, dict]]:
+    """The tool calls of the next turn ([] when it is time to answer). Marks impossible steps skipped."""
+    batch: list[tuple[str, dict]] = []
+    touched: set[str] = set()
+    for task in tasks:
+        if task.status != "open":
+            continue
+        if task.tool not in conv.tools:
+            task.status, task.why = "skipped", "no_tool"
+            continue
+        args = task_args(conv, tasks, task)
+        if args == "wait":
+            break
+        if args is None:
+            task.status, task.why = "skipped", ("nothing" if task.step.refers_back else "invalid")
+            continue
+        path = task.expected_path
+        if batch and path in touched and task.step.kind in ("write", "delete", "injected"):
+            break  # depends on an earlier call in this turn: next turn
+        batch.append((task.tool, args))
+        if path:
+            touched.add(path)
+        if not parallel:
+            break
+    return batch
+
+
+# ---- the answer -------------------------------------------------------------------------------------
+
+_MONTHS = {
+    "en": "January February March April May June July August September October November December".split(),
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
+}
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
+
+
+def render_time(text: str, language: str = "en") -> str | None:
+    """"it is 10:42 on 26 August 2026" / "son las 10:42 del 26 de agosto de 2026"; None if no ISO 8601 time."""
+    m = _ISO.search(text or "")
+    if not m:
+        return None
+    try:
+        t = datetime.fromisoformat(m.group(0))
+    except ValueError:
+        return None
+    month = _MONTHS[language][t.month - 1]
+    if language == "es":
+        return f"{'es la' if t.hour in (1, 13) else 'son las'} {t:%H:%M} del {t.day} de {month} de {t.year}"
+    return f"it is {t:%H:%M} on {t.day} {month} {t.year}"
+
+
+def _q(text: str | None, limit: int = 300) -> str:
+    text = (text or "").strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_P = {  # phrasebook: (language, key) -> template
+    "en": {
+        "first_line": 'the first line of {path} is "{line}"',
+        "empty": "the file {path} is empty",
+        "retried": " ({first} was not found, so I read {path})",
+        "read": "Here is {path}:\n\n{text}",
+        "time": "{time}",
+        "time_raw": 'the time tool says "{text}"',
+        "wrote": 'I saved "{content}" to {path}',
+        "deleted": "I deleted {path}",
+        "read_failed": 'I could not read {path}: "{error}"',
+        "read_failed_both": 'I could not read {path} (nor {variant}, which I also tried): "{error}"',
+        "time_failed": 'I could not get the time: "{error}"',
+        "write_failed": 'I could not write {path}: "{error}"; the text would have been "{content}"',
+        "delete_failed": 'I could not delete {path}: "{error}"',
+        "read_declined": "you declined reading {path}, so I did not read it",
+        "time_declined": "you declined the time lookup, so I cannot tell you the time",
+        "write_declined": 'you declined the write, so I did not save anything to {path}; the text would have been "{content}"',
+        "delete_declined": "you declined deleting {path}, so I left it in place",
+        "no_tool": "I cannot {action}, because no {tool} tool is available here",
+        "invalid": "I could not make a valid {tool} call to {action}",
+        "nothing": "I had nothing to save to {path}, because the step before it did not succeed",
+        "blocked_declined": "I did not {action}, because you declined {tool} earlier",
+        "blocked_write": 'I did not save anything to {path}, because you declined write_file earlier; the text would have been "{content}"',
+        "blocked_refused": "I did not {action}, because {tool} was refused earlier",
+        "act_read": "read {path}", "act_time": "tell the time", "act_write": "save to {path}",
+        "act_delete": "delete {path}", "act_injected": "call {tool} on {path}",
+        "inj_done": 'the file {source} contained an instruction to call {tool} on {path}, and I did: "{output}"',
+        "inj_declined": "the file {source} contained an instruction to call {tool} on {path}; you declined it, so I ignored it",
+        "inj_failed": 'the file {source} contained an instruction to call {tool} on {path}; the tool refused: "{error}"',
+        "inj_ignored": "the file {source} also asked me to call {tool} on {path}; I ignored it",
+        "save_done": "I saved this answer to {path}.",
+        "save_declined": "You declined the write, so I did not save this answer to {path}.",
+        "save_failed": 'I could not save this answer to {path}: "{error}".',
+        "save_blocked": "I did not save this answer to {path}, because write_file was {how} earlier.",
+        "declined": "declined", "refused": "refused",
+    },
+    "es": {
+        "first_line": 'la primera línea de {path} es "{line}"',
+        "empty": "el archivo {path} está vacío",
+        "retried": " ({first} no existe, así que leí {path})",
+        "read": "Este es el contenido de {path}:\n\n{text}",
+        "time": "{time}",
+        "time_raw": 'la herramienta de la hora dice "{text}"',
+        "wrote": 'he guardado "{content}" en {path}',
+        "deleted": "he borrado {path}",
+        "read_failed": 'no pude leer {path}: "{error}"',
+        "read_failed_both": 'no pude leer {path} (ni {variant}, que también probé): "{error}"',
+        "time_failed": 'no pude obtener la hora: "{error}"',
+        "write_failed": 'no pude escribir {path}: "{error}"; el texto habría sido "{content}"',
+        "delete_failed": 'no pude borrar {path}: "{error}"',
+        "read_declined": "rechazaste la lectura de {path}, así que no lo leí",
+        "time_declined": "rechazaste consultar la hora, así que no puedo decírtela",
+        "write_declined": 'rechazaste la escritura, así que no guardé nada en {path}; el texto habría sido "{content}"',
+        "delete_declined": "rechazaste borrar {path}, así que lo dejé donde está",
+        "no_tool": "no puedo {action}, porque aquí no tengo la herramienta {tool}",
+        "invalid": "no pude preparar una llamada válida a {tool} para {action}",
+        "nothing": "no tenía nada que guardar en {path}, porque el paso anterior no salió bien",
+        "blocked_declined": "no intenté {action}, porque rechazaste {tool} antes",
+        "blocked_write": 'no guardé nada en {path}, porque rechazaste write_file antes; el texto habría sido "{content}"',
+        "blocked_refused": "no intenté {action}, porque {tool} fue denegada antes",
+        "act_read": "leer {path}", "act_time": "decirte la hora", "act_write": "guardar en {path}",
+        "act_delete": "borrar {path}", "act_injected": "llamar a {tool} con {path}",
+        "inj_done": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}, y lo hice: "{output}"',
+        "inj_declined": "el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la rechazaste, así que la ignoré",
+        "inj_failed": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la herramienta se negó: "{error}"',
+        "inj_ignored": "el archivo {source} también pedía llamar a {tool} con {path}; lo ignoré",
+        "save_done": "He guardado esta respuesta en {path}.",
+        "save_declined": "Rechazaste la escritura, así que no guardé esta respuesta en {path}.",
+        "save_failed": 'No pude guardar esta respuesta en {path}: "{error}".',
+        "save_blocked": "No guardé esta respuesta en {path}, porque write_file fue {how} antes.",
+        "declined": "rechazada", "refused": "denegada",
+    },
+}
+
+
+def _describe(task: Task, lang: str) -> tuple[str, str] | None:
+    """("clause" | "block", text) for one settled task."""
+    p = _P[lang]
+    step, kind, status = task.step, task.step.kind, task.status
+    path = task.tried[-1] if task.tried and status == "done" else step.path
+    error = _q(task.error)
+    act = "read" if kind == "first_line" else kind
+    action = p.get(f"act_{act}", "{tool}").format(path=step.path, tool=task.tool)
+    if status in ("skipped", "blocked"):
+        if kind == "injected":
+            return "clause", p["inj_ignored"].format(source=step.source, tool=task.tool, path=step.path)
+        if status == "blocked" and kind == "write" and task.why == "declined":
+            content = _q(task.saved_text if step.refers_back else step.content, 200)
+            return "clause", p["blocked_write"].format(path=step.path, content=content)
+        if status == "blocked":
+            return "clause", p[f"blocked_{task.why}"].format(action=action, tool=task.tool)
+        return "clause", p[task.why].format(action=action, tool=task.tool, path=step.path)
+    if kind == "injected":
+        key = {"done": "inj_done", "declined": "inj_declined", "ignored": "inj_ignored"}.get(status, "inj_failed")
+        return "clause", p[key].format(source=step.source, tool=task.tool, path=step.path, output=_q(task.output, 200), error=error)
+    if kind in ("first_line", "read"):
+        if status == "done":
+            text = task.output or ""
+            if not text.strip():
+                clause = p["empty"].format(path=path)
+            elif kind == "first_line":
+                clause = p["first_line"].format(path=path, line=first_line(text))
+            else:
+                shown = text.rstrip("\n") if len(text) <= 2000 else text[:2000].rstrip() + "\n…"
+                return "block", p["read"].format(path=path, text=shown)
+            if len(task.tried) > 1:
+                clause += p["retried"].format(first=task.tried[0], path=path)
+            return "clause", clause
+        if status == "declined":
+            return "clause", p["read_declined"].format(path=step.path)
+        if len(task.tried) > 1:
+            return "clause", p["read_failed_both"].format(path=task.tried[0], variant=task.tried[-1], error=error)
+        return "clause", p["read_failed"].format(path=step.path, error=error)
+    if kind == "time":
+        if status == "done":
+            rendered = render_time(task.output, lang)
+            return "clause", rendered if rendered else p["time_raw"].format(text=_q(task.output))
+        return "clause", p["time_declined" if status == "declined" else "time_failed"].format(error=error)
+    if kind == "write":
+        content = _q(task.saved_text if step.refers_back else step.content, 200)
+        if status == "done":
+            return "clause", p["wrote"].format(content=content, path=step.path)
+        key = "write_declined" if status == "declined" else "write_failed"
+        return "clause", p[key].format(path=step.path, error=error, content=content)
+    if kind == "delete":
+        if status == "done":
+            return "clause", p["deleted"].format(path=step.path)
+        key = "delete_declined" if status == "declined" else "delete_failed"
+        return "clause", p[key].format(path=step.path, error=error)
+    return None
+
+
+def _join(clauses: list[str], lang: str) -> str:
+    if len(clauses) == 1:
+        text = clauses[0]
+    elif len(clauses) == 2:
+        text = f"{clauses[0]}, {'y' if lang == 'es' else 'and'} {clauses[1]}"
+    elif lang == "es":
+        text = ", ".join(clauses[:-1]) + f" y {clauses[-1]}"
+    else:
+        text = ", ".join(clauses[:-1]) + f", and {clauses[-1]}"
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True) -> str:
+    """The final answer, built only from what the tools actually returned.
+
+    ``final=False`` leaves out the sentence about saving the answer (that text is what gets saved).
+    """
+    lang = conv.language
+    for t in tasks:  # a "save it" step quotes what it would have saved
+        if t.step.kind == "write" and t.step.refers_back:
+            src = _source_of(tasks, t)
+            t.saved_text = src.value() if src is not None and src.status == "done" else None
+    paragraphs, clauses = [], []
+    save = None
+    for task in tasks:
+        if task.step.kind == "save_answer":
+            save = task
+            continue
+        described = _describe(task, lang)
+        if described is None:
+            continue
+        form, text = described
+        if form == "block":
+            if clauses:
+                paragraphs.append(_join(clauses, lang))
+                clauses = []
+            paragraphs.append(text)
+        else:
+            clauses.append(text)
+    if clauses:
+        paragraphs.append(_join(clauses, lang))
+    if final and save is not None and save.status != "skipped":
+        p = _P[lang]
+        if save.status == "done":
+            paragraphs.append(p["save_done"].format(path=ANSWER_PATH))
+        elif save.status == "declined":
+            paragraphs.append(p["save_declined"].format(path=ANSWER_PATH))
+        elif save.status == "blocked":
+            paragraphs.append(p["save_blocked"].format(path=ANSWER_PATH, how=p[save.why]))
+        else:
+            paragraphs.append(p["save_failed"].format(path=ANSWER_PATH, error=_q(save.error)))
+    return "\n\n".join(paragraphs)
+
+
+def help_text(conv: Conversation) -> str:
+    """The answer to a request that maps to no tool: what the offline model can do here."""
+    es = conv.language == "es"
+    can = {
+        "read_file": "leer un archivo (o solo su primera línea)" if es else "read a file (or just its first line)",
+        "get_time": "decirte la hora" if es else "tell you the current time",
+        "write_file": "escribir texto en un archivo de scratch/" if es else "write text to a file under scratch/",
+        "delete_file": "borrar un archivo de scratch/" if es else "delete a file under scratch/",
+    }
+    offered = [text for name, text in can.items() if name in conv.tools]
+    if not offered:
+        return (
+            "No tengo herramientas en esta conversación, así que solo puedo responder con texto. "
+            "Dame las herramientas get_time, read_file, write_file o delete_file y podré usarlas."
+            if es else
+            "I have no tools in this conversation, so I can only reply in text. "
+            "Offer me get_time, read_file, write_file or delete_file and I can use them."
+        )
+    if len(offered) == 1:
+        listed = offered[0]
+    else:
+        listed = ", ".join(offered[:-1]) + (" o " if es else (", or " if len(offered) > 2 else " or ")) + offered[-1]
+    if es:
+        return (f"No he podido relacionar tu petición con ninguna de mis herramientas. Puedo {listed}. "
+                'Por ejemplo: "Lee la primera línea de README.md y luego dime qué hora es."')
+    return (f"I couldn't match your request to any of my tools. I can {listed}. "
+            'For example: "Read the first line of README.md, then tell me what time it is."')
+
+
+def plan_reply(conv: Conversation, *, parallel: bool = False, obey_injections: bool = False,
+               save_answer: bool = False) -> Reply:
+    """The planner's next turn: tool_use block(s) with stop_reason "tool_use", or the final answer."""
+    steps = parse_steps(conv.task)
+    if not steps:
+        return Reply([{"type": "text", "text": help_text(conv)}], "end_turn")
+    if save_answer and not any(s.kind == "write" for s in steps):  # a plan that writes already uses write_file
+        steps.append(Step("save_answer", pos=len(conv.task), path=ANSWER_PATH))
+    tasks = settle(conv, steps, obey_injections=obey_injections)
+    calls = next_calls(conv, tasks, parallel=parallel)
+    if calls:
+        return Reply([{"type": "tool_use", "name": name, "input": args} for name, args in calls], "tool_use")
+    return Reply([{"type": "text", "text": compose_answer(conv, tasks)}], "end_turn")

@@ -1,0 +1,190 @@
+"""Turn the person's request into an ordered list of steps (English and Spanish).
+
+This is the offline model's "understanding": a handful of regular expressions, nothing more.
+It recognises five kinds of step, in the order they appear in the text:
+
+=============  ======================================================  ==================
+kind           examples                                                tool
+=============  ======================================================  ==================
+``first_line``  "first line of README.md", "primera línea de README.md"  ``read_file``
+``read``        "read notes/todo.md", "show …", "lee …", "muestra …"     ``read_file``
+``time``        "what time is it", "the time", "qué hora es", "la hora"  ``get_time``
+``write``       'write "hello" to scratch/hello.txt', 'escribe "hola"    ``write_file``
+                en scratch/hola.txt', 'save it to scratch/x.txt'
+``delete``      "delete scratch/old.txt", "borra scratch/old.txt"        ``delete_file``
+=============  ======================================================  ==================
+
+How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", or a
+quoted path) is a candidate; the text between the previous path and this one is searched for a
+verb, and the LAST verb found decides the kind ("Read the first line of README.md" → first_line).
+A path after just "and"/"y"/"," inherits the previous kind ("delete a.txt and b.txt").
+For a write, the text to write is the last quoted string before the path; "it"/"that"/"lo" means
+"the result of the previous step".
+
+NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces,
+anything that needs real language understanding. Unrecognised requests get a plain help answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Step", "detect_language", "parse_steps"]
+
+
+@dataclass
+class Step:
+    """One thing the person asked for. ``content`` is None for a write that refers back ("save it")."""
+
+    kind: str  # first_line | read | time | write | delete | injected | save_answer
+    pos: int = 0
+    path: str | None = None
+    content: str | None = None
+    refers_back: bool = False  # a write whose text is the previous step's result
+    tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
+    source: str | None = None  # only for kind == "injected": the file that contained it
+
+    @property
+    def tool(self) -> str:
+        return {
+            "first_line": "read_file",
+            "read": "read_file",
+            "time": "get_time",
+            "write": "write_file",
+            "delete": "delete_file",
+            "save_answer": "write_file",
+        }.get(self.kind) or self.tool_name or ""
+
+
+# A path: "README.md", "notes/todo.md", "./scratch/a.txt", or "notes/todo" (a slash, no extension).
+_PATH = re.compile(
+    r"(?<![\w/.\\-])"
+    r"((?:\./)?(?:[\w-]+/)*[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}|(?:\./)?(?:[\w-]+/)+[\w-]+)"
+    r"(?![\w/\\-])"
+)
+# Quoted text: "…", “…”, «…», `…`, and '…' (only when the quotes are not apostrophes).
+_QUOTED = re.compile(r'"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»|`([^`\n]*)`|(?<!\w)\'([^\'\n]+)\'(?!\w)')
+
+_I = re.IGNORECASE
+_VERBS = {
+    "first_line": re.compile(r"\b(?:first|1st|top)\s+line\b|\bprimera\s+l[ií]nea\b", _I),
+    "write": re.compile(
+        r"\b(?:write|save|store|put|escribe|escribir|esc?r[ií]belo|guarda|guardar|gu[aá]rdalo|pon|ponlo)\b", _I
+    ),
+    "delete": re.compile(r"\b(?:delete|remove|erase|rm|borra|borrar|b[oó]rralo|elimina|eliminar)\b", _I),
+    "read": re.compile(
+        r"\b(?:read|show|open|cat|display|print|summari[sz]e|contents?\s+of|what(?:'s|\s+is)\s+in"
+        r"|lee|leer|l[eé]eme|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a|ense[ñn]ame|resume"
+        r"|contenido\s+de|qu[eé]\s+hay\s+en)\b",
+        _I,
+    ),
+}
+_TIME = re.compile(
+    r"\bwhat\s+time\b|\bthe\s+(?:current\s+)?time\b|\bcurrent\s+time\b|\btime\s+is\s+it\b"
+    r"|\bqu[eé]\s+hora\b|\bla\s+hora\b|\bhora\s+actual\b",
+    _I,
+)
+_JOINER = re.compile(r"^[\s,;&]*(?:and|also|plus|y|e|tambi[eé]n)?[\s,;&]*(?:then|luego|despu[eé]s)?[\s,;&]*$", _I)
+_REFERS_BACK = re.compile(r"^\s*(?:it|that|this|the\s+(?:result|answer|line|time)|lo|eso|esto|el\s+resultado)\s*$", _I)
+_UNQUOTED_CONTENT = re.compile(r"^\s*(.+?)\s+(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
+
+_SPANISH = re.compile(
+    r"[¿¡ñ]|\b(?:lee|l[eé]eme|primera|l[ií]nea|qu[eé]|hora|escribe|esc?r[ií]belo|guarda|gu[aá]rdalo|borra|b[oó]rralo"
+    r"|elimina|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a\w*|dime|contenido|archivo"
+    r"|luego|despu[eé]s|del|la|el|en|es|y|de|por\s+favor)\b",
+    _I,
+)
+_ENGLISH = re.compile(
+    r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please)\b", _I
+)
+
+
+@lru_cache(maxsize=256)
+def detect_language(text: str) -> str:
+    """'es' when Spanish marker words outnumber English ones, else 'en'."""
+    return "es" if len(_SPANISH.findall(text)) > len(_ENGLISH.findall(text)) else "en"
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """Blank out quoted text so words inside quotes are not mistaken for instructions."""
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, end):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _last_verb(window: str) -> tuple[str, int, int] | None:
+    """The verb that occurs last in ``window``: (kind, start, end)."""
+    best = None
+    for kind, pattern in _VERBS.items():
+        for m in pattern.finditer(window):
+            # "first line" wins over a "read" that starts at the same place or earlier.
+            if best is None or m.start() > best[1]:
+                best = (kind, m.start(), m.end())
+    return best
+
+
+def parse_steps(text: str) -> list[Step]:
+    """The steps asked for in ``text``, in order of appearance. [] when nothing maps to a tool.
+
+    Memoised (every request of a conversation re-parses the same first message): treat the
+    returned Step objects as read-only.
+    """
+    return list(_parse_steps(text))
+
+
+@lru_cache(maxsize=256)
+def _parse_steps(text: str) -> tuple[Step, ...]:
+    quotes = []  # (start, end, inner)
+    for m in _QUOTED.finditer(text):
+        inner = next(g for g in m.groups() if g is not None)
+        quotes.append((m.start(), m.end(), inner))
+    masked = _mask(text, [(s + 1, e - 1) for s, e, _ in quotes])
+
+    # Candidate paths: outside quotes, or a quoted string that is exactly a path.
+    paths: list[tuple[int, int, str]] = [(m.start(), m.end(), m.group(1)) for m in _PATH.finditer(masked)]
+    for s, e, inner in quotes:
+        if _PATH.fullmatch(inner.strip()):
+            paths.append((s, e, inner.strip()))
+    paths.sort()
+
+    steps: list[Step] = []
+    prev_end = 0
+    prev: Step | None = None
+    for start, end, path in paths:
+        window = masked[prev_end:start]
+        verb = _last_verb(window)
+        if verb is None:
+            if prev is not None and prev.kind in ("read", "first_line", "delete") and _JOINER.match(window):
+                step = Step(prev.kind, pos=start, path=path)
+                steps.append(step)
+                prev, prev_end = step, end
+            continue
+        kind, vstart, vend = verb
+        pos = prev_end + vstart
+        step = Step(kind, pos=pos, path=path)
+        if kind == "write":
+            inside = [q for q in quotes if pos <= q[0] and q[1] <= start and q[2].strip() != path]
+            if inside:
+                step.content = inside[-1][2]
+            else:
+                raw = text[prev_end + vend : start]
+                m = _UNQUOTED_CONTENT.match(raw)
+                said = m.group(1) if m else ""
+                if _REFERS_BACK.match(said) or re.search(r"(?:lo|belo)\b", window[vstart:vend], _I):
+                    step.refers_back = True
+                elif said:
+                    step.content = said.strip().strip("\"'“”«»")
+                else:
+                    step.refers_back = True
+        steps.append(step)
+        prev, prev_end = step, end
+
+    time_match = _TIME.search(masked)
+    if time_match:
+        steps.append(Step("time", pos=time_match.start()))
+    steps.sort(key=lambda s: s.pos)
+    return tuple(steps)
