@@ -211,6 +211,60 @@ def test_demo_arguments_are_checked_against_the_schema():
     assert answer(responses) == "I could not make a valid read_file call to read README.md."
 
 
+SEND_EMAIL = {"name": "send_email", "description": "Send an email.",
+              "input_schema": {"type": "object", "properties": {"to": {"type": "string", "pattern": "@"},
+                                                                "subject": {"type": "string"}, "body": {"type": "string"}},
+                               "required": ["to", "body"], "additionalProperties": False}}
+EMAIL_TASK = "Read the first line of README.md, then email bob@example.com that the report is ready."
+
+
+class MailTools(Tools):
+    """Tools + send_email, which records the mail, or is refused when forbidden."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.sent = []
+
+    def __call__(self, name, inp):
+        if name == "send_email" and name not in self.forbid:
+            self.calls.append((name, inp))
+            self.sent.append(inp)
+            return f"sent to {inp['to']}", False
+        return super().__call__(name, inp)
+
+
+def test_demo_email_when_send_email_is_offered():
+    impl = MailTools()
+    responses, _, _ = drive("demo", EMAIL_TASK, impl, tools=TOOLS + [SEND_EMAIL])
+    assert calls_of(responses)[1] == [("send_email", {"to": "bob@example.com", "subject": "The report is ready",
+                                                      "body": "the report is ready"})]
+    assert answer(responses) == ('The first line of README.md is "# Agent harness fundamentals", '
+                                 'and I emailed bob@example.com: "the report is ready".')
+    responses, _, _ = drive("demo", "Envía un correo a ana@example.com diciendo que el informe está listo",
+                            MailTools(), tools=[SEND_EMAIL])
+    assert calls_of(responses)[0] == [("send_email", {"to": "ana@example.com", "subject": "El informe está listo",
+                                                      "body": "el informe está listo"})]
+
+
+def test_demo_email_refused_by_policy_is_not_retried_and_not_offered_is_skipped():
+    impl = MailTools(forbid={"send_email"})
+    responses, _, _ = drive("demo", EMAIL_TASK + " Then email bob@example.com that it is late.", impl,
+                            tools=TOOLS + [SEND_EMAIL])
+    assert [name for name, _ in impl.calls] == ["read_file", "send_email"] and impl.sent == []
+    assert answer(responses).endswith('I could not email bob@example.com: "send_email is forbidden by policy", and '
+                                      "I did not email bob@example.com, because send_email was refused earlier.")
+    responses, _, _ = drive("demo", EMAIL_TASK)  # no send_email offered: the address is no file path either
+    assert calls_of(responses)[:1] == [[("read_file", {"path": "README.md"})]]
+    assert answer(responses).endswith("and I cannot email bob@example.com, because no send_email tool is available here.")
+
+
+def test_parallel_email_goes_out_with_the_other_independent_calls():
+    task = 'Read the first line of README.md, write "draft" to scratch/p.txt, email bob@example.com that it is done, and tell me the time.'
+    responses, _, _ = drive("parallel", task, MailTools(approve=[True]), tools=TOOLS + [SEND_EMAIL])
+    assert [name for name, _ in calls_of(responses)[0]] == ["read_file", "write_file", "send_email", "get_time"]
+    assert len(responses) == 2
+
+
 # ---- scenarios ------------------------------------------------------------------------------------------
 
 def test_every_scenario_is_tested_here():

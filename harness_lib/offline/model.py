@@ -243,6 +243,8 @@ def first_line(text: str) -> str:
 def _matches(task: Task, call: Call) -> bool:
     if task.status != "open" or task.tool != call.name:
         return False
+    if task.step.kind == "email":
+        return call.input.get("to") == task.step.to
     return task.step.kind == "time" or _path_of(call.input) == task.expected_path
 
 
@@ -316,6 +318,14 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
         if step.content is not None or any(a in props for a in _ALIASES["content"]):
             args["content"] = step.content or ""
         return fit_args(conv, task.tool, args)
+    if step.kind == "email":
+        args = {"to": step.to}
+        for key in (conv.tools.get("send_email") or {}).get("properties") or {}:
+            if key in ("body", "content", "text", "message"):
+                args[key] = step.content
+            elif key == "subject":
+                args[key] = _q(step.content[:1].upper() + step.content[1:], 60)
+        return fit_args(conv, "send_email", args)
     if step.kind == "save_answer":
         if any(t.status == "open" for t in tasks if t is not task):
             return "wait"
@@ -405,7 +415,10 @@ _P = {  # phrasebook: (language, key) -> template
         "blocked_write": 'I did not save anything to {path}, because you declined write_file earlier; the text would have been "{content}"',
         "blocked_refused": "I did not {action}, because {tool} was refused earlier",
         "act_read": "read {path}", "act_time": "tell the time", "act_write": "save to {path}",
-        "act_delete": "delete {path}", "act_injected": "call {tool} on {path}",
+        "act_delete": "delete {path}", "act_injected": "call {tool} on {path}", "act_email": "email {to}",
+        "emailed": 'I emailed {to}: "{content}"',
+        "email_failed": 'I could not email {to}: "{error}"',
+        "email_declined": "you declined the email to {to}, so I did not send it",
         "inj_done": 'the file {source} contained an instruction to call {tool} on {path}, and I did: "{output}"',
         "inj_declined": "the file {source} contained an instruction to call {tool} on {path}; you declined it, so I ignored it",
         "inj_failed": 'the file {source} contained an instruction to call {tool} on {path}; the tool refused: "{error}"',
@@ -441,7 +454,10 @@ _P = {  # phrasebook: (language, key) -> template
         "blocked_write": 'no guardé nada en {path}, porque rechazaste write_file antes; el texto habría sido "{content}"',
         "blocked_refused": "no intenté {action}, porque {tool} fue denegada antes",
         "act_read": "leer {path}", "act_time": "decirte la hora", "act_write": "guardar en {path}",
-        "act_delete": "borrar {path}", "act_injected": "llamar a {tool} con {path}",
+        "act_delete": "borrar {path}", "act_injected": "llamar a {tool} con {path}", "act_email": "escribir a {to}",
+        "emailed": 'he escrito a {to}: "{content}"',
+        "email_failed": 'no pude escribir a {to}: "{error}"',
+        "email_declined": "rechazaste el correo a {to}, así que no lo envié",
         "inj_done": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}, y lo hice: "{output}"',
         "inj_declined": "el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la rechazaste, así que la ignoré",
         "inj_failed": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la herramienta se negó: "{error}"',
@@ -462,7 +478,7 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     path = task.tried[-1] if task.tried and status == "done" else step.path
     error = _q(task.error)
     act = "read" if kind == "first_line" else kind
-    action = p.get(f"act_{act}", "{tool}").format(path=step.path, tool=task.tool)
+    action = p.get(f"act_{act}", "{tool}").format(path=step.path, tool=task.tool, to=step.to)
     if status in ("skipped", "blocked"):
         if kind == "injected":
             return "clause", p["inj_ignored"].format(source=step.source, tool=task.tool, path=step.path)
@@ -509,6 +525,9 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
             return "clause", p["deleted"].format(path=step.path)
         key = "delete_declined" if status == "declined" else "delete_failed"
         return "clause", p[key].format(path=step.path, error=error)
+    if kind == "email":
+        key = {"done": "emailed", "declined": "email_declined"}.get(status, "email_failed")
+        return "clause", p[key].format(to=step.to, content=_q(step.content, 200), error=error)
     return None
 
 
@@ -574,6 +593,7 @@ def help_text(conv: Conversation) -> str:
         "get_time": "decirte la hora" if es else "tell you the current time",
         "write_file": "escribir texto en un archivo de scratch/" if es else "write text to a file under scratch/",
         "delete_file": "borrar un archivo de scratch/" if es else "delete a file under scratch/",
+        "send_email": "enviar un correo" if es else "send an email",
     }
     offered = [text for name, text in can.items() if name in conv.tools]
     if not offered:

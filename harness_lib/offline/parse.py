@@ -1,7 +1,7 @@
 """Turn the person's request into an ordered list of steps (English and Spanish).
 
 This is the offline model's "understanding": a handful of regular expressions, nothing more.
-It recognises five kinds of step, in the order they appear in the text:
+It recognises six kinds of step, in the order they appear in the text:
 
 =============  ======================================================  ==================
 kind           examples                                                tool
@@ -12,6 +12,8 @@ kind           examples                                                tool
 ``write``       'write "hello" to scratch/hello.txt', 'escribe "hola"    ``write_file``
                 en scratch/hola.txt', 'save it to scratch/x.txt'
 ``delete``      "delete scratch/old.txt", "borra scratch/old.txt"        ``delete_file``
+``email``       "email bob@example.com that the report is ready",       ``send_email``
+                "envía un correo a ana@example.com diciendo que …"
 =============  ======================================================  ==================
 
 How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", or a
@@ -19,7 +21,8 @@ quoted path) is a candidate; the text between the previous path and this one is 
 verb, and the LAST verb found decides the kind ("Read the first line of README.md" → first_line).
 A path after just "and"/"y"/"," inherits the previous kind ("delete a.txt and b.txt").
 For a write, the text to write is the last quoted string before the path; "it"/"that"/"lo" means
-"the result of the previous step".
+"the result of the previous step". An email step needs an address and a message ("that …",
+"saying …", or a quoted text); the whole phrase is then hidden from the path and time search.
 
 NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces,
 anything that needs real language understanding. Unrecognised requests get a plain help answer.
@@ -45,6 +48,7 @@ class Step:
     refers_back: bool = False  # a write whose text is the previous step's result
     tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
     source: str | None = None  # only for kind == "injected": the file that contained it
+    to: str | None = None  # only for kind == "email": the address
 
     @property
     def tool(self) -> str:
@@ -54,6 +58,7 @@ class Step:
             "time": "get_time",
             "write": "write_file",
             "delete": "delete_file",
+            "email": "send_email",
             "save_answer": "write_file",
         }.get(self.kind) or self.tool_name or ""
 
@@ -84,6 +89,15 @@ _VERBS = {
 _TIME = re.compile(
     r"\bwhat\s+time\b|\bthe\s+(?:current\s+)?time\b|\bcurrent\s+time\b|\btime\s+is\s+it\b"
     r"|\bqu[eé]\s+hora\b|\bla\s+hora\b|\bhora\s+actual\b",
+    _I,
+)
+# "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
+_EMAIL = re.compile(
+    r"\b(?:e-?mail|send\s+(?:an?\s+)?(?:e-?mail|message)\s+to|(?:escribe|env[ií]a|manda)(?:le)?\s+(?:un\s+)?"
+    r"(?:correo|e-?mail|mensaje)\s+a)\s+(?P<to>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*,?\s*"
+    r"(?:(?:that|saying|to\s+say|diciendo(?:\s+que)?|que)\s+(?P<said>[^.!?\n]*?[^\s.!?,])"
+    r"|:?\s*(?:\"(?P<quoted>[^\"\n]+)\"|“(?P<curly>[^”\n]+)”))"
+    r"(?=\s*(?:$|[.!?\n]|,?\s+(?:and|then|also|y|luego|despu[eé]s)\b))",
     _I,
 )
 _JOINER = re.compile(r"^[\s,;&]*(?:and|also|plus|y|e|tambi[eé]n)?[\s,;&]*(?:then|luego|despu[eé]s)?[\s,;&]*$", _I)
@@ -142,7 +156,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     for m in _QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         quotes.append((m.start(), m.end(), inner))
-    masked = _mask(text, [(s + 1, e - 1) for s, e, _ in quotes])
+    emails = list(_EMAIL.finditer(text))
+    masked = _mask(text, [(s + 1, e - 1) for s, e, _ in quotes] + [m.span() for m in emails])
 
     # Candidate paths: outside quotes, or a quoted string that is exactly a path.
     paths: list[tuple[int, int, str]] = [(m.start(), m.end(), m.group(1)) for m in _PATH.finditer(masked)]
@@ -186,5 +201,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     time_match = _TIME.search(masked)
     if time_match:
         steps.append(Step("time", pos=time_match.start()))
+    for m in emails:
+        said = m.group("said") or m.group("quoted") or m.group("curly")
+        steps.append(Step("email", pos=m.start(), to=m.group("to"), content=said.strip()))
     steps.sort(key=lambda s: s.pos)
     return tuple(steps)
