@@ -22,6 +22,7 @@ button click is delivered *through* that event loop; a cell that blocks (``time.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import os
 
@@ -93,7 +94,10 @@ def scripted_approver(decisions):
 # --- JupyterLab ----------------------------------------------------------------------------------
 
 
-def widget_approver(*, timeout: float = 120.0):
+AUTO_CHOICES = ("approve", "reject")
+
+
+def widget_approver(*, timeout: float = 120.0, auto_click: str | None = None):
     """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
 
     Each call displays the pending action and two buttons, then awaits an ``asyncio.Future``. The
@@ -103,15 +107,20 @@ def widget_approver(*, timeout: float = 120.0):
     ``loop.call_soon_threadsafe``; the Future is set on the loop's own thread.
 
     - The first click decides; both buttons are then disabled and the label shows the decision.
+      The label shows the whole action, wrapped, never cut: the person must see what they approve.
       A second click (or a late one) decides nothing.
     - No answer within ``timeout`` seconds is a rejection (fail-safe). ``timeout=None`` waits forever.
     - One plain line is printed per decision, e.g. ``[approve] write_file({...}) → approved``.
 
-    Environment switches (read at each call):
+    Environment switches, for headless runs (nbval, CI) where nobody can click (read at each call):
 
-    - ``HARNESS_AUTO_APPROVE=approve|reject``: for headless runs (nbval, CI) where nobody can click.
-      The approver clicks the real button itself (``button.click()``), so the same handler runs and
-      the printed output is the same as after a human click.
+    - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
+      (``button.click()``), so the same handler runs and the printed output is the same as after a
+      human click.
+    - ``HARNESS_AUTO_APPROVE=notebook``: click the button this notebook names with
+      ``auto_click="approve"`` or ``"reject"`` (so a lesson can show a rejection under nbval too);
+      an approver that names none raises ``ValueError``.
+    - unset or empty: wait for a person (``auto_click`` is then ignored).
     - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``.
 
     Not handled: needs ipykernel >= 7.4 and a cell that *awaits* the approver (top-level ``await``);
@@ -123,18 +132,29 @@ def widget_approver(*, timeout: float = 120.0):
     import IPython.display  # imported here so the terminal agent does not need IPython/ipywidgets
     import ipywidgets as widgets
 
+    if auto_click not in (None, *AUTO_CHOICES):
+        raise ValueError(f"auto_click must be 'approve', 'reject' or None, not {auto_click!r}")
+
     async def approve(name: str, tool_input: dict) -> bool:
         env_timeout = os.environ.get("HARNESS_APPROVAL_TIMEOUT", "").strip()
         wait = float(env_timeout) if env_timeout else timeout
         auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
-        if auto not in ("", "approve", "reject"):
-            raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve' or 'reject', not {auto!r}")
+        if auto == "notebook":
+            if auto_click is None:
+                raise ValueError("HARNESS_AUTO_APPROVE=notebook, but this approver names no button: "
+                                 "use widget_approver(auto_click='approve') or auto_click='reject'")
+            auto = auto_click
+        if auto not in ("", *AUTO_CHOICES):
+            raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve', 'reject' or 'notebook', not {auto!r}")
 
         action = describe(name, tool_input)
         loop = asyncio.get_running_loop()
         decision: asyncio.Future[bool] = loop.create_future()
 
-        label = widgets.Label(f"[approve] about to run high-impact action {action}")
+        def show(text: str) -> str:  # an HTML widget wraps long inputs; a Label would cut them off with "…"
+            return f'<div style="overflow-wrap:anywhere">{html.escape(text, quote=False)}</div>'
+
+        label = widgets.HTML(show(f"[approve] about to run high-impact action {action}"))
         approve_button = widgets.Button(description="Approve", button_style="success", icon="check")
         reject_button = widgets.Button(description="Reject", button_style="danger", icon="times")
 
@@ -162,7 +182,7 @@ def widget_approver(*, timeout: float = 120.0):
             outcome = f"rejected (no answer within {wait:g} s)"
         finally:  # also on cancellation: never leave live buttons behind
             approve_button.disabled = reject_button.disabled = True
-            label.value = f"[approve] {action} → {outcome}"
+            label.value = show(f"[approve] {action} → {outcome}")
         print(f"[approve] {action} → {outcome}")
         return approved
 

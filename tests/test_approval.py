@@ -2,7 +2,9 @@
 
 import asyncio
 import builtins
+import html
 import io
+import re
 import threading
 
 import pytest
@@ -135,6 +137,11 @@ def shown(monkeypatch):
     return displayed
 
 
+def text(label) -> str:
+    """What the label shows on the page (its HTML without tags, unescaped)."""
+    return html.unescape(re.sub(r"<[^>]*>", "", label.value))
+
+
 def parts(box):
     """(label, approve_button, reject_button) of one displayed approval box."""
     label, row = box.children
@@ -144,11 +151,22 @@ def parts(box):
 
 def test_widget_approver_shows_the_action_and_two_buttons(shown, monkeypatch):
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
+    pending = []
+    monkeypatch.setattr("IPython.display.display", lambda box: (shown.append(box), pending.append(text(box.children[0]))))
     asyncio.run(widget_approver()(*ACTION))
     label, approve_button, reject_button = parts(shown[0])
     assert (approve_button.description, approve_button.button_style) == ("Approve", "success")
     assert (reject_button.description, reject_button.button_style) == ("Reject", "danger")
-    assert SHOWN in label.value
+    assert pending == [f"[approve] about to run high-impact action {SHOWN}"]  # what the person saw before
+
+
+def test_widget_approver_label_escapes_the_models_input(shown, monkeypatch):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+    sneaky = {"path": "scratch/a.html", "content": "<img src=x onerror=alert(1)> & more"}
+    asyncio.run(widget_approver()("write_file", sneaky))
+    label = parts(shown[0])[0]
+    assert "<img" not in label.value and "&lt;img src=x onerror=alert(1)&gt; &amp; more" in label.value
+    assert text(label) == f"[approve] {describe('write_file', sneaky)} → rejected"
 
 
 @pytest.mark.parametrize("switch, expected, word", [("approve", True, "approved"), ("reject", False, "rejected")])
@@ -157,11 +175,36 @@ def test_widget_approver_auto_switch_clicks_the_real_button(shown, monkeypatch, 
     assert asyncio.run(widget_approver()(*ACTION)) is expected
     label, approve_button, reject_button = parts(shown[0])
     assert approve_button.disabled and reject_button.disabled
-    assert label.value == f"[approve] {SHOWN} → {word}"
+    assert text(label) == f"[approve] {SHOWN} → {word}"
     assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}\n"  # exactly one plain line
 
 
-def test_widget_approver_rejects_an_unknown_switch(shown, monkeypatch):
+@pytest.mark.parametrize("switch, auto_click, expected", [
+    ("notebook", "approve", True),   # the notebook names the button
+    ("notebook", "reject", False),
+    ("approve", "reject", True),     # an explicit switch wins over the notebook's choice
+    ("reject", "approve", False),
+])
+def test_widget_approver_notebook_switch_clicks_the_named_button(shown, monkeypatch, switch, auto_click, expected):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", switch)
+    assert asyncio.run(widget_approver(auto_click=auto_click)(*ACTION)) is expected
+    assert all(b.disabled for b in parts(shown[0])[1:])
+
+
+def test_widget_approver_notebook_switch_needs_a_named_button(shown, monkeypatch):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
+    with pytest.raises(ValueError, match="auto_click"):
+        asyncio.run(widget_approver()(*ACTION))
+
+
+def test_widget_approver_without_switch_ignores_auto_click(shown, capsys):
+    assert asyncio.run(widget_approver(timeout=0.05, auto_click="approve")(*ACTION)) is False
+    assert "no answer within" in capsys.readouterr().out
+
+
+def test_widget_approver_rejects_unknown_switches(shown, monkeypatch):
+    with pytest.raises(ValueError, match="auto_click"):
+        widget_approver(auto_click="yes")
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "yes")
     with pytest.raises(ValueError, match="HARNESS_AUTO_APPROVE"):
         asyncio.run(widget_approver()(*ACTION))
@@ -172,7 +215,7 @@ def test_widget_approver_times_out_as_a_rejection(shown, capsys):
     label, approve_button, reject_button = parts(shown[0])
     assert approve_button.disabled and reject_button.disabled
     assert capsys.readouterr().out == f"[approve] {SHOWN} → rejected (no answer within 0.05 s)\n"
-    assert "no answer within 0.05 s" in label.value
+    assert text(label).endswith("→ rejected (no answer within 0.05 s)")
 
 
 def test_widget_approver_timeout_from_the_environment(shown, monkeypatch, capsys):
@@ -215,7 +258,7 @@ def test_widget_approver_second_click_changes_nothing(shown, capsys):
         label, approve_button, _ = parts(shown[0])
         approve_button.click()  # ... then Approve: too late
         await asyncio.sleep(0.02)
-        return result, label.value
+        return result, text(label)
 
     result, label_text = asyncio.run(main())
     assert result is False

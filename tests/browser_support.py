@@ -1,0 +1,457 @@
+"""Helpers for the browser tests: a private JupyterLab server, headless Chromium, and a notebook driver.
+
+Nothing here talks to the outside world: the server listens on 127.0.0.1 with a random token and is
+told not to fetch news or check for updates; Chromium is started with flags that send every
+non-loopback request to a dead proxy, and every request the page makes is recorded so the test can
+assert that none left 127.0.0.1. See /work/shared/notes/approval-gate-in-jupyterlab.md for the facts
+behind the choices (poll /api/sessions, use page.wait_for_timeout rather than time.sleep, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--proxy-server=http://127.0.0.1:9",  # anything that is not loopback goes to a closed port
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+# JupyterLab user settings for the test server: no autosave (a run must never rewrite a notebook in the
+# repo), every cell in the DOM (so outputs and full screenshots can be read), no news, no update checks.
+LAB_SETTINGS = {
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
+# --- skip locally, fail on CI ---------------------------------------------------------------------
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as err:
+        return f"playwright is not importable ({err}); pip install -r requirements.txt"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"{CHROMIUM} not found; apt-get install chromium (Playwright's own browser is not used)"
+    return None
+
+
+def require_browser() -> None:
+    """Skip loudly when there is no browser -- but fail when CI=true, so CI never skips silently."""
+    reason = browser_missing()
+    if reason is None:
+        return
+    message = f"BROWSER TESTS NOT RUN: {reason}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + " (CI=true: the browser tests must run on CI)", pytrace=False)
+    warnings.warn(message, stacklevel=2)  # shows in pytest's warnings summary, not only with -rs
+    pytest.skip(message)
+
+
+# --- the JupyterLab server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: its base URL, token, process, and the private folders it uses."""
+
+    url: str
+    token: str
+    proc: subprocess.Popen
+    home: Path
+    log_path: Path
+
+    def api(self, path: str, method: str = "GET", body: dict | None = None):
+        request = urllib.request.Request(
+            f"{self.url}{path}",
+            method=method,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def log_tail(self, chars: int = 3000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return "(no server log)"
+
+    def start_kernel(self, notebook: str, kernel: str = "python3") -> None:
+        """Create the notebook's session (starting its kernel) unless it exists; JupyterLab then joins it.
+
+        Calling this before the page boots overlaps the kernel's start with JupyterLab's.
+        """
+        self.api("/api/sessions", method="POST", body={
+            "path": notebook, "type": "notebook", "name": Path(notebook).name, "kernel": {"name": kernel},
+        })
+
+    def delete_quietly(self, path: str) -> None:
+        try:
+            self.api(path, method="DELETE")
+        except (OSError, urllib.error.URLError, ValueError):
+            pass  # already gone, or the server is stopping
+
+    def stop(self) -> None:
+        """Stop the kernels and the server; whatever survives a polite stop is killed by pid."""
+        import psutil  # an ipykernel dependency
+
+        try:
+            children = psutil.Process(self.proc.pid).children(recursive=True)  # the kernels
+        except psutil.Error:
+            children = []
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # the server then shuts all its kernels down, in parallel
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        for child in children:
+            try:
+                child.kill()
+            except psutil.Error:
+                pass
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def start_lab(
+    home: Path,
+    kernel_env: dict[str, str] | None = None,
+    extra_kernels: dict[str, dict[str, str]] | None = None,
+    timeout: float = 60,
+) -> Lab:
+    """Start JupyterLab on 127.0.0.1 serving the repo, with private runtime/config/settings folders.
+
+    `kernel_env` is added to the server's environment, which its kernels inherit. `extra_kernels`
+    maps a kernelspec name to extra environment variables: a copy of the python3 kernel with that
+    env, for a notebook that needs a different switch (see LabPage.open_notebook's `kernel`). The
+    python3 kernelspec and the widgets labextension live under sys.prefix (the venv), which stays on
+    Jupyter's search path even though the user-level config/data/runtime folders point into `home`.
+    """
+    home.mkdir(parents=True, exist_ok=True)
+    dirs = {name: home / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython", "mpl", "checkpoints")}
+    for d in dirs.values():
+        d.mkdir(exist_ok=True)
+    for name, extra_env in (extra_kernels or {}).items():
+        spec = dirs["data"] / "kernels" / name
+        spec.mkdir(parents=True, exist_ok=True)
+        (spec / "kernel.json").write_text(json.dumps({
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": f"Python 3 ({name})", "language": "python", "env": extra_env,
+        }))
+    for plugin, values in LAB_SETTINGS.items():
+        target = dirs["settings"] / f"{plugin}.jupyterlab-settings"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values))
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "HARNESS_")) and k != "ANTHROPIC_API_KEY"}
+    env.update(
+        JUPYTER_CONFIG_DIR=str(dirs["config"]),
+        JUPYTER_DATA_DIR=str(dirs["data"]),
+        JUPYTER_RUNTIME_DIR=str(dirs["runtime"]),
+        JUPYTERLAB_SETTINGS_DIR=str(dirs["settings"]),
+        JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]),
+        IPYTHONDIR=str(dirs["ipython"]),
+        MPLCONFIGDIR=str(dirs["mpl"]),
+        JUPYTER_PLATFORM_DIRS="1",
+        PYTHONUNBUFFERED="1",
+        HARNESS_OFFLINE="1",
+    )
+    env.update(kernel_env or {})
+
+    port, token = free_port(), secrets.token_hex(16)
+    cmd = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser",
+        "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={REPO}",
+        "--allow-root",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands instead of key presses
+        f"--FileCheckpoints.checkpoint_dir={dirs['checkpoints']}",  # not .ipynb_checkpoints/ in the repo
+    ]
+    log_path = home / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    lab = Lab(url=f"http://127.0.0.1:{port}", token=token, proc=proc, home=home, log_path=log_path)
+
+    deadline = time.monotonic() + timeout  # no browser yet, so plain sleeping is fine here
+    while True:
+        if proc.poll() is not None:
+            lab.stop()
+            raise RuntimeError(f"JupyterLab exited with {proc.returncode}:\n{lab.log_tail()}")
+        try:
+            lab.api("/api/status")
+            return lab
+        except (OSError, urllib.error.URLError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            lab.stop()
+            raise RuntimeError(f"JupyterLab did not answer /api/status within {timeout} s:\n{lab.log_tail()}")
+        time.sleep(0.1)
+
+
+# --- Chromium -------------------------------------------------------------------------------------
+
+
+@dataclass
+class NetLog:
+    """Every URL the browser asked for (requests and websockets)."""
+
+    urls: list[str] = field(default_factory=list)
+
+    def attach(self, context) -> None:
+        context.on("request", lambda request: self.urls.append(request.url))
+        context.on("page", self._watch_websockets)
+
+    def _watch_websockets(self, page) -> None:
+        page.on("websocket", lambda ws: self.urls.append(ws.url))
+
+    def outside_loopback(self) -> list[str]:
+        allowed_schemes = {"data", "blob", "about"}
+        return [
+            u for u in self.urls
+            if urlsplit(u).scheme not in allowed_schemes and urlsplit(u).hostname != "127.0.0.1"
+        ]
+
+
+def launch_chromium(playwright, user_data_dir: Path, netlog: NetLog):
+    """Headless Debian Chromium with a fresh profile; every request is recorded in `netlog`."""
+    context = playwright.chromium.launch_persistent_context(
+        str(user_data_dir),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_FLAGS,
+        viewport={"width": 1280, "height": 900},
+        service_workers="block",
+    )
+    netlog.attach(context)
+    return context
+
+
+# --- JupyterLab in the page ----------------------------------------------------------------------
+
+_APP = "window.jupyterapp"
+STDOUT_OUTPUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stdout']"
+
+
+def _find(path: str) -> str:
+    """JS expression: the open document widget (NotebookPanel) of `path`, or undefined."""
+    return f"Array.from({_APP}.shell.widgets('main')).find(w => w.context && w.context.path === {json.dumps(path)})"
+
+
+class LabPage:
+    """One browser page running JupyterLab; notebooks are opened as tabs in it (one app boot only)."""
+
+    def __init__(self, page, lab: Lab):
+        self.page, self.lab = page, lab
+
+    def boot(self, timeout_ms: int = 60_000) -> "LabPage":
+        self.page.goto(f"{self.lab.url}/lab?token={self.lab.token}")
+        self.page.wait_for_function(
+            f"() => {_APP} && {_APP}.commands.hasCommand('docmanager:open')"
+            f" && {_APP}.commands.hasCommand('notebook:run-all-cells')",
+            timeout=timeout_ms,
+        )
+        self.page.evaluate(f"async () => {{ await {_APP}.restored; }}")  # the layout is restored
+        return self
+
+    def open_notebook(self, path: str, kernel: str = "python3", timeout_ms: int = 60_000) -> "NotebookView":
+        """Open `path` in a tab, connected to a kernel of kernelspec `kernel` (see Lab.start_kernel)."""
+        self.lab.start_kernel(path, kernel)
+        self.page.evaluate(f"() => void {_APP}.commands.execute('docmanager:open', {{path: {json.dumps(path)}}})")
+        self.page.wait_for_function(
+            f"() => {{ const w = {_find(path)}; const k = w && w.sessionContext.session?.kernel;"
+            " return k && k.connectionStatus === 'connected' && k.status === 'idle'"
+            " && w.content.widgets.length > 0; }",
+            timeout=timeout_ms,
+        )
+        panel_id = self.page.evaluate(f"() => {{ const w = {_find(path)}; {_APP}.shell.activateById(w.id); return w.id; }}")
+        view = NotebookView(self, path, panel_id)
+        view.wait_kernel_idle(timeout_ms)
+        return view
+
+
+class NotebookView:
+    """One notebook tab: run cells through JupyterLab commands, read prompts and outputs from the DOM."""
+
+    def __init__(self, lab_page: LabPage, path: str, panel_id: str):
+        self.page, self.lab, self.path, self.panel_id = lab_page.page, lab_page.lab, path, panel_id
+        self._js = _find(path)
+
+    def kernel_state(self) -> str | None:
+        for session in self.lab.api("/api/sessions"):
+            if session["path"] == self.path and session.get("kernel"):
+                return session["kernel"]["execution_state"]
+        return None
+
+    def wait_kernel_idle(self, timeout_ms: int = 60_000, settle_polls: int = 2) -> None:
+        """Poll the server until the notebook's kernel reports idle `settle_polls` times in a row.
+
+        (The toolbar says "idle" before the kernel even exists, so the server is asked.)
+        """
+        deadline, idle_seen = time.monotonic() + timeout_ms / 1000, 0
+        while idle_seen < settle_polls:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"kernel of {self.path} not idle after {timeout_ms} ms "
+                                     f"(state {self.kernel_state()!r})\n{self.lab.log_tail()}")
+            idle_seen = idle_seen + 1 if self.kernel_state() == "idle" else 0
+            self.page.wait_for_timeout(100)  # never time.sleep: Playwright's sync API would stall
+
+    # cells -----------------------------------------------------------------------------------------
+
+    def cell(self, index: int):
+        return self.page.locator(f"#{self.panel_id} .jp-Notebook .jp-Cell").nth(index)
+
+    def cells_info(self) -> list[dict]:
+        """Per cell, from the notebook model: type, tags, execution count, error outputs ("ename: evalue").
+
+        (JupyterLab renders an error output like stderr, so errors are read from the model, not the DOM.)
+        """
+        return self.page.evaluate(
+            f"() => {self._js}.content.widgets.map(c => {{ const code = c.model.type === 'code'; return {{"
+            " type: c.model.type, tags: c.model.getMetadata('tags') || [],"
+            " count: code ? c.model.executionCount : null,"
+            " errors: code ? c.model.outputs.toJSON().filter(o => o.output_type === 'error')"
+            "   .map(o => `${o.ename}: ${o.evalue}`) : [] }; })"
+        )
+
+    def index_of_tag(self, tag: str) -> int:
+        indexes = [i for i, c in enumerate(self.cells_info()) if tag in c["tags"]]
+        if len(indexes) != 1:
+            raise AssertionError(f"{self.path}: expected exactly one cell tagged {tag!r}, found {len(indexes)}")
+        return indexes[0]
+
+    def command(self, name: str, index: int | None = None) -> None:
+        """Run a notebook command on this notebook (after making cell `index` the only selected one)."""
+        select = f"nb.content.activeCellIndex = {index}; nb.content.deselectAll();" if index is not None else ""
+        self.page.evaluate(
+            f"() => {{ const nb = {self._js}; {_APP}.shell.activateById(nb.id); {select}"
+            f" void {_APP}.commands.execute({json.dumps(name)}); }}"
+        )
+
+    def run_cell(self, index: int) -> None:
+        self.command("notebook:run-cell", index)
+
+    def run_all_above(self, index: int) -> None:
+        self.command("notebook:run-all-above", index)
+
+    def run_all(self, timeout_ms: int = 120_000) -> bool:
+        """Run All and wait for the command to finish (it stops at an error). False: still running."""
+        self.page.evaluate(
+            f"() => {{ const nb = {self._js}; {_APP}.shell.activateById(nb.id); nb.__runAll = 'running';"
+            f" {_APP}.commands.execute('notebook:run-all-cells').then("
+            " ok => { nb.__runAll = ok ? 'ok' : 'failed'; }, err => { nb.__runAll = String(err); }); }"
+        )
+        try:
+            self.page.wait_for_function(f"() => {self._js}.__runAll !== 'running'", timeout=timeout_ms)
+        except Exception as err:  # playwright's TimeoutError
+            if "Timeout" not in type(err).__name__:
+                raise
+            return False
+        return True
+
+    def prompt(self, index: int) -> str:
+        return self.cell(index).locator(".jp-InputPrompt").inner_text().strip()
+
+    def output_text(self, index: int) -> str:
+        area = self.cell(index).locator(".jp-Cell-outputArea")
+        return area.inner_text() if area.count() else ""
+
+    def stdout_text(self, index: int) -> str:
+        """Only what the cell printed (not widget text)."""
+        texts = self.cell(index).locator(".jp-Cell-outputArea " + STDOUT_OUTPUT).all_inner_texts()
+        return "".join(texts)
+
+    def wait_widgets_rendered(self, timeout_ms: int = 10_000) -> bool:
+        """Wait until no widget placeholder ("Loading widget...") is left. False: some never rendered."""
+        try:
+            self.page.wait_for_function(
+                f"() => !document.getElementById({json.dumps(self.panel_id)}).innerText.includes('Loading widget')",
+                timeout=timeout_ms,
+            )
+            return True
+        except Exception as err:  # playwright's TimeoutError
+            if "Timeout" not in type(err).__name__:
+                raise
+            return False
+
+    def wait_executed(self, indexes, timeout_ms: int = 60_000) -> None:
+        """Wait until each code cell in `indexes` shows an execution count and the kernel is idle."""
+        wanted = json.dumps(list(indexes))
+        self.page.wait_for_function(
+            f"() => {{ const nb = {self._js}; return {wanted}.every(i => {{ const c = nb.content.widgets[i];"
+            " return c.model.type !== 'code' || (c.model.executionCount !== null"
+            " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*')); }); }",
+            timeout=timeout_ms,
+        )
+        self.wait_kernel_idle(timeout_ms)
+
+    def close(self) -> None:
+        """Close the tab without saving (autosave is off) and shut its kernel down.
+
+        The shutdown (~2 s, the server waits for the kernel) runs in a thread, not awaited;
+        Lab.stop() kills whatever is left at the end.
+        """
+        self.page.evaluate(f"() => {{ const nb = {self._js}; if (nb) nb.dispose(); }}")
+        sessions = [s["id"] for s in self.lab.api("/api/sessions") if s["path"] == self.path]
+        for session_id in sessions:
+            threading.Thread(target=self.lab.delete_quietly, args=(f"/api/sessions/{session_id}",), daemon=True).start()
+
+    def screenshot(self, path: Path, whole_notebook: bool = False) -> None:
+        """Save a PNG; with whole_notebook the viewport first grows to the notebook's full height."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not whole_notebook:
+            self.page.screenshot(path=str(path))
+            return
+        scroller = f"document.querySelector('#{self.panel_id} .jp-WindowedPanel-outer')"  # the notebook's scroll box
+        height = self.page.evaluate(f"() => {scroller}.scrollHeight - {scroller}.clientHeight")
+        size = self.page.viewport_size
+        self.page.set_viewport_size({"width": size["width"], "height": min(size["height"] + height + 50, 16000)})
+        try:
+            self.page.wait_for_timeout(300)
+            self.page.evaluate(f"() => {{ {scroller}.scrollTop = 0; }}")
+            self.page.wait_for_timeout(100)
+            self.page.screenshot(path=str(path), full_page=True)
+        finally:
+            self.page.set_viewport_size(size)

@@ -1,0 +1,199 @@
+"""Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons.
+
+One JupyterLab server (127.0.0.1, random token) and one Chromium page serve the whole module; each
+notebook is opened as a tab with a fresh kernel. Skipped (loudly) without /usr/bin/chromium or
+playwright, failing instead when CI=true. Screenshots go to test-artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+
+pytestmark = pytest.mark.browser
+
+# The notebook whose `approval-demo` cell is clicked through. Switch to the lesson when it exists:
+# APPROVAL_NOTEBOOK = "notebooks/05_human_in_the_loop.ipynb"
+APPROVAL_NOTEBOOK = "tests/fixtures/approval_probe.ipynb"
+APPROVAL_TAG = "approval-demo"
+# The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (which the test sets); the
+# test reads path and content from the pending label, and checks the file on disk after the decision.
+APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT in the kernel: the "timeout" case waits this long
+# Run All uses a kernel with the same approval switch as the nbval runs (see the repo's conftest.py):
+# each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
+AUTO_APPROVE_KERNEL = "python3-auto-approve"
+RUN_ALL_AUTO_APPROVE = "notebook"
+RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~40-80 s here
+
+LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
+PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
+DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (approved|rejected.*)$", re.MULTILINE)
+STDERR_OUTPUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']"
+WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    require_browser()
+    tool_root = tmp_path_factory.mktemp("tool-root")  # a copy of workspace/ (README.md, notes/, ...)
+    shutil.copytree(REPO / "workspace", tool_root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("scratch"))
+    (tool_root / "scratch").mkdir()
+    server = start_lab(
+        tmp_path_factory.mktemp("jupyter"),
+        kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},
+        extra_kernels={AUTO_APPROVE_KERNEL: {"HARNESS_AUTO_APPROVE": RUN_ALL_AUTO_APPROVE}},
+    )
+    server.tool_root = tool_root
+    server.start_kernel(APPROVAL_NOTEBOOK)  # starts while Chromium and JupyterLab boot
+    try:
+        yield server
+    finally:
+        server.stop()  # kernels too, always
+
+
+@pytest.fixture(scope="module")
+def browser(lab, tmp_path_factory):
+    """(LabPage, NetLog): JupyterLab booted once in headless Chromium; every request recorded."""
+    from playwright.sync_api import sync_playwright
+
+    netlog = NetLog()
+    with sync_playwright() as playwright:
+        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"), netlog)
+        try:
+            yield LabPage(context.new_page(), lab).boot(), netlog
+        finally:
+            context.close()
+
+
+def assert_loopback_only(netlog: NetLog) -> None:
+    assert netlog.urls, "no request was recorded (the request log is not working)"
+    outside = netlog.outside_loopback()
+    assert not outside, f"the page made requests that leave 127.0.0.1: {outside[:10]}"
+
+
+@pytest.fixture(scope="module")
+def approval_notebook(browser):
+    """The approval notebook open with its setup cells (those above the approval cell) run."""
+    lab_page, _ = browser
+    nb = lab_page.open_notebook(APPROVAL_NOTEBOOK)
+    gate = nb.index_of_tag(APPROVAL_TAG)
+    if gate > 0:
+        nb.run_all_above(gate)
+        nb.wait_executed(range(gate))
+    try:
+        yield nb, gate
+    finally:
+        nb.close()
+
+
+@pytest.mark.parametrize("action", ["approve", "reject", "timeout"])
+def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, action):
+    nb, gate = approval_notebook
+    source = (REPO / APPROVAL_NOTEBOOK).read_bytes()
+    nb.wait_kernel_idle()  # a failed earlier case may have left the cell waiting: it times out
+    scratch = lab.tool_root / "scratch"
+    shutil.rmtree(scratch)  # the test's own tool root: start each case with an empty scratch/
+    scratch.mkdir()
+
+    nb.run_cell(gate)
+    cell = nb.cell(gate)
+    approve_button = cell.locator(".widget-button:enabled", has_text="Approve")
+    reject_button = cell.locator(".widget-button:enabled", has_text="Reject")
+    approve_button.wait_for(timeout=15_000)
+    reject_button.wait_for(timeout=15_000)
+    assert nb.prompt(gate) == "[*]:", "the cell must stay busy while the buttons wait for a person"
+    pending = PENDING.search(cell.locator(LABEL).first.inner_text())
+    assert pending, "the label shows the pending write_file action"
+    action_input = json.loads(pending.group(1))
+    effect = lab.tool_root / action_input["path"]
+    assert not effect.exists(), "nothing may run before the person decides"
+    if action == "timeout":  # (nobody clicks in this case, so the screenshot cannot delay a click)
+        nb.screenshot(ARTIFACTS / "approval-waiting.png")
+
+    if action == "approve":
+        approve_button.click()
+    elif action == "reject":
+        reject_button.click()
+    # "timeout": nobody clicks; the approver gives up after HARNESS_APPROVAL_TIMEOUT seconds
+
+    nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
+    assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate))
+    output = nb.output_text(gate)
+    decisions = DECISION.findall(nb.stdout_text(gate))  # printed lines only, not the label
+    expected = {
+        "approve": "approved",
+        "reject": "rejected",
+        "timeout": f"rejected (no answer within {APPROVAL_TIMEOUT_S:g} s)",
+    }[action]
+    assert decisions == [expected], f"one decision line expected:\n{output}"
+    buttons = cell.locator(".widget-button")
+    assert buttons.count() == 2 and all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
+    assert cell.locator(LABEL, has_text=f"→ {expected}").count() == 1, "the label shows the decision"
+    nb.screenshot(ARTIFACTS / f"approval-{action}.png")
+
+    if action == "approve":
+        assert effect.read_text() == action_input["content"], "approved: the tool ran"
+    else:
+        assert not effect.exists(), "a rejected action must have no side effect"
+        assert "declined" in output
+    assert not nb.cells_info()[gate]["errors"], output
+    assert (REPO / APPROVAL_NOTEBOOK).read_bytes() == source, "the browser run must not save the notebook"
+    assert_loopback_only(browser[1])
+
+
+def lesson_notebooks() -> list[str]:
+    return sorted(p.relative_to(REPO).as_posix() for p in (REPO / "notebooks").glob("*.ipynb"))
+
+
+def test_lesson_notebooks_run_all_in_live_frontend(browser):
+    notebooks = lesson_notebooks()
+    if not notebooks:
+        pytest.skip("no notebooks/*.ipynb yet: nothing to run in the live frontend")
+    lab_page, netlog = browser
+    problems = []
+    for i, path in enumerate(notebooks):
+        started = time.monotonic()
+        source = (REPO / path).read_bytes()
+        nb = lab_page.open_notebook(path, kernel=AUTO_APPROVE_KERNEL)  # approval cells click their own button
+        if i + 1 < len(notebooks):  # the next kernel starts while this notebook runs
+            lab_page.lab.start_kernel(notebooks[i + 1], AUTO_APPROVE_KERNEL)
+        try:
+            problems += run_all_and_check(nb)
+        finally:
+            nb.screenshot(ARTIFACTS / f"run-all-{Path(path).stem}.png", whole_notebook=True)
+            nb.close()
+        if (REPO / path).read_bytes() != source:
+            problems.append(f"{path}: the browser run saved the notebook")
+        print(f"{path}: opened, ran and checked in {time.monotonic() - started:.1f} s")  # shown with -s
+    assert not problems, "\n\n".join(problems)
+    assert_loopback_only(netlog)
+
+
+def run_all_and_check(nb) -> list[str]:
+    """Run All, then list what went wrong: unexecuted cells, errors, tracebacks, unrendered widgets."""
+    if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000):
+        return [f"{nb.path}: Run All did not finish within {RUN_ALL_TIMEOUT_S} s"]
+    problems = []
+    nb.wait_kernel_idle(timeout_ms=30_000)
+    nb.wait_widgets_rendered()  # widget views render after their output arrives; stragglers are reported below
+    for i, info in enumerate(nb.cells_info()):
+        if info["type"] != "code":
+            continue
+        where, cell = f"{nb.path} cell {i}", nb.cell(i)
+        if info["count"] is None:
+            problems.append(f"{where}: not executed (Run All stopped before it?)")
+        if "raises-exception" not in info["tags"]:
+            problems += [f"{where}: error output: {error[:500]}" for error in info["errors"]]
+            for stderr in cell.locator(STDERR_OUTPUT).all_inner_texts():
+                if "Traceback" in stderr and not info["errors"]:  # (an error output renders as stderr too)
+                    problems.append(f"{where}: traceback on stderr:\n{stderr[:1500]}")
+        text = nb.output_text(i)
+        problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in text]
+    return problems
