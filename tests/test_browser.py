@@ -19,9 +19,9 @@ from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, r
 
 pytestmark = pytest.mark.browser
 
-# The notebook whose `approval-demo` cell is clicked through. Switch to the lesson when it exists:
-# APPROVAL_NOTEBOOK = "notebooks/05_human_in_the_loop.ipynb"
-APPROVAL_NOTEBOOK = "tests/fixtures/approval_probe.ipynb"
+# The lesson notebook whose `approval-demo` cell is clicked through (tests/fixtures/approval_probe.ipynb is a
+# minimal stand-in with the same cell, handy when working on the approver itself).
+APPROVAL_NOTEBOOK = "notebooks/05_human_in_the_loop.ipynb"
 APPROVAL_TAG = "approval-demo"
 # The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (which the test sets); the
 # test reads path and content from the pending label, and checks the file on disk after the decision.
