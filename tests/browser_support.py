@@ -155,28 +155,18 @@ class Lab:
 def start_lab(
     home: Path,
     kernel_env: dict[str, str] | None = None,
-    extra_kernels: dict[str, dict[str, str]] | None = None,
     timeout: float = 60,
 ) -> Lab:
     """Start JupyterLab on 127.0.0.1 serving the repo, with private runtime/config/settings folders.
 
-    `kernel_env` is added to the server's environment, which its kernels inherit. `extra_kernels`
-    maps a kernelspec name to extra environment variables: a copy of the python3 kernel with that
-    env, for a notebook that needs a different switch (see LabPage.open_notebook's `kernel`). The
-    python3 kernelspec and the widgets labextension live under sys.prefix (the venv), which stays on
+    `kernel_env` is added to the server's environment, which its kernels inherit (a switch for one
+    notebook only goes through NotebookView.set_kernel_env). The python3 kernelspec and the widgets labextension live under sys.prefix (the venv), which stays on
     Jupyter's search path even though the user-level config/data/runtime folders point into `home`.
     """
     home.mkdir(parents=True, exist_ok=True)
     dirs = {name: home / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython", "mpl", "checkpoints")}
     for d in dirs.values():
         d.mkdir(exist_ok=True)
-    for name, extra_env in (extra_kernels or {}).items():
-        spec = dirs["data"] / "kernels" / name
-        spec.mkdir(parents=True, exist_ok=True)
-        (spec / "kernel.json").write_text(json.dumps({
-            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-            "display_name": f"Python 3 ({name})", "language": "python", "env": extra_env,
-        }))
     for plugin, values in LAB_SETTINGS.items():
         target = dirs["settings"] / f"{plugin}.jupyterlab-settings"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -375,6 +365,18 @@ class NotebookView:
 
     def run_all_above(self, index: int) -> None:
         self.command("notebook:run-all-above", index)
+
+    def set_kernel_env(self, env: dict[str, str]) -> None:
+        """Set environment variables in this notebook's running kernel (a silent execute, no output).
+
+        One kernelspec serves every notebook: a switch goes to the kernel that runs the notebook, so it
+        cannot be lost to a session the server reuses for the same path.
+        """
+        code = f"import os as _os; _os.environ.update({env!r}); del _os"
+        self.page.evaluate(
+            f"async () => {{ const k = {self._js}.sessionContext.session.kernel;"
+            f" await k.requestExecute({{code: {json.dumps(code)}, silent: true, store_history: false}}).done; }}"
+        )
 
     def run_all(self, timeout_ms: int = 120_000) -> bool:
         """Run All and wait for the command to finish (it stops at an error). False: still running."""

@@ -26,10 +26,9 @@ APPROVAL_TAG = "approval-demo"
 # The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (which the test sets); the
 # test reads path and content from the pending label, and checks the file on disk after the decision.
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT in the kernel: the "timeout" case waits this long
-# Run All uses a kernel with the same approval switch as the nbval runs (see the repo's conftest.py):
-# each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
-AUTO_APPROVE_KERNEL = "python3-auto-approve"
-RUN_ALL_AUTO_APPROVE = "notebook"
+# Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
+# conftest.py): each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
+RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook"}
 RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~40-80 s here
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
@@ -48,7 +47,6 @@ def lab(tmp_path_factory):
     server = start_lab(
         tmp_path_factory.mktemp("jupyter"),
         kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},
-        extra_kernels={AUTO_APPROVE_KERNEL: {"HARNESS_AUTO_APPROVE": RUN_ALL_AUTO_APPROVE}},
     )
     server.tool_root = tool_root
     server.start_kernel(APPROVAL_NOTEBOOK)  # starts while Chromium and JupyterLab boot
@@ -161,9 +159,10 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
     for i, path in enumerate(notebooks):
         started = time.monotonic()
         source = (REPO / path).read_bytes()
-        nb = lab_page.open_notebook(path, kernel=AUTO_APPROVE_KERNEL)  # approval cells click their own button
+        nb = lab_page.open_notebook(path)
+        nb.set_kernel_env(RUN_ALL_ENV)  # approval cells click their own button, as under nbval
         if i + 1 < len(notebooks):  # the next kernel starts while this notebook runs
-            lab_page.lab.start_kernel(notebooks[i + 1], AUTO_APPROVE_KERNEL)
+            lab_page.lab.start_kernel(notebooks[i + 1])
         try:
             problems += run_all_and_check(nb)
         finally:
@@ -176,8 +175,17 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
     assert_loopback_only(netlog)
 
 
+def committed_stdouts(path: str) -> list[str]:
+    """Each cell's printed text as committed (the nbval run), "" for cells without any."""
+    cells = json.loads((REPO / path).read_text(encoding="utf-8"))["cells"]
+    return ["".join("".join(o.get("text", "")) for o in c.get("outputs", []) if o.get("output_type") == "stream")
+            for c in cells]
+
+
 def run_all_and_check(nb) -> list[str]:
-    """Run All, then list what went wrong: unexecuted cells, errors, tracebacks, unrendered widgets."""
+    """Run All, then list what went wrong: unexecuted cells, errors, tracebacks, unrendered widgets,
+    and approval decisions that differ from the committed (headless) run's."""
+    committed_stdout = committed_stdouts(nb.path)
     if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000):
         return [f"{nb.path}: Run All did not finish within {RUN_ALL_TIMEOUT_S} s"]
     problems = []
@@ -196,4 +204,7 @@ def run_all_and_check(nb) -> list[str]:
                     problems.append(f"{where}: traceback on stderr:\n{stderr[:1500]}")
         text = nb.output_text(i)
         problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in text]
+        live, committed = DECISION.findall(nb.stdout_text(i)), DECISION.findall(committed_stdout[i])
+        if live != committed:  # e.g. a timeout deciding where the notebook's own button should have
+            problems.append(f"{where}: approval decisions {live} differ from the committed run's {committed}")
     return problems
