@@ -14,34 +14,7 @@ import pytest
 
 from harness_lib.client import MODEL, is_live, make_client, offline_api
 from harness_lib.offline import SCENARIOS, OfflineMessagesAPI, count_input_tokens
-
-# The kit's four tools, written out here so these tests do not depend on harness_lib.tools.
-_PATH = {"type": "string", "minLength": 1, "maxLength": 255}
-TOOLS = [
-    {"name": "get_time", "description": "Get the current local time (ISO 8601).",
-     "input_schema": {"type": "object", "properties": {}, "additionalProperties": False}},
-    {"name": "read_file", "description": "Read a text file.",
-     "input_schema": {"type": "object", "properties": {"path": _PATH}, "required": ["path"], "additionalProperties": False}},
-    {"name": "write_file", "description": "Write a file under scratch/.",
-     "input_schema": {"type": "object", "properties": {"path": _PATH, "content": {"type": "string"}},
-                      "required": ["path", "content"], "additionalProperties": False}},
-    {"name": "delete_file", "description": "Delete a file under scratch/.",
-     "input_schema": {"type": "object", "properties": {"path": _PATH}, "required": ["path"], "additionalProperties": False}},
-]
-LESSON = "Read the first line of README.md, then tell me what time it is"
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Offline means offline: any attempt to connect a socket fails the test."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("a socket connection was attempted")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "HARNESS_OFFLINE", "HARNESS_SCENARIO", "HARNESS_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-
+from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 def run(coro):
     return asyncio.run(coro)

@@ -5,40 +5,17 @@ tool functions (no harness_lib.loop, no harness_lib.tools), on a client made wit
 """
 
 import asyncio
-import socket
 from pathlib import Path
 
 import pytest
 
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.offline import SCENARIOS
+from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 WORKSPACE = Path(__file__).resolve().parent.parent / "workspace"
-_PATH = {"type": "string", "minLength": 1, "maxLength": 255}
-TOOLS = [
-    {"name": "get_time", "description": "Get the current local time (ISO 8601).",
-     "input_schema": {"type": "object", "properties": {}, "additionalProperties": False}},
-    {"name": "read_file", "description": "Read a text file.",
-     "input_schema": {"type": "object", "properties": {"path": _PATH}, "required": ["path"], "additionalProperties": False}},
-    {"name": "write_file", "description": "Write a file under scratch/.",
-     "input_schema": {"type": "object", "properties": {"path": _PATH, "content": {"type": "string"}},
-                      "required": ["path", "content"], "additionalProperties": False}},
-    {"name": "delete_file", "description": "Delete a file under scratch/.",
-     "input_schema": {"type": "object", "properties": {"path": _PATH}, "required": ["path"], "additionalProperties": False}},
-]
 ONLY = {t["name"]: t for t in TOOLS}
-LESSON = "Read the first line of README.md, then tell me what time it is"
 DECLINED = "The person declined this high-impact action; it was not run."
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a socket connection was attempted")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    for name in ("ANTHROPIC_API_KEY", "HARNESS_OFFLINE", "HARNESS_SCENARIO"):
-        monkeypatch.delenv(name, raising=False)
 
 
 class Tools:

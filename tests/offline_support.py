@@ -1,0 +1,32 @@
+"""Shared by the offline API's tests: the kit's four tool schemas written out (so those tests do not depend
+on harness_lib.tools), the lesson's task, and the fixture that makes any socket connection fail the test."""
+
+import socket
+
+import pytest
+
+_PATH = {"type": "string", "minLength": 1, "maxLength": 255}
+TOOLS = [
+    {"name": "get_time", "description": "Get the current local time (ISO 8601).",
+     "input_schema": {"type": "object", "properties": {}, "additionalProperties": False}},
+    {"name": "read_file", "description": "Read a text file.",
+     "input_schema": {"type": "object", "properties": {"path": _PATH}, "required": ["path"], "additionalProperties": False}},
+    {"name": "write_file", "description": "Write a file under scratch/.",
+     "input_schema": {"type": "object", "properties": {"path": _PATH, "content": {"type": "string"}},
+                      "required": ["path", "content"], "additionalProperties": False}},
+    {"name": "delete_file", "description": "Delete a file under scratch/.",
+     "input_schema": {"type": "object", "properties": {"path": _PATH}, "required": ["path"], "additionalProperties": False}},
+]
+LESSON = "Read the first line of README.md, then tell me what time it is"
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    """Offline means offline: any attempt to connect a socket fails the test (and no key or switch leaks in)."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a socket connection was attempted")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "HARNESS_OFFLINE", "HARNESS_SCENARIO", "HARNESS_MODEL"):
+        monkeypatch.delenv(name, raising=False)
