@@ -18,8 +18,9 @@ It does not stream. Each module's docstring lists what else it does not model.
 """
 
 from .api import FAULTS, OfflineMessagesAPI
+from .model import read_tool_result
 from .scenarios import SCENARIOS
 from .tokens import count_input_tokens
 from .validation import known_models
 
-__all__ = ["OfflineMessagesAPI", "SCENARIOS", "FAULTS", "count_input_tokens", "known_models"]
+__all__ = ["OfflineMessagesAPI", "SCENARIOS", "FAULTS", "count_input_tokens", "known_models", "read_tool_result"]

@@ -33,7 +33,7 @@ from .validation import args_valid
 
 __all__ = [
     "Call", "Conversation", "Reply", "Task", "read_conversation", "plan_reply", "settle", "compose_answer",
-    "fit_args", "find_injections", "render_time", "result_text", "help_text",
+    "fit_args", "find_injections", "render_time", "result_text", "help_text", "preamble", "read_tool_result",
 ]
 
 ANSWER_PATH = "scratch/answer.txt"
@@ -159,17 +159,23 @@ def path_variant(path: str) -> str:
 
 # ---- results ----------------------------------------------------------------------------------------
 
+_POLICY = re.compile(r"polic|pol[ií]tica|forbidden|prohibid", re.I)
 _DECLINED = re.compile(r"declin|rechaz", re.I)
 _REFUSED = re.compile(r"polic|forbidden|denied|not allowed|may only|not permitted|prohibid|no (?:est[aá] )?permitid|refus", re.I)
 _NOT_FOUND = re.compile(r"not found|does not exist|doesn't exist|no such file|no existe|no se encontr", re.I)
 
 
 def outcome(call: Call) -> str:
-    """ok | declined | refused | not_found | error."""
+    """ok | declined | refused | not_found | error.
+
+    An error that names the policy ("policy", "forbidden", "prohibido") is a refusal by policy whatever else
+    it says; otherwise "declined"/"rechaz…" is a person's no; then the other refusal words, then "not found"."""
     text = call.result or ""
     if not call.is_error:
         # a rejection sent without is_error is still a rejection (for the tools that ask a person)
         return "declined" if call.name in ("write_file", "delete_file") and _DECLINED.search(text) else "ok"
+    if _POLICY.search(text):
+        return "refused"
     if _DECLINED.search(text):
         return "declined"
     if _REFUSED.search(text):
@@ -177,6 +183,13 @@ def outcome(call: Call) -> str:
     if _NOT_FOUND.search(text):
         return "not_found"
     return "error"
+
+
+def read_tool_result(name: str, content, is_error: bool = False) -> str:
+    """How the offline model reads a tool_result for a call of tool ``name``: "ok", "declined" (a person
+    said no), "refused" (forbidden by policy), "not_found" or "error". ``content`` is the tool_result's
+    content (a string or a list of text blocks). The rules are :func:`outcome`'s; nothing else is inferred."""
+    return outcome(Call("", name, {}, result_text(content), bool(is_error)))
 
 
 # Injection pattern (scenario "injection"): a line in a tool result that names a tool call, either
@@ -615,9 +628,24 @@ def help_text(conv: Conversation) -> str:
             'For example: "Read the first line of README.md, then tell me what time it is."')
 
 
+def preamble(names: list[str], language: str = "en") -> str:
+    """The short sentence a tool-calling turn opens with: "I'll use read_file." / "Voy a usar read_file y get_time."
+
+    Live Claude usually says a sentence before its tool calls, so a turn is text + tool_use blocks: code
+    that treats every content block as a call, or reads only ``content[0]``, breaks offline too."""
+    names = list(dict.fromkeys(names))
+    if language == "es":
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " y " + names[-1]
+        return f"Voy a usar {listed}."
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"I'll use {listed}."
+
+
 def plan_reply(conv: Conversation, *, parallel: bool = False, obey_injections: bool = False,
-               save_answer: bool = False) -> Reply:
-    """The planner's next turn: tool_use block(s) with stop_reason "tool_use", or the final answer."""
+               save_answer: bool = False, say_first: bool = False) -> Reply:
+    """The planner's next turn: tool_use block(s) with stop_reason "tool_use", or the final answer.
+
+    ``say_first``: a tool-calling turn opens with a short text block (:func:`preamble`) before its calls."""
     steps = parse_steps(conv.task)
     if not steps:
         return Reply([{"type": "text", "text": help_text(conv)}], "end_turn")
@@ -626,5 +654,6 @@ def plan_reply(conv: Conversation, *, parallel: bool = False, obey_injections: b
     tasks = settle(conv, steps, obey_injections=obey_injections)
     calls = next_calls(conv, tasks, parallel=parallel)
     if calls:
-        return Reply([{"type": "tool_use", "name": name, "input": args} for name, args in calls], "tool_use")
+        said = [{"type": "text", "text": preamble([name for name, _ in calls], conv.language)}] if say_first else []
+        return Reply(said + [{"type": "tool_use", "name": name, "input": args} for name, args in calls], "tool_use")
     return Reply([{"type": "text", "text": compose_answer(conv, tasks)}], "end_turn")

@@ -162,13 +162,13 @@ def context_window(conv: Conversation) -> Reply:
 
 
 _BEHAVIOURS = {
-    "demo": lambda conv: plan_reply(conv),
-    "parallel": lambda conv: plan_reply(conv, parallel=True),
+    "demo": lambda conv: plan_reply(conv, say_first=True),
+    "parallel": lambda conv: plan_reply(conv, parallel=True, say_first=True),
     "never-ends": never_ends,
     "stuck": stuck,
     "ping-pong": ping_pong,
     "token-hog": token_hog,
-    "high-impact": lambda conv: plan_reply(conv, save_answer=True),
+    "high-impact": lambda conv: plan_reply(conv, save_answer=True, say_first=True),
     "injection": lambda conv: plan_reply(conv, obey_injections=True),
     "max-tokens": max_tokens,
     "refusal": refusal,
