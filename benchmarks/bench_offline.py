@@ -8,7 +8,7 @@ tools) through the real anthropic SDK, twice:
 
 Prints both medians and their ratio (goal: offline ≤ 2× baseline).
 
-    /work/venv/bin/python benchmarks/bench_offline.py [--repeat 400]
+    python benchmarks/bench_offline.py [--repeat 400]     # from the repository root, in the kit's virtualenv
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ async def history(turns: int) -> list[dict]:
         response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": b.id, "content": f"# Part {k}\n" + "Some notes. " * 30}
+            {"type": "tool_result", "tool_use_id": b.id, "content": f"# Part {k}\n" + "Some words. " * 30}
             for b in response.content if b.type == "tool_use"]})
     return messages
 
