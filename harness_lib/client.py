@@ -14,6 +14,7 @@ import os
 
 import anthropic
 import httpx2
+from dotenv import find_dotenv, load_dotenv
 
 from .offline import SCENARIOS, OfflineMessagesAPI
 
@@ -23,8 +24,28 @@ MODEL: str = os.environ.get("HARNESS_MODEL", "claude-sonnet-5")
 OFFLINE_BASE_URL = "https://offline.invalid"
 
 
+def load_env_file() -> None:
+    """Copy the variables of a git-ignored ``.env`` file into ``os.environ`` (python-dotenv), if there is one.
+
+    The file is the first ``.env`` found from the current folder upward, so a notebook running in
+    ``notebooks/`` finds the one at the repository root. ``ANTHROPIC_API_KEY=...`` in it works like setting the
+    variable before starting Jupyter. A variable that is already set always wins: the file never overrides it,
+    so ``HARNESS_OFFLINE=1`` in the environment (the tests set it) keeps a run offline whatever the file says.
+
+    Not handled: the file is read when :func:`is_live` runs, so ``HARNESS_MODEL`` there does not change
+    ``MODEL`` (read at import; set it in the environment). Deleting a variable from ``os.environ`` does not
+    hide the file's value: it is read again on the next call (use ``HARNESS_OFFLINE=1`` to stay offline).
+    The search does not stop at the repository root: a ``.env`` in a folder above it counts too.
+    ``PYTHON_DOTENV_DISABLED=1`` (python-dotenv's own switch) ignores every file; the tests set it.
+    """
+    path = find_dotenv(usecwd=True)  # usecwd: search from the current folder, not from this module's
+    if path:
+        load_dotenv(path, override=False)
+
+
 def is_live() -> bool:
-    """True when ANTHROPIC_API_KEY is set and HARNESS_OFFLINE is not "1"."""
+    """True when ANTHROPIC_API_KEY is set and HARNESS_OFFLINE is not "1" (after reading a ``.env`` file)."""
+    load_env_file()
     return bool(os.environ.get("ANTHROPIC_API_KEY")) and os.environ.get("HARNESS_OFFLINE") != "1"
 
 
