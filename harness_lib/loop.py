@@ -6,16 +6,21 @@
 `run_bare` is that loop and nothing else: it trusts the model to stop. `run_agent` is the same loop
 with the four valves, each at the one step where it works:
 
-    while the model asks for tools:
+    while the model asks for tools (or the API paused its turn):
         1. turn cap      -- "may I turn again?" is asked before the turn is taken
         2. token budget  -- checked against everything spent so far, before spending more
-        3. no progress   -- this turn's calls == last turn's calls? then the model is walking in place
+        (pause_turn: send the paused content back and ask again; it counts as a turn of the cap)
+        3. no progress   -- this turn's calls repeat the last turn, or a short cycle of turns
         turns += 1
-        4. approval gate -- inside the tool step, before a high-impact tool runs (run_tool_uses)
-        send the results back in ONE user message; ask again
+        4. approval gate -- inside the tool step, before any tool of the turn runs (run_tool_uses)
+        append the turn and ONE user message with all its results; ask again
 
-Every way out leaves `messages` a valid history: a tool_use the harness decides not to run is
-never appended, so no tool_use is ever left without its tool_result.
+This file is notebooks/06_the_full_harness.ipynb's loop, statement for statement and comment for
+comment (tests/test_textbook_sync.py checks it); only the type annotations and docstrings differ.
+
+Every way out leaves `messages` a valid history: a turn is appended only together with its
+tool_results, so no tool_use is ever left without its tool_result -- not even when the run is
+cancelled in the middle of the tool step.
 
 Not handled here: retries (the SDK retries 429/5xx itself, `max_retries`), streaming, server tools,
 trimming a history that outgrows the context window, and cost in money rather than tokens.
@@ -24,25 +29,26 @@ trimming a history that outgrows the context window, and cost in money rather th
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .approval import REJECTED_MESSAGE
 from .client import MODEL
 from .tools import HIGH_IMPACT, arun_tool
-from .valves import signature_of, tokens_of
+from .valves import find_cycle, signature_of, tokens_of
 
 Approver = Callable[[str, dict], Awaitable[bool]]
 OnEvent = Callable[[dict], None]
 
-# The model's own reasons to stop, and the name AgentResult gives each.
-MODEL_STOPS = {
-    "end_turn": "end_turn",
-    "stop_sequence": "stop_sequence",
-    "max_tokens": "max_tokens",
-    "refusal": "refusal",
-    "model_context_window_exceeded": "context_window",
-}
+STOPPED_BY = frozenset({
+    "end_turn", "stop_sequence",                    # the model finished
+    "max_turns", "token_budget", "no_progress",     # a valve stopped it
+    "max_tokens", "refusal", "context_window",      # the response was cut short
+    "no_tool_calls", "unknown_stop",                # the response made no sense to the loop
+})
+"""Every value AgentResult.stopped_by can take."""
 
 
 @dataclass
@@ -50,9 +56,14 @@ class AgentResult:
     """How a run ended.
 
     text        the model's final answer, or the harness's reason for stopping
-    stopped_by  end_turn | stop_sequence (the model finished); max_turns | token_budget | no_progress
-                (a valve stopped it); max_tokens | refusal | context_window (the response was cut short)
-    turns       tool-calling turns that actually ran
+    stopped_by  one of STOPPED_BY:
+                end_turn | stop_sequence -- the model finished;
+                max_turns | token_budget | no_progress -- a valve stopped it;
+                max_tokens | refusal | context_window -- the response was cut short;
+                no_tool_calls -- stop_reason "tool_use" with no tool call in the response;
+                unknown_stop -- a stop_reason this harness does not know (or none at all)
+    turns       trips round the loop: tool-calling turns that ran, plus pause_turn continuations
+                (so requests == turns + 1 for every run)
     requests    requests sent to the model
     tokens_used every token billed across those requests (see valves.tokens_of)
     messages    the history, valid to send again (the final response is not appended)
@@ -66,17 +77,39 @@ class AgentResult:
     messages: list = field(repr=False)
 
 
-def final_text(response: Any) -> str:
-    """The text blocks of a response, joined. "" when there are none (a refusal may have none)."""
-    return "\n".join(b.text for b in response.content if b.type == "text")
-
-
 def tool_result(tool_use_id: str, content: str, is_error: bool = False) -> dict:
     """A tool_result block, exactly as the API wants it. `is_error` is only sent when true."""
     block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
     if is_error:
         block["is_error"] = True
     return block
+
+
+async def ask_approver(approve: Approver | None, name: str, tool_input: dict) -> str | None:
+    """Put one high-impact call to the approver. None means approved; otherwise the is_error text.
+
+    Fails closed: only an answer that `is True` approves. No approver, False, any other answer
+    ("yes", 1, None, a coroutine from a forgotten `await`, which is closed unrun) and an approver
+    that raises an Exception are all a no, each with a one-line reason the model gets.
+
+    Not caught: asyncio.CancelledError and KeyboardInterrupt. They end the whole run right there,
+    before any tool of the turn has run (run_tool_uses asks about every call first); nothing is
+    appended to the history, so it holds no unanswered tool_use.
+    """
+    if approve is None:
+        return REJECTED_MESSAGE
+    try:
+        answer = await approve(name, tool_input)
+    except Exception as err:  # a broken gate is a closed gate
+        reason = (str(err).splitlines() or [""])[0][:200]
+        return f"Not run: the approval gate failed ({type(err).__name__}: {reason}), which counts as a no."
+    if answer is True:
+        return None
+    if inspect.iscoroutine(answer):  # the approver forgot an await: close the coroutine, never run it
+        answer.close()
+    if answer is False:
+        return REJECTED_MESSAGE
+    return f"Not run: the approval gate answered {repr(answer)[:80]}, not True, which counts as a no."
 
 
 async def run_tool_uses(
@@ -92,53 +125,103 @@ async def run_tool_uses(
     """Run one turn's tool calls; return their tool_result blocks in tool_use order.
 
     Valve 4, the approval gate, sits here and nowhere later: every high-impact call is put to
-    `approve` one at a time *before any tool of this turn runs*. A rejected call (or any high-impact
-    call when there is no approver: fail closed) is not run; it still gets a tool_result, with
-    is_error, so the model learns the person said no. Then the approved calls run concurrently.
+    `approve` one at a time *before any tool of this turn runs* (see ask_approver: only True is a
+    yes). A refused call is not run; it still gets a tool_result, with is_error, so the model learns
+    why. Then the approved calls run concurrently. Never raises for a tool or an approver that
+    fails; a cancelled run (asyncio.CancelledError, KeyboardInterrupt) ends here with no tool run.
     """
     emit = on_event or (lambda event: None)
-    blocks = [b for b in content if b.type == "tool_use"]
-    for b in blocks:
+    calls = [b for b in content if b.type == "tool_use"]
+    for b in calls:
         emit({"event": "tool_call", "turn": turn, "id": b.id, "name": b.name, "input": b.input})
 
-    refused: set[str] = set()
-    for b in blocks:
+    refused = {}  # valve 4: ask first, about every high-impact call; nothing has run yet
+    for b in calls:
         if b.name in high_impact:
-            approved = approve is not None and bool(await approve(b.name, b.input))
-            emit({"event": "approval", "turn": turn, "name": b.name, "input": b.input, "approved": approved})
-            if not approved:
-                refused.add(b.id)
+            why_not = "no answer"  # stays so if the run is cancelled while the approver is asked
+            try:
+                why_not = await ask_approver(approve, b.name, b.input)
+            finally:  # recorded even when a cancel ends the run here: no means no
+                emit({"event": "approval", "turn": turn, "name": b.name, "input": b.input,
+                      "approved": why_not is None})
+            if why_not is not None:
+                refused[b.id] = why_not
 
-    async def run_one(b) -> tuple[str, bool]:
+    async def run_one(b):
         if b.id in refused:
-            return REJECTED_MESSAGE, True
-        return await arun_tool(tool_impls, b.name, b.input, tools)
+            return refused[b.id], True
+        return await arun_tool(tool_impls, b.name, b.input, tools)  # never raises: errors come back as text
 
-    outputs = await asyncio.gather(*(run_one(b) for b in blocks))
-    results = []
-    for b, (text, is_error) in zip(blocks, outputs):
-        emit({"event": "tool_result", "turn": turn, "id": b.id, "name": b.name, "content": text, "is_error": is_error})
-        results.append(tool_result(b.id, text, is_error))
-    return results
+    outputs = await asyncio.gather(*(run_one(b) for b in calls))
+    for b, (text, is_error) in zip(calls, outputs):
+        emit({"event": "tool_result", "turn": turn, "id": b.id, "name": b.name,
+              "content": text, "is_error": is_error})
+    return [tool_result(b.id, text, is_error) for b, (text, is_error) in zip(calls, outputs)]
+
+
+MODEL_STOPS = {  # the model's own reasons to stop, and the name AgentResult gives each
+    "end_turn": "end_turn", "stop_sequence": "stop_sequence", "max_tokens": "max_tokens",
+    "refusal": "refusal", "model_context_window_exceeded": "context_window",
+    "tool_use": "no_tool_calls",  # the loop only leaves on "tool_use" when the response holds no call
+}
+
+
+def final_text(response: Any) -> str:
+    """The text blocks of a response, joined. "" when there are none (a refusal may have none)."""
+    return "\n".join(b.text for b in response.content if b.type == "text")
+
+
+def model_stop(response: Any) -> tuple[str, str]:
+    """(stopped_by, text) for a response the loop does not continue.
+
+    A stop reason the harness does not know, or none at all, becomes "unknown_stop": it is never
+    passed on raw, so `stopped_by` is always one of STOPPED_BY.
+    """
+    stopped_by = MODEL_STOPS.get(response.stop_reason, "unknown_stop")
+    text = final_text(response)
+    if stopped_by == "refusal":
+        why = getattr(getattr(response, "stop_details", None), "explanation", None)
+        return stopped_by, "The model declined this request." + (f" {why}" if why else "")
+    if stopped_by == "max_tokens":
+        note = ("Stopped: the response hit max_tokens. Any tool call in it was cut off and was not run; "
+                "retry with a higher max_tokens.")
+    elif stopped_by == "context_window":
+        note = "Stopped: the model ran out of context window; this answer is truncated."
+    elif stopped_by == "no_tool_calls":
+        note = 'Stopped: the response said stop_reason "tool_use" but held no tool call, so there was nothing to run.'
+    elif stopped_by == "unknown_stop":
+        note = (f"Stopped: the response ended with stop_reason {json.dumps(response.stop_reason)}, "
+                "which this harness does not handle; treat the answer as incomplete.")
+    else:  # end_turn, stop_sequence: the model finished
+        return stopped_by, text
+    return stopped_by, (f"{text}\n" if text else "") + note
 
 
 async def run_bare(client, user_input: str, tools: list, tool_impls: dict, *,
-                   model: str = MODEL, max_tokens: int = 1024, on_event: OnEvent | None = None) -> str:
+                   model: str = MODEL, max_tokens: int = 1024, on_event: OnEvent | None = None) -> AgentResult:
     """The bare loop of lesson 2 on the real SDK: no valves. It stops only when the model does.
 
     Nothing bounds it: a model that keeps asking for tools keeps it turning forever. High-impact
     tools are refused (there is no approver), so even the bare loop cannot write or delete.
+    `stopped_by` is the model's stop reason, named as in run_agent (model_stop); a `pause_turn` is
+    not continued here, so it ends the run as "unknown_stop". Emits the tool events and "end".
     """
-    messages = [{"role": "user", "content": user_input}]
+    emit = on_event or (lambda event: None)
+    messages: list = [{"role": "user", "content": user_input}]
+    turns = 0
     response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools, messages=messages)
-    turn = 0
-    while response.stop_reason == "tool_use":
-        turn += 1
+    requests, tokens_used = 1, tokens_of(response.usage)
+    while response.stop_reason == "tool_use" and any(b.type == "tool_use" for b in response.content):
+        turns += 1
+        results = await run_tool_uses(response.content, tool_impls, tools=tools, turn=turns, on_event=emit)
         messages.append({"role": "assistant", "content": response.content})
-        results = await run_tool_uses(response.content, tool_impls, tools=tools, turn=turn, on_event=on_event)
         messages.append({"role": "user", "content": results})
         response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools, messages=messages)
-    return final_text(response)
+        requests, tokens_used = requests + 1, tokens_used + tokens_of(response.usage)
+    stopped_by, text = model_stop(response)
+    emit({"event": "end", "turn": turns + 1, "stop_reason": response.stop_reason, "stopped_by": stopped_by,
+          "text": text, "turns": turns, "requests": requests, "tokens_used": tokens_used})
+    return AgentResult(text, stopped_by, turns, requests, tokens_used, messages)
 
 
 async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
@@ -149,65 +232,59 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
     """The loop with its four valves. See the module docstring for where each valve sits and why.
 
     `request` goes to every `messages.create` call unchanged (e.g. `system=...`, `stop_sequences=[...]`).
+    Valve 3 is the lesson's check (this turn == the last turn) widened by the kit to short cycles:
+    valves.find_cycle looks back at most 6 turns for a cycle of 1, 2 or 3 turns (ping-pong: A, B, A, B).
     """
     emit = on_event or (lambda event: None)
     emit({"event": "start", "input": user_input, "model": model})
     messages: list = [{"role": "user", "content": user_input}]
     turns = requests = tokens_used = 0
-    last_signature = None
+    signatures: list[str] = []  # valve 3: one per tool-calling turn, oldest first
 
-    async def ask():
+    async def ask():  # send the whole history; count the request and what it cost, as soon as it arrives
         nonlocal requests, tokens_used
         response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools,
                                                 messages=messages, **request)
         requests += 1
-        tokens_used += tokens_of(response.usage)  # valve 2 counts every response, as it arrives
+        tokens_used += tokens_of(response.usage)
         emit({"event": "request", "n": requests, "usage": response.usage.model_dump(exclude_none=True)})
         return response
 
     def stop(stopped_by: str, text: str, stop_reason: str | None = None) -> AgentResult:
+        # stop_reason None: the harness stopped, not the model
         emit({"event": "end", "turn": turns + 1, "stop_reason": stop_reason, "stopped_by": stopped_by,
               "text": text, "turns": turns, "requests": requests, "tokens_used": tokens_used})
         return AgentResult(text, stopped_by, turns, requests, tokens_used, messages)
 
     response = await ask()
     while response.stop_reason in ("tool_use", "pause_turn"):
-        # Valve 1, turn cap: the first thing in the body, before turns += 1.
-        if turns >= max_turns:
+        if turns >= max_turns:  # valve 1: asked before the turn is taken
             return stop("max_turns", f"Stopped by the harness: reached the turn cap of {max_turns} "
-                        "(the task may be too hard, or the model may be stuck).")
-        # Valve 2, token budget: spent is spent; check before spending more.
-        if tokens_used >= token_budget:
+                                     "(the task may be too hard, or the model may be stuck).")
+        if tokens_used >= token_budget:  # valve 2: spent is spent; check before spending more
             return stop("token_budget", f"Stopped by the harness: {tokens_used} tokens used, "
-                        f"reaching the token budget of {token_budget}.")
-        if response.stop_reason == "pause_turn":
-            # The API paused a long turn; sending its content back as-is lets it continue.
+                                        f"reaching the token budget of {token_budget}.")
+        if response.stop_reason == "pause_turn":  # the API paused a long turn: send it back to continue
+            turns += 1  # a continuation is a trip round the loop too, so the turn cap bounds it
             messages.append({"role": "assistant", "content": response.content})
             response = await ask()
             continue
-        # Valve 3, no progress: the same calls as last turn means walking in place.
-        signature = signature_of(response.content)
-        if signature == last_signature:
-            return stop("no_progress", "Stopped by the harness: two turns in a row made the identical "
-                        f"tool calls ({signature}); no progress.")
-        last_signature = signature
+        if not any(b.type == "tool_use" for b in response.content):  # "tool_use", yet nothing to run
+            break
+        signatures.append(signature_of(response.content))  # valve 3: the last turn, or a short cycle, again?
+        period = find_cycle(signatures)
+        if period:
+            what = ("asked again for the identical tool calls of its last turn" if period == 1
+                    else f"went back round a cycle of {period} turns it had already run")
+            return stop("no_progress", f"Stopped by the harness: the model {what} "
+                                       f"({' -> '.join(signatures[-period:])}); no progress.")
         turns += 1
 
-        messages.append({"role": "assistant", "content": response.content})
-        # Valve 4, approval gate: inside run_tool_uses, before any tool runs.
-        results = await run_tool_uses(response.content, tool_impls, tools=tools, approve=approve,
+        results = await run_tool_uses(response.content, tool_impls, tools=tools, approve=approve,  # valve 4
                                       high_impact=high_impact, turn=turns, on_event=emit)
-        messages.append({"role": "user", "content": results})  # all results of a turn: ONE message
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": results})  # every result of the turn: ONE message
         response = await ask()
 
-    stopped_by = MODEL_STOPS.get(response.stop_reason, response.stop_reason)
-    text = final_text(response)
-    if stopped_by == "max_tokens":
-        text = (f"{text}\n" if text else "") + ("Stopped: the response hit max_tokens. Any tool call in it was "
-                                                "cut off and was not run; retry with a higher max_tokens.")
-    elif stopped_by == "refusal":
-        details = getattr(response, "stop_details", None)
-        text = "The model declined this request." + (f" {details.explanation}" if details and details.explanation else "")
-    elif stopped_by == "context_window":
-        text = (f"{text}\n" if text else "") + "Stopped: the model ran out of context window; this answer is truncated."
+    stopped_by, text = model_stop(response)
     return stop(stopped_by, text, response.stop_reason)
