@@ -1,5 +1,5 @@
 """Committed notebooks are executed and clean: the kernel is python3, no widget-state noise, no machine paths
-or secrets in outputs, every code cell of a lesson has run, and error outputs appear only where meant."""
+or API keys in sources or outputs, every code cell of a lesson has run, and error outputs appear only where meant."""
 
 import json
 import re
@@ -16,6 +16,47 @@ ALL = LESSONS + SOLUTIONS + STARTERS
 
 def load(path):
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+# Something shaped like an Anthropic API key: "sk-ant-" and at least 10 key characters (real keys look like
+# sk-ant-api03-<about 95 of them>). The placeholder "sk-ant-..." in the lessons' prose does not match.
+API_KEY = re.compile(r"sk-ant-[A-Za-z0-9_-]{10,}")
+
+
+def key_findings(nb) -> list[str]:
+    """Where a notebook holds something key-shaped: 'cell <id> source' / 'cell <id> output <n>' / 'metadata'."""
+    found = []
+    for number, cell in enumerate(nb["cells"], 1):
+        where = f"cell {cell.get('id', '#' + str(number))}"
+        if API_KEY.search("".join(cell.get("source", ""))):
+            found.append(f"{where} source")
+        for out_no, out in enumerate(cell.get("outputs", []), 1):
+            if API_KEY.search(json.dumps(out)):
+                found.append(f"{where} output {out_no}")
+        if API_KEY.search(json.dumps({k: v for k, v in cell.items() if k not in ("source", "outputs")})):
+            found.append(f"{where} metadata or attachments")
+    if API_KEY.search(json.dumps(nb.get("metadata", {}))):
+        found.append("notebook metadata")
+    return found
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_api_key_in_sources_or_outputs(path):
+    found = key_findings(load(path))
+    assert not found, (f"{path.relative_to(ROOT)} holds something shaped like an API key in: {', '.join(found)}. "
+                       "Remove it (and revoke the key); give keys through the environment or a git-ignored .env")
+
+
+def test_the_key_check_finds_a_key_in_a_source_and_in_an_output():
+    fake = "sk-ant-" + "api03-" + "x" * 40  # built here, so this file holds no key-shaped text
+    nb = {"metadata": {}, "cells": [
+        {"id": "prose", "cell_type": "markdown", "source": ["Set `ANTHROPIC_API_KEY=sk-ant-...` first.\n"]},
+        {"id": "pasted", "cell_type": "code", "source": [f"os.environ['ANTHROPIC_API_KEY'] = '{fake}'\n"],
+         "outputs": []},
+        {"id": "printed", "cell_type": "code", "source": ["print(os.environ['ANTHROPIC_API_KEY'])\n"],
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": [f"{fake}\n"]}]},
+    ]}
+    assert key_findings(nb) == ["cell pasted source", "cell printed output 1"]
 
 
 def test_there_are_notebooks():
@@ -38,7 +79,7 @@ def test_committed_executed(path):
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: str(p.relative_to(ROOT)))
-def test_outputs_hold_no_machine_paths_secrets_or_unmeant_errors(path):
+def test_outputs_hold_no_machine_paths_or_unmeant_errors(path):
     for cell in load(path)["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -46,6 +87,5 @@ def test_outputs_hold_no_machine_paths_secrets_or_unmeant_errors(path):
         for out in cell.get("outputs", []):
             text = json.dumps(out)
             assert not re.search(r"/(work|root|tmp|home|Users)/", text), f"machine path in output: {text[:200]}"
-            assert "sk-ant-" not in text
             if out["output_type"] == "error":
                 assert "raises-exception" in tags, f"unexpected error output: {out.get('ename')}"
