@@ -10,7 +10,8 @@ What counts as a hit (the patterns are in ``PATTERNS``):
   user's home, a top-level work folder, a file under the temporary folder. Such a path only works on the
   machine it was written on; a path from ``~`` or relative to the repository is fine;
 - a pointer to material outside the repository: a ``shared`` folder (here or one level up), or someone's
-  note files mentioned by the bare word -- a reader of the repository cannot open those.
+  note files mentioned by the bare word -- a reader of the repository cannot open those;
+- something shaped like an Anthropic API key.
 
 Paths *inside* the repository are fine (``workspace/notes/meeting.md``, ``notes/todo.md`` in an example), and
 so are the few sentences where the bare word is ordinary English; ``ALLOWED`` lists those by file and by
@@ -45,9 +46,11 @@ OUTSIDE_PATTERNS = {
     "parent's shared folder": re.compile(r"\.\./+shared\b"),
     # The word after "see", "the", "my", ... and not a piece of a path (notes/ or notes.txt in the repo is fine).
     "reference to note files": re.compile(
-        r"\b(?:see|per|from|in|the|my|our|these|those) (?:[\w-]+ )?note[s]\b(?![/.]\w)", re.IGNORECASE),
+        r"\b(?:see|per|from|in|the|my|our|these|those) (?:[\w-]+ )?note[s]\b(?![/\\]|\.\w)", re.IGNORECASE),
 }
-PATTERNS = MACHINE_PATH_PATTERNS | OUTSIDE_PATTERNS
+# A key in any tracked file is worse than a path (tests/test_notebook_hygiene.py uses the same shape).
+SECRET_PATTERNS = {"Anthropic API key": re.compile(r"sk-ant-[A-Za-z0-9_-]{10,}")}
+PATTERNS = MACHINE_PATH_PATTERNS | OUTSIDE_PATTERNS | SECRET_PATTERNS
 
 # (file glob, pattern name, a regex for the exact phrase around the hit that makes it legitimate).
 ALLOWED = [
@@ -154,18 +157,21 @@ BAD = [
     "cd " + "/ro" + "ot/kit",
     "with area " + "/wo" + "rk/root, the string",
     "written to " + "/tm" + "p/run-1/out.json",
-    "facts in " + "../" + "shared/facts.md",
+    "facts in " + "../" + "sha" + "red/facts.md",
     "copied from shared" + "/notes/gate.md",
     "(see " + "no" + "tes)",
     "See the approval-gate " + "no" + "tes.",
+    "ANTHROPIC_API_KEY=" + "sk-ant-" + "api03-abcdefghijklmnop",
 ]
 GOOD = [
     "read workspace/notes/meeting.md, then notes/todo.md",
+    "links are not followed (in notes/../alias/a.md); the folder notes/ is swapped",
     "a scratch file such as scratch/notes.txt",
     "see docs/architecture.md",
     "the path ~/kit/run.py is fine, and so is https://example.org/home/page",
     "tool_root = tmp_path_factory.mktemp('tool-root')",
     "--root DIR",
+    "ANTHROPIC_API_KEY=sk-ant-... in a git-ignored .env",
     "the /tmp folder on its own, or /etc/passwd refused by the sandbox",
 ]
 
