@@ -4,67 +4,173 @@ An *approver* is any coroutine function
 
     async def approve(name: str, tool_input: dict) -> bool
 
-The loop awaits it before running a high-impact tool. ``True`` means "run it"; ``False`` means "do not
-run it": the loop then sends ``REJECTED_MESSAGE`` back as an ``is_error`` tool_result, so the call is
-answered and the model can pick another route (a rejection is a result, not silence).
+The loop awaits it before running a high-impact tool. Only ``True`` means "run it"; anything else
+(``False``, an unclear answer, an exception) means "do not run it": the loop then sends
+``REJECTED_MESSAGE`` back as an ``is_error`` tool_result, so the call is answered and the model can
+pick another route (a rejection is a result, not silence). Every approver here fails closed: no
+answer, an unclear answer, a timeout or an interrupt is a "no".
 
 Three approvers live here:
 
-- ``terminal_approver``            -- prints the action, reads a line (Enter allows, ``n`` rejects).
+- ``terminal_approver``            -- prints the action, reads a line; only ``y`` / ``yes`` approves.
 - ``scripted_approver(decisions)`` -- answers from a list; for tests.
 - ``widget_approver(timeout=...)`` -- Approve / Reject buttons in JupyterLab (ipywidgets).
 
+Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) rejects the
+action and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
+
 Why everything is ``async``: while a person thinks, the event loop must stay free. In a notebook the
 button click is delivered *through* that event loop; a cell that blocks (``time.sleep`` polling,
-``input()``) would never see the click. See docs/architecture.md and the approval-gate notes.
+``input()``) would never see the click. docs/architecture.md ("Why the approval gate is async") lists
+which ways of waiting work on which ipykernel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import html
 import json
+import math
 import os
+import re
+import threading
+import unicodedata
 
 REJECTED_MESSAGE = "The person declined this high-impact action; it was not run."
 """The is_error tool_result text the model gets when the person says no (or nobody answers)."""
 
 
+class ApprovalInterrupted(asyncio.CancelledError):
+    """The run was stopped (Stop in JupyterLab, Ctrl-C) while an approval was pending.
+
+    The action was rejected (it never ran), and the run stops here. Its message is the one decision
+    line, e.g. ``[approve] write_file({...}) → rejected (interrupted)``; IPython shows just that line
+    instead of a traceback.
+
+    It is an ``asyncio.CancelledError`` because stopping is cancelling: code that turns an approver's
+    ``Exception`` into a rejection (as the loop does) lets it through, so the run really ends.
+    """
+
+    def _render_traceback_(self) -> list[str]:  # IPython's hook: what to show instead of a traceback
+        return [str(self)]
+
+
+# Characters that can make text read as something it is not: control characters, bidi overrides,
+# isolates and marks (U+202A-E, U+2066-9, U+200E/F, U+061C), zero-width characters (U+200B-D, U+2060,
+# U+FEFF) and the other invisible "format" characters, and line/paragraph separators.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def _escape_invisible(text: str) -> str:
+    """Write each invisible or reordering character as a JSON escape (``\\u202e``); keep the rest."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) not in _INVISIBLE_CATEGORIES:
+            out.append(ch)
+        elif ord(ch) <= 0xFFFF:
+            out.append(f"\\u{ord(ch):04x}")
+        else:  # beyond the BMP: a JSON surrogate pair, so the text stays valid JSON
+            high, low = divmod(ord(ch) - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+    return "".join(out)
+
+
 def describe(name: str, tool_input: dict) -> str:
     """The pending action as one line: ``write_file({"path":"scratch/a.txt","content":"hi"})``.
 
-    Compact JSON, non-ASCII kept as is. Long inputs are shown in full (the person must see what
-    they approve); nothing is truncated or redacted.
+    Compact JSON. Readable non-ASCII (é, ✓, 中文) is kept as is; control characters, bidi overrides
+    and isolates, and zero-width characters are shown escaped (``\\u202e``), so an argument cannot
+    make the pending action read as something else (a right-to-left override can make ``exe.txt``
+    look like ``txt.exe``). Long inputs are shown in full (the person must see what they approve);
+    nothing is truncated or redacted.
+
+    Not handled: look-alike letters (a Cyrillic ``а`` for a Latin ``a``) are shown as they are.
     """
-    return f"{name}({json.dumps(tool_input, ensure_ascii=False, separators=(',', ':'))})"
+    return _escape_invisible(f"{name}({json.dumps(tool_input, ensure_ascii=False, separators=(',', ':'))})")
 
 
 # --- the terminal --------------------------------------------------------------------------------
 
+YES = ("y", "yes")
+"""The only answers that approve (any case, surrounding spaces ignored). Everything else is a no."""
+
+
+async def _read_line(prompt: str) -> str:
+    """``input(prompt)`` in a worker thread, so the event loop keeps running while a person types.
+
+    A daemon thread, not ``asyncio.to_thread``: ``input()`` cannot be cancelled, and a pool thread still
+    waiting on stdin after Ctrl-C would keep the program alive until someone presses Enter. The
+    thread runs in a copy of the caller's context, as ``asyncio.to_thread`` would (a Jupyter kernel
+    uses it to route the prompt to the right cell).
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def deliver(line: str | None, error: BaseException | None) -> None:  # on the loop's thread
+        if answer.done():  # the wait was interrupted: a late line decides nothing
+            return
+        if error is None:
+            answer.set_result(line)
+        else:
+            answer.set_exception(error)
+
+    def read() -> None:
+        line, error = None, None
+        try:
+            line = context.run(input, prompt)
+        except BaseException as err:  # EOF, a closed or missing stdin, no stdin in this kernel, ...
+            error = err
+        try:
+            loop.call_soon_threadsafe(deliver, line, error)
+        except RuntimeError:  # the event loop is gone (the program stopped meanwhile)
+            pass
+
+    threading.Thread(target=read, name="approval-input", daemon=True).start()
+    return await answer
+
+
+async def _ask_in_text(action: str, *, print_interrupt: bool) -> bool:
+    """Ask ``[y/N]`` on stdin and print one decision line. Shared by the terminal and the old-kernel fallback."""
+    try:  # input() shows the prompt: on the terminal, or in a notebook's text box
+        answer = await _read_line(f"[approve] about to run high-impact action {action} — allow it? [y/N] ")
+    except (asyncio.CancelledError, KeyboardInterrupt):  # Ctrl-C / Stop while the prompt waits
+        line = f"[approve] {action} → rejected (interrupted)"
+        if print_interrupt:
+            print(f"\n{line}", flush=True)
+        raise ApprovalInterrupted(line) from None
+    except EOFError:
+        print(f"\n[approve] {action} → rejected (no input: end of file)")
+        return False
+    except Exception as err:  # stdin closed or missing, or a kernel that cannot read a line
+        print(f"\n[approve] {action} → rejected (no input: {type(err).__name__})")
+        return False
+    said = answer.strip().lower()
+    if said in YES:
+        print(f"[approve] {action} → approved")
+        return True
+    why = "" if said in ("", "n", "no") else f" ({answer.strip()!r} is not y or yes)"
+    print(f"[approve] {action} → rejected{why}")
+    return False
+
 
 async def terminal_approver(name: str, tool_input: dict) -> bool:
-    """Ask on the terminal. Enter (or any answer but ``n`` / ``no``) allows; ``n`` / ``no`` rejects.
+    """Ask on the terminal: ``... allow it? [y/N]``. Only ``y`` / ``yes`` (any case) approves.
 
-    ``input()`` blocks, so it runs in a worker thread (``asyncio.to_thread``) and the event loop
-    keeps running meanwhile. End of input (EOF, e.g. stdin closed or piped empty) rejects.
+    Fails closed: Enter (the default, the capital N), ``n``, any other answer, end of input (EOF) and a
+    closed or missing stdin all reject. One line states the decision, e.g.
+    ``[approve] write_file({...}) → rejected``. Ctrl-C while the prompt waits prints
+    ``→ rejected (interrupted)`` and raises ``ApprovalInterrupted``, which stops the run.
 
-    Not handled: there is no timeout (a terminal session waits for its person); Ctrl-C while the
-    prompt waits stops the program, but the worker thread still holds stdin until a line or EOF
-    arrives; inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError`` -- use
-    ``widget_approver`` there.
+    ``input()`` blocks, so it runs in a worker thread and the event loop keeps running meanwhile.
+
+    Not handled: there is no timeout (a terminal session waits for its person); after Ctrl-C the
+    worker thread still waits on stdin (a daemon thread, so it does not keep the program alive);
+    inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, a rejection --
+    use ``widget_approver`` there.
     """
-    print(
-        f"[approve] about to run high-impact action {describe(name, tool_input)}"
-        " — Enter to allow / n to reject: ",
-        end="",
-        flush=True,
-    )
-    try:
-        answer = await asyncio.to_thread(input)
-    except EOFError:
-        print("\n[approve] no input (EOF) → rejected")
-        return False
-    return answer.strip().lower() not in ("n", "no")
+    return await _ask_in_text(describe(name, tool_input), print_interrupt=True)
 
 
 # --- tests ---------------------------------------------------------------------------------------
@@ -95,9 +201,53 @@ def scripted_approver(decisions):
 
 
 AUTO_CHOICES = ("approve", "reject")
+WAKE_EVERY = 0.25
+"""Seconds between wake-ups while the buttons wait, so that Stop (an interrupt) takes effect at once.
+
+A kernel's interrupt is a SIGINT. Python runs its handler only when the main thread runs Python
+code, and a kernel whose cell is awaiting sleeps in its event loop until some message arrives; so an
+approver that simply awaited a click would notice Stop only at the next message (or its timeout).
+Waking up a few times a second lets ipykernel turn the interrupt into a cancellation right away.
+"""
 
 
-def widget_approver(*, timeout: float = 120.0, auto_click: str | None = None):
+def _check_timeout(value, what: str) -> float:
+    """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{what} must be a finite number of seconds > 0, not {value!r}")
+    return float(value)
+
+
+def _timeout_from_environment(default: float | None) -> float | None:
+    """``HARNESS_APPROVAL_TIMEOUT`` when set (finite seconds > 0, nothing else), else ``default``."""
+    raw = os.environ.get("HARNESS_APPROVAL_TIMEOUT", "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"HARNESS_APPROVAL_TIMEOUT must be a finite number of seconds > 0, not {raw!r}")
+    return value
+
+
+def running_kernel_version() -> tuple[int, int] | None:
+    """(major, minor) of the ipykernel that runs this code, or None outside a Jupyter kernel."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    if getattr(get_ipython(), "kernel", None) is None:  # plain Python, or a terminal IPython
+        return None
+    import ipykernel
+
+    major, minor = (re.findall(r"\d+", ipykernel.__version__) + ["0", "0"])[:2]
+    return int(major), int(minor)
+
+
+def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = None,
+                    kernel_version=running_kernel_version):
     """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
 
     Each call displays the pending action and two buttons, then awaits an ``asyncio.Future``. The
@@ -109,35 +259,49 @@ def widget_approver(*, timeout: float = 120.0, auto_click: str | None = None):
     - The first click decides; both buttons are then disabled and the label shows the decision.
       The label shows the whole action, wrapped, never cut: the person must see what they approve.
       A second click (or a late one) decides nothing.
-    - No answer within ``timeout`` seconds is a rejection (fail-safe). ``timeout=None`` waits forever.
+    - No answer within ``timeout`` seconds is a rejection (fail-safe). ``timeout`` must be a finite
+      number > 0 (``ValueError`` otherwise); ``timeout=None`` waits forever, and only an explicit
+      ``None`` in code can ask for that.
     - One plain line is printed per decision, e.g. ``[approve] write_file({...}) → approved``.
+    - Stop (interrupt the kernel) while the buttons wait rejects at once: both buttons are disabled,
+      the label shows ``→ rejected (interrupted)``, and ``ApprovalInterrupted`` is raised, so the
+      run stops and the cell ends with that one line (IPython shows it instead of a traceback).
+    - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
+      the click only after the cell ends) gets a text box instead: one line says why, then the
+      terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
+      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons.
+      ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
+      outside a kernel); tests pass their own.
 
     Environment switches, for headless runs (nbval, CI) where nobody can click (read at each call):
 
     - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
       (``button.click()``), so the same handler runs and the printed output is the same as after a
-      human click.
+      human click. (This works on any kernel: the click needs no message.)
     - ``HARNESS_AUTO_APPROVE=notebook``: click the button this notebook names with
       ``auto_click="approve"`` or ``"reject"`` (so a lesson can show a rejection under nbval too);
       an approver that names none raises ``ValueError``.
     - unset or empty: wait for a person (``auto_click`` is then ignored).
-    - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``.
+    - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
+      finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
 
-    Not handled: needs ipykernel >= 7.4 and a cell that *awaits* the approver (top-level ``await``);
-    a blocking (non-async) cell deadlocks. While a cell waits in ``await``, an interrupt is only
-    noticed at the next kernel message -- the timeout is what ends an unattended wait. The buttons
-    are ordinary widgets: if the page is closed, or the widget manager failed to load, nobody can
-    click and the wait ends by timeout.
+    Not handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async)
+    cell deadlocks. The text-box fallback has no timeout. The buttons are ordinary widgets: if the
+    page is closed, or the widget manager failed to load, nobody can click and the wait ends by
+    timeout.
     """
     import IPython.display  # imported here so the terminal agent does not need IPython/ipywidgets
     import ipywidgets as widgets
 
     if auto_click not in (None, *AUTO_CHOICES):
         raise ValueError(f"auto_click must be 'approve', 'reject' or None, not {auto_click!r}")
+    if timeout is not None:
+        timeout = _check_timeout(timeout, "timeout")
+    told_why_no_buttons = False
 
     async def approve(name: str, tool_input: dict) -> bool:
-        env_timeout = os.environ.get("HARNESS_APPROVAL_TIMEOUT", "").strip()
-        wait = float(env_timeout) if env_timeout else timeout
+        nonlocal told_why_no_buttons
+        wait = _timeout_from_environment(timeout)
         auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
         if auto == "notebook":
             if auto_click is None:
@@ -148,6 +312,14 @@ def widget_approver(*, timeout: float = 120.0, auto_click: str | None = None):
             raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve', 'reject' or 'notebook', not {auto!r}")
 
         action = describe(name, tool_input)
+        version = kernel_version()
+        if not auto and version is not None and version < (7, 0):  # a click would arrive after the cell
+            if not told_why_no_buttons:
+                print(f"[approve] this kernel (ipykernel {version[0]}.{version[1]}) cannot deliver a button "
+                      "click while a cell waits; asking in a text box instead")
+                told_why_no_buttons = True
+            return await _ask_in_text(action, print_interrupt=False)
+
         loop = asyncio.get_running_loop()
         decision: asyncio.Future[bool] = loop.create_future()
 
@@ -166,6 +338,14 @@ def widget_approver(*, timeout: float = 120.0, auto_click: str | None = None):
             if not decision.done():
                 loop.call_soon_threadsafe(settle, button is approve_button)
 
+        def finish(outcome: str) -> str:  # no live buttons are ever left behind
+            if not decision.done():
+                decision.set_result(False)  # a late click decides nothing
+            approve_button.disabled = reject_button.disabled = True
+            line = f"[approve] {action} → {outcome}"
+            label.value = show(line)
+            return line
+
         approve_button.on_click(on_click)
         reject_button.on_click(on_click)
         IPython.display.display(widgets.VBox([label, widgets.HBox([approve_button, reject_button])]))
@@ -173,17 +353,21 @@ def widget_approver(*, timeout: float = 120.0, auto_click: str | None = None):
         if auto:  # headless run: press the real button, exactly as a person would
             (approve_button if auto == "approve" else reject_button).click()
 
-        outcome = "cancelled (not run)"  # what the label says if the wait is interrupted
+        deadline = None if wait is None else loop.time() + wait
         try:
-            approved = await asyncio.wait_for(decision, wait)
-            outcome = "approved" if approved else "rejected"
-        except asyncio.TimeoutError:
+            while not decision.done():
+                left = None if deadline is None else deadline - loop.time()
+                if left is not None and left <= 0:
+                    break
+                await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
+        except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: reject, and let the run end
+            raise ApprovalInterrupted(finish("rejected (interrupted)")) from None
+        if decision.done():
+            approved = decision.result()
+            print(finish("approved" if approved else "rejected"))
+        else:
             approved = False
-            outcome = f"rejected (no answer within {wait:g} s)"
-        finally:  # also on cancellation: never leave live buttons behind
-            approve_button.disabled = reject_button.disabled = True
-            label.value = show(f"[approve] {action} → {outcome}")
-        print(f"[approve] {action} → {outcome}")
+            print(finish(f"rejected (no answer within {wait:g} s)"))
         return approved
 
     return approve

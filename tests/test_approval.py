@@ -4,6 +4,7 @@ import asyncio
 import builtins
 import html
 import io
+import json
 import re
 import threading
 
@@ -12,6 +13,7 @@ import pytest
 from harness_lib import approval
 from harness_lib.approval import (
     REJECTED_MESSAGE,
+    ApprovalInterrupted,
     describe,
     scripted_approver,
     terminal_approver,
@@ -26,6 +28,44 @@ def test_describe_is_compact_json_and_keeps_non_ascii():
     assert describe(*ACTION) == SHOWN
     assert describe("write_file", {"content": "héllo ✓"}) == 'write_file({"content":"héllo ✓"})'
     assert describe("get_time", {}) == "get_time({})"
+
+
+INVISIBLE = [
+    "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",  # bidi embeddings and overrides
+    "\u2066", "\u2067", "\u2068", "\u2069",              # bidi isolates
+    "\u200e", "\u200f", "\u061c",                        # bidi marks
+    "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",    # zero-width characters
+    "\x00", "\x07", "\x1b", "\r", "\x7f", "\x85", "\x9b",  # C0, DEL and C1 controls
+    "\u2028", "\u2029", "\u00ad",                        # line/paragraph separators, soft hyphen
+]
+
+
+@pytest.mark.parametrize("char", INVISIBLE, ids=lambda c: f"U+{ord(c):04X}")
+def test_describe_escapes_invisible_and_reordering_characters(char):
+    shown = describe("write_file", {"path": f"scratch/a{char}b.txt"})
+    assert char not in shown
+    escaped = "\\r" if char == "\r" else f"\\u{ord(char):04x}"  # (JSON writes a carriage return as \r)
+    assert f"a{escaped}b.txt" in shown
+    assert json.loads(shown[len("write_file("):-1]) == {"path": f"scratch/a{char}b.txt"}  # still exact JSON
+
+
+def test_describe_cannot_be_made_to_read_backwards():
+    # U+202E RIGHT-TO-LEFT OVERRIDE: rendered, "scratch/evil\u202etxt.exe" would read "scratch/evilexe.txt"
+    shown = describe("write_file", {"path": "scratch/evil\u202etxt.exe"})
+    assert shown == 'write_file({"path":"scratch/evil\\u202etxt.exe"})'
+
+
+def test_describe_escapes_characters_beyond_the_bmp_as_valid_json():
+    tag_a = "\U000e0041"  # an invisible "tag" character, used to hide text from people but not from models
+    shown = describe("write_file", {"content": f"hi{tag_a}"})
+    assert shown == 'write_file({"content":"hi\\udb40\\udc41"})'
+    assert json.loads(shown[len("write_file("):-1]) == {"content": f"hi{tag_a}"}
+
+
+def test_describe_keeps_readable_text_readable():
+    text = "héllo ✓ 中文 Ωμέγα עברית العربية 😀 tab\tnewline\n"
+    shown = describe("write_file", {"content": text})
+    assert shown == 'write_file({"content":"héllo ✓ 中文 Ωμέγα עברית العربية 😀 tab\\tnewline\\n"})'
 
 
 def test_rejected_message_says_declined():
@@ -70,32 +110,66 @@ def test_scripted_approver_does_not_consume_the_callers_list():
 # --- terminal ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "line, expected",
-    [("", True), ("y", True), ("yes", True), ("n", False), ("N", False), (" NO ", False), ("no", False)],
-)
-def test_terminal_approver_reads_a_line(monkeypatch, capsys, line, expected):
-    monkeypatch.setattr(builtins, "input", lambda *a: line)
-    assert asyncio.run(terminal_approver(*ACTION)) is expected
-    out = capsys.readouterr().out
-    assert out.startswith(f"[approve] about to run high-impact action {SHOWN} — Enter to allow / n to reject: ")
+PROMPT = f"[approve] about to run high-impact action {SHOWN} — allow it? [y/N] "
 
 
-def test_terminal_approver_reads_real_stdin(monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
-    assert asyncio.run(terminal_approver(*ACTION)) is False
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+def answering(monkeypatch, line):
+    """Make input() answer `line`; returns the list of prompts it was given."""
+    prompts = []
+    monkeypatch.setattr(builtins, "input", lambda prompt="": (prompts.append(prompt), line)[1])
+    return prompts
+
+
+@pytest.mark.parametrize("line", ["y", "Y", "yes", "YES", "Yes", "  y  ", " yes\t"])
+def test_terminal_approver_approves_only_an_explicit_yes(monkeypatch, capsys, line):
+    prompts = answering(monkeypatch, line)
     assert asyncio.run(terminal_approver(*ACTION)) is True
+    assert prompts == [PROMPT]
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
 
 
-def test_terminal_approver_rejects_on_eof(monkeypatch, capsys):
-    def eof(*a):
-        raise EOFError
-
-    monkeypatch.setattr(builtins, "input", eof)
+@pytest.mark.parametrize("line", ["", "   ", "n", "N", "no", " NO ", "nope", "reject", "q", "maybe", "yess", "ye",
+                                  "y y", "yes please", "ok", "1", "true", "\x1b[A", "sí"])
+def test_terminal_approver_rejects_every_other_answer(monkeypatch, capsys, line):
+    prompts = answering(monkeypatch, line)
     assert asyncio.run(terminal_approver(*ACTION)) is False
-    assert "→ rejected" in capsys.readouterr().out
+    assert prompts == [PROMPT]
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.startswith(f"[approve] {SHOWN} → rejected"), out
 
+
+def test_terminal_approver_prompt_says_the_default_is_no(monkeypatch):
+    prompts = answering(monkeypatch, "")
+    asyncio.run(terminal_approver(*ACTION))
+    assert prompts[0].endswith("[y/N] ") and "Enter to allow" not in prompts[0]
+
+
+def test_terminal_approver_reads_real_stdin(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
+    assert asyncio.run(terminal_approver(*ACTION)) is True
+    for line in ("n\n", "\n", "whatever\n"):
+        monkeypatch.setattr("sys.stdin", io.StringIO(line))
+        assert asyncio.run(terminal_approver(*ACTION)) is False
+    assert capsys.readouterr().out.startswith(PROMPT)  # the real input() printed the prompt
+
+
+def raising(error):
+    def fail(*a):
+        raise error
+
+    return fail
+
+
+@pytest.mark.parametrize("error, reason", [
+    (EOFError(), "no input: end of file"),
+    (RuntimeError("input(): lost sys.stdin"), "no input: RuntimeError"),
+    (ValueError("I/O operation on closed file."), "no input: ValueError"),
+    (OSError("bad file descriptor"), "no input: OSError"),
+])
+def test_terminal_approver_rejects_when_no_line_can_be_read(monkeypatch, capsys, error, reason):
+    monkeypatch.setattr(builtins, "input", raising(error))
+    assert asyncio.run(terminal_approver(*ACTION)) is False
+    assert capsys.readouterr().out == f"\n[approve] {SHOWN} → rejected ({reason})\n"
 
 
 def test_terminal_approver_rejects_on_empty_stdin(monkeypatch):
@@ -103,12 +177,48 @@ def test_terminal_approver_rejects_on_empty_stdin(monkeypatch):
     assert asyncio.run(terminal_approver(*ACTION)) is False
 
 
+def test_terminal_approver_rejects_on_a_closed_stdin(monkeypatch, capsys):
+    closed = io.StringIO("y\n")
+    closed.close()
+    monkeypatch.setattr("sys.stdin", closed)
+    assert asyncio.run(terminal_approver(*ACTION)) is False
+    monkeypatch.setattr("sys.stdin", None)  # e.g. pythonw, or a daemon without a terminal
+    assert asyncio.run(terminal_approver(*ACTION)) is False
+    assert capsys.readouterr().out.count("→ rejected (no input:") == 2
+
+
+def test_terminal_approver_ctrl_c_rejects_and_stops_the_run(monkeypatch, capsys):
+    """Ctrl-C under asyncio.run cancels the task awaiting the answer; the person never answers."""
+    never = threading.Event()
+    monkeypatch.setattr(builtins, "input", lambda *a: never.wait(5) and "y")
+
+    async def main():
+        task = asyncio.create_task(terminal_approver(*ACTION))
+        await asyncio.sleep(0.05)
+        task.cancel()  # what asyncio.run does on Ctrl-C
+        with pytest.raises(ApprovalInterrupted) as caught:
+            await task
+        return caught.value
+
+    interrupted = asyncio.run(main())
+    never.set()
+    line = f"[approve] {SHOWN} → rejected (interrupted)"
+    assert str(interrupted) == line
+    assert isinstance(interrupted, asyncio.CancelledError)  # the loop's `except Exception` lets it through
+    assert capsys.readouterr().out == f"\n{line}\n"
+
+
+def test_approval_interrupted_renders_as_one_line_in_ipython():
+    assert ApprovalInterrupted("[approve] x({}) → rejected (interrupted)")._render_traceback_() == [
+        "[approve] x({}) → rejected (interrupted)"]
+
+
 def test_terminal_approver_does_not_block_the_event_loop(monkeypatch):
     answered = threading.Event()
 
     def slow_input(*a):
         answered.wait(5)
-        return ""
+        return "y"
 
     monkeypatch.setattr(builtins, "input", slow_input)
 
@@ -288,3 +398,132 @@ def test_widget_approver_needs_no_ipywidgets_import_at_module_level():
     source = open(approval.__file__, encoding="utf-8").read()
     top_level = [line for line in source.splitlines() if line.startswith(("import ", "from "))]
     assert not any("ipywidgets" in line or "IPython" in line for line in top_level)
+
+
+def test_widget_approver_label_shows_invisible_characters_escaped(shown, monkeypatch, capsys):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+    asyncio.run(widget_approver()("write_file", {"path": "scratch/evil\u202etxt.exe"}))
+    label = parts(shown[0])[0]
+    assert "\u202e" not in label.value and text(label).endswith('"scratch/evil\\u202etxt.exe"}) → rejected')
+    assert "\u202e" not in capsys.readouterr().out
+
+
+# --- timeouts ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf"), 0, 0.0, -1, -0.5, "5", True, [5]])
+def test_widget_approver_timeout_must_be_finite_and_positive(shown, bad):
+    with pytest.raises(ValueError, match=r"timeout must be a finite number of seconds > 0, not " + re.escape(repr(bad))):
+        widget_approver(timeout=bad)
+
+
+def test_widget_approver_timeout_none_waits_until_someone_clicks(shown, monkeypatch):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
+    assert asyncio.run(widget_approver(timeout=None)(*ACTION)) is True
+
+
+@pytest.mark.parametrize("raw", ["nan", "NaN", "inf", "-inf", "0", "-3", "soon", "none", "1e400", "5 s"])
+def test_widget_approver_bad_timeout_in_the_environment_is_a_clear_error(shown, monkeypatch, raw):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")  # even a sure approval does not go through
+    monkeypatch.setenv("HARNESS_APPROVAL_TIMEOUT", raw)
+    approve = widget_approver()
+    with pytest.raises(ValueError, match=r"HARNESS_APPROVAL_TIMEOUT must be a finite number of seconds > 0, "
+                                         r"not " + re.escape(repr(raw))):
+        asyncio.run(approve(*ACTION))
+    assert shown == [], "nothing is shown: the loop turns the error into a rejection"
+
+
+def test_widget_approver_empty_timeout_variable_means_unset(shown, monkeypatch, capsys):
+    monkeypatch.setenv("HARNESS_APPROVAL_TIMEOUT", "  ")
+    assert asyncio.run(widget_approver(timeout=0.05)(*ACTION)) is False
+    assert "no answer within 0.05 s" in capsys.readouterr().out
+
+
+# --- Stop (interrupt) while the buttons wait ----------------------------------------------------
+
+
+def test_widget_approver_interrupt_rejects_at_once_and_stops_the_run(shown, capsys):
+    """ipykernel 7 turns Stop into a cancellation of the cell's task; the approver must not swallow it."""
+
+    async def main():
+        task = asyncio.create_task(widget_approver(timeout=30)(*ACTION))
+        while not shown:
+            await asyncio.sleep(0.001)
+        task.cancel()  # what ipykernel does when Stop is pressed
+        with pytest.raises(ApprovalInterrupted) as caught:
+            await task
+        label, approve_button, reject_button = parts(shown[0])
+        approve_button.click()  # a late click decides nothing
+        await asyncio.sleep(0.02)
+        return caught.value, label, approve_button, reject_button
+
+    interrupted, label, approve_button, reject_button = asyncio.run(main())
+    line = f"[approve] {SHOWN} → rejected (interrupted)"
+    assert str(interrupted) == line and interrupted._render_traceback_() == [line]  # IPython shows only this
+    assert approve_button.disabled and reject_button.disabled
+    assert text(label) == line
+    assert capsys.readouterr().out == "", "the exception is the one line; nothing else is printed"
+
+
+# --- kernels that cannot deliver a click while a cell waits --------------------------------------
+
+
+@pytest.mark.parametrize("answer, expected", [("y", True), ("", False), ("n", False)])
+def test_widget_approver_asks_in_text_on_ipykernel_6(shown, monkeypatch, capsys, answer, expected):
+    prompts = answering(monkeypatch, answer)
+    approve = widget_approver(kernel_version=lambda: (6, 17))
+    assert asyncio.run(approve(*ACTION)) is expected
+    assert asyncio.run(approve(*ACTION)) is expected  # a second question: the reason is not repeated
+    assert shown == [], "no buttons: nobody could click them"
+    assert prompts == [PROMPT, PROMPT]
+    word = "approved" if expected else "rejected"
+    assert capsys.readouterr().out == (
+        "[approve] this kernel (ipykernel 6.17) cannot deliver a button click while a cell waits; "
+        "asking in a text box instead\n" + f"[approve] {SHOWN} → {word}\n" * 2)
+
+
+def test_widget_approver_text_fallback_rejects_where_there_is_no_stdin(shown, monkeypatch, capsys):
+    from IPython.core.error import StdinNotImplementedError  # what input() raises under nbval
+
+    monkeypatch.setattr(builtins, "input", raising(StdinNotImplementedError("no input requests here")))
+    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 31))(*ACTION)) is False
+    assert capsys.readouterr().out.endswith(f"[approve] {SHOWN} → rejected (no input: StdinNotImplementedError)\n")
+
+
+def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch, capsys):
+    never = threading.Event()
+    monkeypatch.setattr(builtins, "input", lambda *a: never.wait(5) and "y")
+
+    async def main():
+        task = asyncio.create_task(widget_approver(kernel_version=lambda: (6, 17))(*ACTION))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(ApprovalInterrupted) as caught:
+            await task
+        return caught.value
+
+    interrupted = asyncio.run(main())
+    never.set()
+    assert str(interrupted) == f"[approve] {SHOWN} → rejected (interrupted)"
+    assert capsys.readouterr().out == (  # the reason, then nothing: the exception is the decision line
+        "[approve] this kernel (ipykernel 6.17) cannot deliver a button click while a cell waits; "
+        "asking in a text box instead\n")
+
+
+@pytest.mark.parametrize("version", [(7, 0), (7, 3), (7, 4), (8, 0), None])
+def test_widget_approver_shows_buttons_on_ipykernel_7_and_outside_a_kernel(shown, monkeypatch, version):
+    monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
+    assert asyncio.run(widget_approver(kernel_version=lambda: version)(*ACTION)) is True
+    assert len(shown) == 1
+
+
+def test_widget_approver_auto_switch_clicks_the_button_even_on_ipykernel_6(shown, monkeypatch, capsys):
+    monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")  # the click happens in-process: no message needed
+    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 17))(*ACTION)) is False
+    assert len(shown) == 1 and capsys.readouterr().out == f"[approve] {SHOWN} → rejected\n"
+
+
+def test_running_kernel_version_is_none_outside_a_kernel():
+    assert approval.running_kernel_version() is None
