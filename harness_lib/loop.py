@@ -77,14 +77,6 @@ class AgentResult:
     messages: list = field(repr=False)
 
 
-def tool_result(tool_use_id: str, content: str, is_error: bool = False) -> dict:
-    """A tool_result block, exactly as the API wants it. `is_error` is only sent when true."""
-    block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
-    if is_error:
-        block["is_error"] = True
-    return block
-
-
 async def ask_approver(approve: Approver | None, name: str, tool_input: dict) -> str | None:
     """Put one high-impact call to the approver. None means approved; otherwise the is_error text.
 
@@ -107,9 +99,18 @@ async def ask_approver(approve: Approver | None, name: str, tool_input: dict) ->
         return None
     if inspect.iscoroutine(answer):  # the approver forgot an await: close the coroutine, never run it
         answer.close()
+        return "Not run: the approval gate returned a coroutine (an await was forgotten), which counts as a no."
     if answer is False:
         return REJECTED_MESSAGE
     return f"Not run: the approval gate answered {repr(answer)[:80]}, not True, which counts as a no."
+
+
+def tool_result(tool_use_id: str, content: str, is_error: bool = False) -> dict:
+    """A tool_result block, exactly as the API wants it. `is_error` is only sent when true."""
+    block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+    if is_error:
+        block["is_error"] = True
+    return block
 
 
 async def run_tool_uses(

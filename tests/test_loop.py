@@ -437,6 +437,7 @@ def test_only_an_answer_that_is_true_approves(loop, root, answer, recwarn):
     assert result.stopped_by == "end_turn"
     if approver:
         assert not approver.helper_ran
+        assert "coroutine" in sent["content"]
         assert not [w for w in recwarn if "never awaited" in str(w.message)]
 
 
