@@ -12,8 +12,12 @@ Pass a `Transcript` as `on_event` and a run prints the lesson's lines:
     That took 2 tool-calling turns across 3 model requests.
 
 With a `path`, every event (requests and their token usage, approvals, full tool output) is also
-appended to that file as one JSON object per line and flushed at once, so a crash loses nothing
-already seen. Not handled: rotating or size-capping the file, and redacting secrets a tool returned.
+appended to that file as one JSON object per line and flushed at once, so a crash or Ctrl-C loses
+nothing already seen. The file is opened when the Transcript is made, so a path that cannot be
+written fails then (OSError), before any model call. Events it has no line for (start, request,
+approval, and the terminal agent's `{"event": "error", "message": ...}` when a run fails) are
+recorded in the file but not printed. Not handled: rotating or size-capping the file, and redacting
+secrets a tool returned.
 """
 
 from __future__ import annotations
