@@ -1,32 +1,195 @@
-"""The terminal agent, run as a learner runs it: `python -m harness_lib "..."`."""
+"""The terminal agent, run as a learner runs it: `python -m harness_lib "..."`.
 
+Most tests start a real process (about 1.5 s each); checks that need no process of their own call
+`main()` / `parse_args()` in this one, offline, with the test's own stdin.
+"""
+
+import io
 import json
 import os
+import pty
+import select
+import signal
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from harness_lib.__main__ import LESSON_TASK, echo, main, parse_args
+from harness_lib.tools import DEFAULT_ROOT
 
-def agent(*args, env=None, stdin=""):
+WORKSPACE = DEFAULT_ROOT  # the kit's workspace/ folder: the lesson runs the agent from there
+TIME_TASK = "What time is it?"
+
+
+def agent(*args, env=None, stdin="", cwd=WORKSPACE):
     e = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))}
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "harness_lib", *args], capture_output=True, text=True,
-                          env=e, input=stdin, timeout=120)
+                          env=e, input=stdin, cwd=cwd, timeout=120)
 
 
-def test_the_lessons_terminal_run():
-    p = agent()
+def tools_line(root: Path, how: str = "with approval") -> str:
+    return f"[tools] read: {root} · write/delete ({how}): {root / 'scratch'}"
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """In-process runs: offline, the default scenario, and no key from this machine."""
+    for name in list(os.environ):
+        if name.startswith(("ANTHROPIC_", "HARNESS_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HARNESS_OFFLINE", "1")
+
+
+def project(tmp_path: Path, first_line: str = "# My own project") -> Path:
+    """A folder of the user's own with a README.md, the way a learner tries the agent elsewhere."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "README.md").write_text(first_line + "\nMore text.\n", encoding="utf-8")
+    return root
+
+
+# ---- the lesson's run, and where the agent works ---------------------------------------------------------
+
+
+def test_the_lessons_terminal_run_from_the_workspace_folder():
+    """`cd workspace && python -m harness_lib` at a terminal: no task given, so the lesson's task."""
+    terminal, keyboard = pty.openpty()  # stdin is a real terminal, as when a person types the command
+    try:
+        p = subprocess.run([sys.executable, "-m", "harness_lib"], stdin=keyboard, capture_output=True, text=True,
+                           cwd=WORKSPACE, timeout=120,
+                           env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
+    finally:
+        os.close(terminal)
+        os.close(keyboard)
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0] == "[offline model] Read the first line of README.md, then tell me what time it is"
-    assert lines[1] == '[turn 1] model requests tool: read_file({"path":"README.md"})'
-    assert lines[2] == '[turn 1] tool returned: "# Agent harness fundamentals\\n..."'
-    assert lines[3] == "[turn 2] model requests tool: get_time({})"
-    assert lines[4].startswith('[turn 2] tool returned: "20')
-    assert lines[5] == "[turn 3] model ends (end_turn)"
-    assert lines[7].startswith('The first line of README.md is "# Agent harness fundamentals", and it is ')
-    assert lines[8] == "That took 2 tool-calling turns across 3 model requests."
+    assert lines[0] == tools_line(WORKSPACE)
+    assert lines[1] == f"[offline model] {LESSON_TASK}"
+    assert lines[2] == '[turn 1] model requests tool: read_file({"path":"README.md"})'
+    assert lines[3] == '[turn 1] tool returned: "# Agent harness fundamentals\\n..."'
+    assert lines[4] == "[turn 2] model requests tool: get_time({})"
+    assert lines[5].startswith('[turn 2] tool returned: "20')
+    assert lines[6] == "[turn 3] model ends (end_turn)"
+    assert lines[8].startswith('The first line of README.md is "# Agent harness fundamentals", and it is ')
+    assert lines[9] == "That took 2 tool-calling turns across 3 model requests."
+
+
+def test_the_agent_works_on_the_folder_it_starts_in_with_the_task_piped_in(tmp_path):
+    root = project(tmp_path)
+    transcript = tmp_path / "run.jsonl"
+    p = agent("--transcript", str(transcript), stdin="Read the first line of README.md\n", cwd=root)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == tools_line(root)  # the first line says where the tools read and may write
+    assert lines[1] == "[offline model] Read the first line of README.md"  # the task came from stdin
+    assert 'The first line of README.md is "# My own project".' in lines
+    events = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["event"] == "start" and events[-1]["event"] == "end"
+    assert events[0]["input"] == "Read the first line of README.md"
+    assert [e["event"] for e in events].count("request") == 2
+
+
+def test_task_from_dash_from_a_file_and_at_a_terminal(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("  What time is it?\n"))
+    assert parse_args(["-"]).task == TIME_TASK
+    task_file = tmp_path / "task.txt"
+    task_file.write_text("Read the first line of README.md ¿qué tal? 🕒\n", encoding="utf-8")
+    assert parse_args(["--task-file", str(task_file)]).task == "Read the first line of README.md ¿qué tal? 🕒"
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal(""))
+    assert parse_args([]).task == LESSON_TASK  # nothing given at a terminal: the lesson's task
+    assert parse_args(["--max-turns", "0"]).max_turns == 0  # a turn cap of 0 is allowed: answer without tools
+
+
+@pytest.mark.parametrize("argv, stdin, file_text", [
+    ([""], "", None),
+    (["   \n\t"], "", None),
+    (["-"], " \n\n", None),
+    ([], "", None),  # stdin piped, but nothing in it
+    (["--task-file", "TASK_FILE"], "", "\n  \n"),
+    (["--task-file", "NO_SUCH_FILE"], "", None),
+    (["--task-file", "TASK_FILE", "also a task"], "", "a task"),
+])
+def test_an_empty_or_missing_task_is_a_one_line_usage_error(argv, stdin, file_text, tmp_path, monkeypatch, capsys):
+    if file_text is not None:
+        (tmp_path / "task.txt").write_text(file_text, encoding="utf-8")
+    paths = {"TASK_FILE": str(tmp_path / "task.txt"), "NO_SUCH_FILE": str(tmp_path / "nope.txt")}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    with pytest.raises(SystemExit) as stop:
+        parse_args([paths.get(a, a) for a in argv])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("python -m harness_lib: error: "), err
+
+
+def test_empty_stdin_from_a_real_process_is_a_usage_error():
+    p = agent(stdin="")
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr == ("python -m harness_lib: error: the task read from stdin is empty; say what the agent "
+                        'should do, e.g. python -m harness_lib "What time is it?"\n')
+
+
+def test_a_huge_task_is_sent_in_full_and_echoed_short(tmp_path):
+    task = "Read the first line of README.md. " + "é" * 131_000  # 131 KB of task, most of it one character
+    task_file = tmp_path / "task.txt"
+    task_file.write_text(task, encoding="utf-8")
+    transcript = tmp_path / "run.jsonl"
+    p = agent("--task-file", str(task_file), "--transcript", str(transcript))
+    assert p.returncode == 0, p.stderr
+    assert len(p.stdout) < 2_000  # the echo is cut; the rest of the transcript is short anyway
+    assert p.stdout.splitlines()[1] == f"[offline model] {task[:200]}… ({len(task)} characters)"
+    start = json.loads(transcript.read_text(encoding="utf-8").splitlines()[0])
+    assert start["event"] == "start" and start["input"] == task  # the model got all of it
+
+
+def test_echo_keeps_one_printable_line():
+    assert echo("What time is it?") == "What time is it?"
+    assert echo("line one\nline two") == "line one… (17 characters)"
+    assert echo("x" * 201) == "x" * 200 + "… (201 characters)"
+    assert echo("clear \x1b[2J screen") == "clear  [2J screen"  # no escape codes reach the terminal
+
+
+# ---- flags --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--max-turns", "-1"], "argument --max-turns: must be 0 or more, got -1"),
+    (["--token-budget", "0"], "argument --token-budget: must be 1 or more, got 0"),
+    (["--token-budget", "-5"], "argument --token-budget: must be 1 or more, got -5"),
+    (["--max-turns", "two"], "argument --max-turns: expected a whole number, got 'two'"),
+    (["--scenario", "nope"], "argument --scenario: invalid choice: 'nope'"),
+])
+def test_bad_numbers_and_names_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        parse_args([*argv, TIME_TASK])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m harness_lib [options] [TASK | -]\n")
+    assert message in err
+
+
+def test_help_stands_alone(capsys):
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["--help"])
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # as words: the help is wrapped to the terminal's width
+    for default in ("(default: ask)", "(default: . , the current folder)", "(default: 8)", "(default: 40000)"):
+        assert default in text
+    for status in ("0 the model ended its turn", "1 an error", "2 a usage error", "3 a valve", "130 interrupted"):
+        assert status in text
+    assert "agent.js" not in text and "lesson" not in text
+
+
+# ---- each runtime failure: one line on stderr, exit 1 ------------------------------------------------------
 
 
 @pytest.mark.parametrize("scenario, valve, message", [
@@ -35,44 +198,126 @@ def test_the_lessons_terminal_run():
     ("token-hog", "token_budget", "token budget of 40000"),
 ])
 def test_each_valve_stops_its_scenario_with_exit_3(scenario, valve, message):
-    p = agent("--scenario", scenario)
+    p = agent("--scenario", scenario, "Read the first line of README.md, then tell me what time it is")
     assert p.returncode == 3, p.stdout + p.stderr
     assert f"harness stops ({valve})" in p.stdout
     assert message in p.stdout
 
 
-def test_turn_cap_flag():
-    p = agent("--scenario", "never-ends", "--max-turns", "2")
-    assert p.returncode == 3
-    assert "That took 2 tool-calling turns across 3 model requests." in p.stdout
-
-
-def test_approve_no_rejects_and_ask_reads_the_terminal(tmp_path):
-    p = agent("--scenario", "high-impact", "--approve", "no")
-    assert p.returncode == 0
-    assert "write_file -> rejected" in p.stdout
-    p = agent("--scenario", "high-impact", stdin="n\n")
-    assert p.returncode == 0
-    assert "[approve]" in p.stdout and "declined" in p.stdout
-
-
-def test_transcript_file(tmp_path):
-    path = tmp_path / "t.jsonl"
-    p = agent("--transcript", str(path))
-    assert p.returncode == 0
-    events = [json.loads(line)["event"] for line in path.read_text().splitlines()]
-    assert events[0] == "start" and events[-1] == "end"
-    assert events.count("request") == 3 and events.count("tool_call") == 2
+def test_turn_cap_flag(offline, capsys):
+    assert main(["--root", str(WORKSPACE), "--scenario", "never-ends", "--max-turns", "2", LESSON_TASK]) == 3
+    assert "That took 2 tool-calling turns across 3 model requests." in capsys.readouterr().out
 
 
 def test_errors_exit_1_with_one_line_reason():
-    p = agent(env={"HARNESS_SCENARIO": "no-such-scenario"})
+    p = agent(TIME_TASK, env={"HARNESS_SCENARIO": "no-such-scenario"})
     assert p.returncode == 1
-    assert p.stderr.startswith("error:") and p.stderr.count("\n") == 1
-    p = agent("--model", "claude-no-such-model")
+    assert p.stderr.startswith("error: unknown scenario") and p.stderr.count("\n") == 1
+    assert p.stdout == ""  # it failed before the run started
+    p = agent("--model", "claude-no-such-model", TIME_TASK)
     assert p.returncode == 1
     assert "404" in p.stderr and p.stderr.count("\n") == 1
 
 
-def test_unknown_scenario_flag_is_a_usage_error():
-    assert agent("--scenario", "nope").returncode == 2
+def test_a_transcript_that_cannot_be_written_fails_at_the_start(tmp_path, offline, capsys):
+    path = tmp_path / "missing" / "dir" / "x.jsonl"
+    assert main(["--root", str(WORKSPACE), "--transcript", str(path), TIME_TASK]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing ran: no model call, no output
+    assert err == f"error: cannot write the transcript {path}: No such file or directory\n"
+    assert not path.parent.exists()
+
+
+@pytest.mark.parametrize("root, problem", [("nope", "no such folder"), ("README.md", "not a folder")])
+def test_a_bad_root_is_one_line(root, problem, offline, capsys):
+    assert main(["--root", str(WORKSPACE / root), TIME_TASK]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: --root {WORKSPACE / root}: {problem}\n"
+
+
+def test_an_unreachable_api_is_one_line(tmp_path, offline, monkeypatch, capsys):
+    with socket.socket() as s:  # a port nobody listens on: bind one, then close it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.delenv("HARNESS_OFFLINE")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "dummy-key-for-this-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("NO_PROXY", "*")
+    transcript = tmp_path / "run.jsonl"
+    assert main(["--root", str(WORKSPACE), "--transcript", str(transcript), TIME_TASK]) == 1
+    assert capsys.readouterr().err == "error: could not reach the API: Connection error.\n"
+    events = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert [e["event"] for e in events] == ["start", "error"]
+    assert events[-1]["message"] == "could not reach the API: Connection error."
+
+
+def test_a_reader_that_goes_away_is_no_traceback():
+    """`python -m harness_lib ... | head -1`: stdout is a pipe whose reader closes it early."""
+    proc = subprocess.Popen([sys.executable, "-m", "harness_lib", TIME_TASK], cwd=WORKSPACE,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
+    proc.stdout.close()  # before the program has printed anything
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert stderr == ""  # no traceback, no "Exception ignored ... BrokenPipeError" at exit
+
+
+# ---- valve 4 at the terminal: only y / yes approves -------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", ["", "\n", "maybe\n", "n\n"])
+def test_anything_but_yes_rejects_the_action(answer, tmp_path, offline, monkeypatch, capsys):
+    root = project(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answer))
+    assert main(["--root", str(root), "--scenario", "high-impact", LESSON_TASK]) == 0
+    out = capsys.readouterr().out
+    assert "[turn 3] tool failed: \"The person declined this high-impact action; it was not run.\"" in out
+    assert not (root / "scratch").exists() or not any((root / "scratch").iterdir())  # nothing written
+
+
+def test_approve_no_rejects_without_asking(tmp_path, offline, capsys):
+    root = project(tmp_path)
+    assert main(["--root", str(root), "--scenario", "high-impact", "--approve", "no", LESSON_TASK]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == tools_line(root, "always rejected: --approve no")
+    assert "[approve] write_file -> rejected (--approve no)" in out
+    assert not (root / "scratch").exists()
+
+
+def test_y_at_the_terminal_approves_the_action(tmp_path):
+    root = project(tmp_path)
+    p = agent("--scenario", "high-impact", LESSON_TASK, stdin="y\n", cwd=root)
+    assert p.returncode == 0, p.stderr
+    assert "[turn 3] tool returned: \"wrote " in p.stdout
+    answer = (root / "scratch" / "answer.txt").read_text(encoding="utf-8")
+    assert answer.startswith('The first line of README.md is "# My own project", and it is ')
+
+
+def test_ctrl_c_at_the_approval_prompt_exits_130_and_keeps_the_transcript(tmp_path):
+    root = project(tmp_path)
+    transcript = tmp_path / "run.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "harness_lib", "--scenario", "high-impact", "--transcript",
+                             str(transcript), LESSON_TASK], cwd=root, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
+    seen = b""
+    try:
+        while b"[approve] about to run" not in seen:  # the prompt waits for a line that never comes
+            ready, _, _ = select.select([proc.stdout], [], [], 60)
+            assert ready, f"no approval prompt; so far: {seen!r}"
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            assert chunk, f"the program ended before asking: {seen!r} {proc.stderr.read()!r}"
+            seen += chunk
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdin.close()
+    assert proc.returncode == 130
+    assert stderr.decode() == "interrupted\n"
+    events = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["event"] == "start"
+    assert [e["event"] for e in events].count("tool_result") == 2  # read_file and get_time, as they ran
+    assert events[-1] == {**events[-1], "event": "error", "message": "interrupted"}
+    assert not (root / "scratch").exists()  # the pending write never ran
