@@ -393,6 +393,10 @@ class NotebookView:
             return False
         return True
 
+    def click_toolbar(self, item: str) -> None:
+        """Click this notebook's own toolbar button `item` (e.g. "interrupt", the Stop button), as a person would."""
+        self.page.locator(f"#{self.panel_id} .jp-Toolbar [data-jp-item-name={json.dumps(item)}]").first.click()
+
     def prompt(self, index: int) -> str:
         return self.cell(index).locator(".jp-InputPrompt").inner_text().strip()
 

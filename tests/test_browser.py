@@ -146,6 +146,46 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
     assert_loopback_only(browser[1])
 
 
+def test_stop_while_the_buttons_wait_rejects_at_once(lab, browser, approval_notebook):
+    """JupyterLab's Stop button (interrupt the kernel) while the buttons wait: the action is rejected right
+    away and the run ends with one line, no traceback; nothing is written."""
+    nb, gate = approval_notebook
+    nb.wait_kernel_idle()
+    scratch = lab.tool_root / "scratch"
+    shutil.rmtree(scratch)
+    scratch.mkdir()
+
+    nb.run_cell(gate)
+    cell = nb.cell(gate)
+    cell.locator(".widget-button:enabled", has_text="Approve").wait_for(timeout=15_000)
+    pending = PENDING.search(cell.locator(LABEL).first.inner_text())
+    assert pending, "the label shows the pending write_file action"
+    effect = lab.tool_root / json.loads(pending.group(1))["path"]
+    assert nb.prompt(gate) == "[*]:"
+
+    nb.click_toolbar("interrupt")  # JupyterLab's Stop button
+    # The approver's timeout is APPROVAL_TIMEOUT_S: the outcome below says whether Stop or the timeout ended it.
+    nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
+    assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate)), "the cell is no longer busy"
+    assert nb.kernel_state() == "idle"
+
+    line = f"[approve] write_file({pending.group(1)}) → rejected (interrupted)"
+    errors = nb.cells_info()[gate]["errors"]
+    assert errors == [f"ApprovalInterrupted: {line}"], errors
+    shown_error = cell.locator(STDERR_OUTPUT).all_inner_texts()  # how JupyterLab renders the error: one line
+    assert [t.strip() for t in shown_error] == [line], shown_error
+    output = nb.output_text(gate)
+    for noise in ("Traceback", "CancelledError", "KeyboardInterrupt", "no answer within", "declined"):
+        assert noise not in output, f"{noise!r} in the cell's output:\n{output}"
+    assert not DECISION.findall(nb.stdout_text(gate)), "no other decision line: the run stopped"
+    buttons = cell.locator(".widget-button")
+    assert buttons.count() == 2 and all(b.is_disabled() for b in buttons.all()), "both buttons disabled"
+    assert cell.locator(LABEL, has_text="→ rejected (interrupted)").count() == 1, "the label shows the decision"
+    nb.screenshot(ARTIFACTS / "approval-interrupted.png")
+    assert not effect.exists(), "an interrupted approval must have no side effect"
+    assert_loopback_only(browser[1])
+
+
 def lesson_notebooks() -> list[str]:
     return sorted(p.relative_to(REPO).as_posix() for p in (REPO / "notebooks").glob("*.ipynb"))
 
