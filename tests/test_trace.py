@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from harness_lib.trace import Transcript, preview, summary
 
 
@@ -38,3 +40,20 @@ def test_transcript_prints_the_lessons_lines_and_writes_jsonl(tmp_path):
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert [r["event"] for r in records] == ["tool_call", "tool_result", "tool_result", "end", "end"]
     assert records[1]["content"] == "# T\nx" and "time" in records[0]
+
+
+def test_events_without_a_line_are_recorded_not_printed(tmp_path):
+    lines, path = [], tmp_path / "run.jsonl"
+    t = Transcript(path, out=lines.append)
+    t({"event": "start", "input": "What time is it?", "model": "claude-sonnet-5"})
+    t({"event": "error", "message": "interrupted"})  # the terminal agent's record of why a run ended early
+    t.close()
+    assert lines == []
+    assert [json.loads(line)["event"] for line in path.read_text().splitlines()] == ["start", "error"]
+
+
+def test_a_path_that_cannot_be_written_fails_when_the_transcript_is_made(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        Transcript(tmp_path / "missing" / "run.jsonl")
+    with pytest.raises(IsADirectoryError):
+        Transcript(tmp_path)
