@@ -3,8 +3,13 @@
 Nothing here talks to the outside world: the server listens on 127.0.0.1 with a random token and is
 told not to fetch news or check for updates; Chromium is started with flags that send every
 non-loopback request to a dead proxy, and every request the page makes is recorded so the test can
-assert that none left 127.0.0.1. See /work/shared/notes/approval-gate-in-jupyterlab.md for the facts
-behind the choices (poll /api/sessions, use page.wait_for_timeout rather than time.sleep, ...).
+assert that none left 127.0.0.1.
+
+Three choices that matter: JupyterLab's toolbar says "idle" before the kernel even exists, so the
+kernel's state is read from the server's /api/sessions; Playwright's sync API stalls the page's
+requests while the script sits outside a Playwright call, so waits use page.wait_for_timeout, never
+time.sleep; and outside traffic is blocked by Chromium flags, not by routing requests in Playwright.
+Why the gate itself waits the way it does: docs/architecture.md, "Why the approval gate is async".
 """
 
 from __future__ import annotations
