@@ -1,7 +1,10 @@
 """harness_lib.tools: the toy tools, their sandbox, and run_tool / arun_tool."""
 
 import asyncio
+import errno
 import os
+import subprocess
+import sys
 import threading
 import time
 import tracemalloc
@@ -10,9 +13,29 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from jsonschema import Draft202012Validator
 
+from harness_lib import tools as tools_module
 from harness_lib.tools import (
     DEFAULT_ROOT, HIGH_IMPACT, READ_LIMIT, SCRATCH, TOOLS, ToolError, arun_tool, make_tool_impls, run_tool,
 )
+
+POSIX_ONLY = ("O_NOFOLLOW", "O_NONBLOCK", "O_DIRECTORY")
+
+
+@pytest.fixture(autouse=True, params=["posix", "no-posix-flags"])
+def platform(request, monkeypatch):
+    """Every test runs twice: with this OS's own facilities, and with the POSIX-only ones taken away, as
+    on Windows (no O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY, no dir_fd), so the fallback walk is tested too."""
+    if request.param == "no-posix-flags":
+        for name in POSIX_ONLY:
+            monkeypatch.delattr(os, name, raising=False)
+        monkeypatch.setattr(os, "supports_dir_fd", set())
+        monkeypatch.setattr(os, "supports_follow_symlinks", set())
+    return request.param
+
+
+def posix_only(platform, why):
+    if platform != "posix":
+        pytest.skip(f"POSIX only: {why}")
 
 
 @pytest.fixture
@@ -35,7 +58,9 @@ def refused(tools, name, tool_input):
     """Call the impl directly, expect a ToolError, return its message."""
     with pytest.raises(ToolError) as info:
         tools[name](tool_input)
-    return str(info.value)
+    message = str(info.value)
+    assert "\n" not in message and message.isprintable()
+    return message
 
 
 # --- the definitions -----------------------------------------------------------------------------
@@ -89,7 +114,8 @@ def test_read_file_happy_path(root, tools):
 
 def test_read_file_missing_says_not_found_with_the_path(tools):
     assert refused(tools, "read_file", {"path": "readme.md"}) == "file not found: readme.md"
-    assert "not found" in refused(tools, "read_file", {"path": "README.md/inner"})
+    assert refused(tools, "read_file", {"path": "README.md/inner"}) == "file not found: README.md/inner"
+    assert refused(tools, "read_file", {"path": "no/such/folder.md"}) == "file not found: no/such/folder.md"
 
 
 def test_read_file_returns_exactly_read_limit_chars_of_a_huge_file_without_reading_it(root, tools):
@@ -127,10 +153,11 @@ def test_read_file_refuses_absolute_paths(root, tools):
     assert "absolute paths are not allowed" in refused(tools, "read_file", {"path": inside})
 
 
-def test_read_file_refuses_the_sibling_whose_name_starts_with_roots(root, tools):
+def test_read_file_refuses_a_symlinked_folder_into_the_sibling_whose_name_starts_with_roots(root, tools):
     (root / "evil-link").symlink_to(root.parent / "root-evil")
     message = refused(tools, "read_file", {"path": "evil-link/secret.txt"})
-    assert message == "read_file may only touch files inside the project root: evil-link/secret.txt"
+    assert message == \
+        "read_file: evil-link is a symbolic link; links are not followed (in evil-link/secret.txt)"
 
 
 def test_read_file_refuses_symlinks_out_of_the_root(root, tools):
@@ -138,15 +165,82 @@ def test_read_file_refuses_symlinks_out_of_the_root(root, tools):
     (root / "zero").symlink_to("/dev/zero")
     (root / "dangling").symlink_to(root.parent / "nowhere.txt")
     for name in ["passwd", "zero", "dangling"]:
-        assert refused(tools, "read_file", {"path": name}).startswith("read_file may only touch files inside")
+        assert refused(tools, "read_file", {"path": name}) == \
+            f"read_file: {name} is a symbolic link; links are not followed"
 
 
-def test_read_file_follows_symlinks_that_stay_inside(root, tools):
+def test_read_file_refuses_even_symlinks_that_stay_inside(root, tools):
     (root / "link.md").symlink_to(root / "README.md")
-    assert tools["read_file"]({"path": "link.md"}).startswith("# Agent")
+    (root / "notes").mkdir()
+    (root / "notes" / "a.md").write_text("inside", encoding="utf-8")
+    (root / "alias").symlink_to(root / "notes")  # a symlinked parent folder, anywhere in the path
+    assert refused(tools, "read_file", {"path": "link.md"}) == \
+        "read_file: link.md is a symbolic link; links are not followed"
+    assert refused(tools, "read_file", {"path": "notes/../alias/a.md"}) == \
+        "read_file: alias is a symbolic link; links are not followed (in notes/../alias/a.md)"
+    assert tools["read_file"]({"path": "notes/a.md"}) == "inside"
 
 
-def test_read_file_refuses_a_fifo_without_blocking(root, tools):
+def test_a_folder_swapped_for_a_symlink_after_the_check_is_not_followed(root, tools, monkeypatch):
+    """The race, made deterministic: the walk's look (lstat) sees the real folder, but by the time it is
+    opened, `notes` is a symlink into the sibling root-evil/ (whose name starts with root's). POSIX: the
+    open with O_NOFOLLOW refuses it. Fallback: the final resolve() check sees the path leave the root."""
+    (root / "notes").mkdir()
+    real = os.lstat(root / "notes")
+    os.rename(root / "notes", root / "notes.real")
+    (root / "notes").symlink_to(root.parent / "root-evil")
+    (root / "notes.real" / "secret.txt").write_text("inside", encoding="utf-8")
+    for folder in (tools_module._HeldFolder, tools_module._PathFolder):
+        looked = folder.lstat
+        monkeypatch.setattr(folder, "lstat", lambda self, name, looked=looked:
+                            real if name == "notes" else looked(self, name))
+    message = refused(tools, "read_file", {"path": "notes/secret.txt"})
+    assert message in ("read_file: cannot use notes/secret.txt: Not a directory",  # POSIX (Linux's errno)
+                       "read_file: cannot use notes/secret.txt: Too many levels of symbolic links",
+                       "read_file: cannot use notes/secret.txt: it now leads out of the project root")
+    assert "the secret" not in message
+
+
+def test_read_file_cannot_be_raced_out_of_the_root(root, tools, platform, tmp_path):
+    """Another process swaps the folder notes/ for a symlink out of the root and back, as fast as it can,
+    while read_file reads notes/x.txt 2,000 times: no read may ever return the outside file."""
+    posix_only(platform, "the fallback walk does not close this race (the module docstring says so)")
+    (root / "notes").mkdir()
+    (root / "notes" / "x.txt").write_text("inside", encoding="utf-8")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "x.txt").write_text("OUTSIDE", encoding="utf-8")
+    (root / "link").symlink_to(tmp_path / "outside")
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(root), str(tmp_path / "stop")],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert swapper.stdout.readline() == "ready\n"
+        results = [run_tool(tools, "read_file", {"path": "notes/x.txt"}) for _ in range(2000)]
+    finally:
+        (tmp_path / "stop").touch()
+        swaps = int(swapper.stdout.read() or 0)
+        swapper.wait()
+    assert swaps > 0  # the swapper really ran during the reads
+    assert {content for content, is_error in results if not is_error} <= {"inside"}
+    assert all("OUTSIDE" not in content for content, _ in results)
+
+
+# Run by test_read_file_cannot_be_raced_out_of_the_root in its own process: notes/ becomes the symlink
+# `link`, then the real folder again, until the stop file appears. Prints how many swaps it made.
+SWAPPER = """
+import os, sys
+os.chdir(sys.argv[1])
+print("ready", flush=True)
+swaps = 0
+while not os.path.exists(sys.argv[2]):
+    os.rename("notes", "notes.real"); os.rename("link", "notes")
+    os.rename("notes", "link"); os.rename("notes.real", "notes")
+    swaps += 1
+print(swaps, flush=True)
+"""
+
+
+def test_read_file_refuses_a_fifo_without_blocking(root, tools, platform):
+    posix_only(platform, "os.mkfifo")
     os.mkfifo(root / "pipe")
     outcome = []
     def read_the_pipe():
@@ -166,6 +260,8 @@ def test_read_file_refuses_a_fifo_without_blocking(root, tools):
 def test_read_file_refuses_directories(root, tools):
     assert refused(tools, "read_file", {"path": SCRATCH}) == "read_file: scratch is a directory, not a file"
     assert refused(tools, "read_file", {"path": "."}) == "read_file: . is a directory, not a file"
+    assert refused(tools, "read_file", {"path": "scratch/.."}) == \
+        "read_file: scratch/.. is a directory, not a file"
 
 
 def test_read_file_refuses_binary_and_non_utf8(root, tools):
@@ -182,7 +278,67 @@ def test_read_file_refuses_binary_and_non_utf8(root, tools):
 
 
 def test_read_file_refuses_nul_in_the_path(tools):
-    assert "contains a NUL byte" in refused(tools, "read_file", {"path": "README.md\x00.txt"})
+    assert refused(tools, "read_file", {"path": "README.md\x00.txt"}) == \
+        "read_file: the path contains a NUL byte: 'README.md\\x00.txt'"
+
+
+# --- paths every tool refuses the same way, on every OS -----------------------------------------
+
+def call(name, path):
+    return {"path": path, "content": "x"} if name == "write_file" else {"path": path}
+
+
+HINT = "(give a path relative to the project root)"
+
+
+@pytest.mark.parametrize("name", ["read_file", "write_file", "delete_file"])
+@pytest.mark.parametrize("path, message", [
+    ("/etc/passwd", f"absolute paths are not allowed: /etc/passwd {HINT}"),
+    ("//server/share/x", f"absolute paths are not allowed: //server/share/x {HINT}"),
+    ("\\\\server\\share\\x", f"absolute paths are not allowed: \\\\server\\share\\x {HINT}"),  # UNC
+    ("\\scratch\\x", f"absolute paths are not allowed: \\scratch\\x {HINT}"),
+    ("C:\\scratch\\x", f"drive letters are not allowed: C:\\scratch\\x {HINT}"),
+    ("C:scratch/x", f"drive letters are not allowed: C:scratch/x {HINT}"),
+    ("c:/scratch/x", f"drive letters are not allowed: c:/scratch/x {HINT}"),
+    ("scratch\\x.txt", "backslashes are not allowed in paths: scratch\\x.txt (separate folders with /)"),
+    ("scratch/..\\..\\x", "backslashes are not allowed in paths: scratch/..\\..\\x (separate folders with /)"),
+    ("scratch/\udc80", "the path is not valid Unicode text (it has a lone surrogate): 'scratch/\\udc80'"),
+    ("scratch/x\x00", "the path contains a NUL byte: 'scratch/x\\x00'"),
+])
+def test_every_tool_refuses_windows_shaped_and_invalid_paths(root, tools, name, path, message):
+    assert refused(tools, name, call(name, path)) == f"{name}: {message}"
+    assert sorted(p.name for p in (root / SCRATCH).iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["read_file", "write_file", "delete_file"])
+def test_every_tool_turns_os_errors_into_one_line_messages(root, tools, name):
+    too_long = "scratch/" + "a" * 300  # one name longer than any file system allows
+    assert refused(tools, name, call(name, too_long)) == f"{name}: cannot use {too_long}: File name too long"
+    assert refused(tools, name, call(name, 42)) == f"{name}: the path must be a string, not int"
+
+
+@pytest.mark.parametrize("name", ["read_file", "write_file", "delete_file"])
+def test_permission_denied_is_a_tool_error(root, tools, name, monkeypatch):
+    (root / SCRATCH / "locked.txt").write_text("keep", encoding="utf-8")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "open", denied)
+    monkeypatch.setattr(os, "unlink", denied)
+    assert refused(tools, name, call(name, "scratch/locked.txt")) == \
+        f"{name}: cannot use scratch/locked.txt: Permission denied"
+    monkeypatch.undo()
+    assert (root / SCRATCH / "locked.txt").read_text(encoding="utf-8") == "keep"
+
+
+def test_an_unreadable_file_is_a_tool_error(root, tools):
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        pytest.skip("root reads any file whatever its mode (the monkeypatched test covers the message)")
+    (root / "locked.txt").write_text("keep", encoding="utf-8")
+    (root / "locked.txt").chmod(0)
+    assert refused(tools, "read_file", {"path": "locked.txt"}) == \
+        "read_file: cannot use locked.txt: Permission denied"
 
 
 # --- write_file and delete_file ------------------------------------------------------------------
@@ -203,9 +359,36 @@ def test_write_creates_parent_folders_inside_scratch(root, tools):
     assert tools["write_file"]({"path": "scratch/a/b/c.txt", "content": "x"}) == \
         "wrote 1 characters to scratch/a/b/c.txt"
     assert (root / "scratch" / "a" / "b" / "c.txt").read_text() == "x"
-    fresh = make_tool_impls(root.parent / "fresh")  # no scratch/ yet: write_file creates it
-    assert fresh["write_file"]({"path": "scratch/n.txt", "content": ""}) == \
+    assert tools["write_file"]({"path": "./scratch/a/../d.txt", "content": "y"}) == \
+        "wrote 1 characters to scratch/d.txt"  # the path it reports is the one it wrote
+
+
+def test_write_creates_the_scratch_folder_on_the_first_write(tmp_path):
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()  # a project folder with no scratch/ yet, as when the CLI runs in any folder
+    tools = make_tool_impls(fresh)
+    assert refused(tools, "delete_file", {"path": "scratch/n.txt"}) == "file not found: scratch/n.txt"
+    assert not (fresh / SCRATCH).exists()  # only write_file makes it
+    assert tools["write_file"]({"path": "scratch/n.txt", "content": ""}) == \
         "wrote 0 characters to scratch/n.txt"
+    assert (fresh / SCRATCH / "n.txt").read_text() == ""
+
+
+def test_a_root_that_is_not_a_folder_is_refused_when_the_tools_are_made(tmp_path):
+    with pytest.raises(ValueError, match=r"^the project root does not exist: .*missing$"):
+        make_tool_impls(tmp_path / "missing")
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(ValueError, match=r"^the project root is not a folder: .*file\.txt$"):
+        make_tool_impls(tmp_path / "file.txt")
+
+
+def test_a_root_reached_through_a_symlink_works(root, tmp_path):
+    (tmp_path / "alias").symlink_to(root)  # macOS's /tmp is such a link: the root is resolved once
+    tools = make_tool_impls(tmp_path / "alias")
+    assert tools["read_file"]({"path": "README.md"}).startswith("# Agent")
+    assert tools["write_file"]({"path": "scratch/x.txt", "content": "x"}) == \
+        "wrote 1 characters to scratch/x.txt"
+    assert (root / SCRATCH / "x.txt").read_text() == "x"
 
 
 @pytest.mark.parametrize("name", ["write_file", "delete_file"])
@@ -230,7 +413,7 @@ def test_high_impact_tools_refuse_absolute_paths(root, tools, name):
     assert f"{name}: absolute paths are not allowed: {path}" in refused(tools, name, tool_input)
 
 
-def test_write_refuses_symlinks_in_scratch_that_point_outside(root, tools):
+def test_write_and_delete_refuse_symlinks_in_scratch(root, tools):
     outside = root.parent / "outside"
     outside.mkdir()
     (outside / "target.txt").write_text("keep")
@@ -238,11 +421,20 @@ def test_write_refuses_symlinks_in_scratch_that_point_outside(root, tools):
     (root / "scratch" / "dir-link").symlink_to(outside)
     (root / "scratch" / "dangling").symlink_to(outside / "new.txt")
     (root / "scratch" / "readme-link").symlink_to(root / "README.md")  # inside root, outside scratch
-    for path in ["scratch/file-link", "scratch/dir-link/new.txt", "scratch/dangling", "scratch/readme-link"]:
-        assert refused(tools, "write_file", {"path": path, "content": "x"}) == \
-            f"write_file may only touch files under scratch/: {path}"
-        assert refused(tools, "delete_file", {"path": path}).startswith("delete_file may only touch")
+    (root / "scratch" / "kept.txt").write_text("kept")
+    (root / "scratch" / "inner-link").symlink_to(root / "scratch" / "kept.txt")  # even inside scratch
+    links = ["scratch/file-link", "scratch/dangling", "scratch/readme-link", "scratch/inner-link"]
+    for path in links:
+        for name in ["write_file", "delete_file"]:
+            assert refused(tools, name, call(name, path)) == \
+                f"{name}: {path} is a symbolic link; links are not followed"
+    for name in ["write_file", "delete_file"]:
+        assert refused(tools, name, call(name, "scratch/dir-link/new.txt")) == \
+            f"{name}: scratch/dir-link is a symbolic link; links are not followed " \
+            "(in scratch/dir-link/new.txt)"
     assert sorted(p.name for p in outside.iterdir()) == ["target.txt"]
+    assert all((root / p).is_symlink() for p in links)  # delete_file removed no link either
+    assert (root / "scratch" / "kept.txt").read_text() == "kept"
     assert (outside / "target.txt").read_text() == "keep"
     assert (root / "README.md").read_text().startswith("# Agent")
 
@@ -252,23 +444,83 @@ def test_a_scratch_folder_that_is_a_symlink_out_of_root_is_refused(tmp_path):
     root.mkdir(), outside.mkdir()
     (root / "scratch").symlink_to(outside)
     tools = make_tool_impls(root)
-    message = refused(tools, "write_file", {"path": "scratch/x.txt", "content": "x"})
-    assert message == "write_file may only touch files under scratch/: scratch/x.txt"
+    for name in ["write_file", "delete_file"]:
+        assert refused(tools, name, call(name, "scratch/x.txt")) == \
+            f"{name}: scratch is a symbolic link; links are not followed (in scratch/x.txt)"
     assert list(outside.iterdir()) == []
 
 
-def test_delete_and_write_refuse_directories_and_fifos(root, tools):
+@pytest.mark.parametrize("name", ["write_file", "delete_file"])
+@pytest.mark.parametrize("path", ["scratch", "scratch/", "./scratch", "scratch/.", "scratch/a/..", "a/../scratch"])
+@pytest.mark.parametrize("scratch_is", ["a folder", "a file"])
+def test_high_impact_tools_never_target_the_scratch_folder_itself(tmp_path, name, path, scratch_is):
+    root = tmp_path / "root"
+    root.mkdir()
+    if scratch_is == "a folder":
+        (root / SCRATCH / "sub").mkdir(parents=True)
+    else:
+        (root / SCRATCH).write_text("a file named scratch: keep it")
+    message = refused(make_tool_impls(root), name, call(name, path))
+    assert message == \
+        f"{name}: {path} is the scratch/ folder itself; give a file inside it, e.g. scratch/notes.txt"
+    if scratch_is == "a folder":
+        assert (root / SCRATCH / "sub").is_dir()
+    else:
+        assert (root / SCRATCH).read_text() == "a file named scratch: keep it"
+
+
+def test_write_into_a_scratch_that_is_a_file_is_a_clear_error(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / SCRATCH).write_text("keep")
+    tools = make_tool_impls(root)
+    assert refused(tools, "write_file", {"path": "scratch/x.txt", "content": "x"}) == \
+        "write_file: scratch is a file, not a folder (in scratch/x.txt)"
+    assert refused(tools, "delete_file", {"path": "scratch/x.txt"}) == "file not found: scratch/x.txt"
+    assert (root / SCRATCH).read_text() == "keep"
+
+
+def test_the_scratch_check_compares_the_name_exactly(root, tools):
+    # On a case-insensitive disk (macOS, Windows) SCRATCH/ is scratch/; the tools refuse it anyway.
+    for name in ["write_file", "delete_file"]:
+        assert refused(tools, name, call(name, "SCRATCH/x.txt")) == \
+            f"{name} may only touch files under scratch/: SCRATCH/x.txt"
+
+
+def test_write_refuses_bad_content_before_touching_the_file(root, tools):
+    (root / SCRATCH / "notes.txt").write_text("keep", encoding="utf-8")
+    assert refused(tools, "write_file", {"path": "scratch/notes.txt", "content": "ok \udc80"}) == \
+        "write_file: the content is not valid Unicode text (a lone surrogate at character 3)"
+    assert (root / SCRATCH / "notes.txt").read_text(encoding="utf-8") == "keep"  # not emptied
+
+
+def test_delete_and_write_refuse_directories(root, tools):
     (root / "scratch" / "sub").mkdir()
-    os.mkfifo(root / "scratch" / "pipe")
     assert refused(tools, "delete_file", {"path": "scratch/sub"}) == \
         "delete_file: scratch/sub is a directory, not a file"
-    assert refused(tools, "delete_file", {"path": "scratch"}) == \
-        "delete_file: scratch is a directory, not a file"
+    assert refused(tools, "delete_file", {"path": "scratch/sub/"}) == \
+        "delete_file: scratch/sub/ is a directory, not a file"
     assert refused(tools, "write_file", {"path": "scratch/sub", "content": "x"}) == \
         "write_file: scratch/sub is a directory, not a file"
-    assert "not a regular file" in refused(tools, "write_file", {"path": "scratch/pipe", "content": "x"})
-    assert "not a regular file" in refused(tools, "delete_file", {"path": "scratch/pipe"})
     assert (root / "scratch" / "sub").is_dir()
+
+
+def test_delete_and_write_refuse_fifos(root, tools, platform):
+    posix_only(platform, "os.mkfifo")
+    os.mkfifo(root / "scratch" / "pipe")
+    assert refused(tools, "write_file", {"path": "scratch/pipe", "content": "x"}) == \
+        "write_file: scratch/pipe is not a regular file (pipes, devices and sockets are refused)"
+    assert refused(tools, "delete_file", {"path": "scratch/pipe"}) == \
+        "delete_file: scratch/pipe is not a regular file (pipes, devices and sockets are refused)"
+    assert (root / "scratch" / "pipe").exists()
+
+
+def test_the_walk_used_is_the_one_the_os_supports(platform):
+    """In the simulated Windows run the tools really take the fallback walk (so its tests mean something)."""
+    if platform == "posix" and os.name == "posix":
+        assert tools_module._can_hold_folders()
+    if platform == "no-posix-flags":
+        assert not tools_module._can_hold_folders()
 
 
 # --- run_tool ------------------------------------------------------------------------------------
