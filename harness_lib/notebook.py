@@ -1,0 +1,110 @@
+"""Notebook plumbing for the lessons: say who answers, turn an API failure into one clear line, and let a cell
+that only makes sense offline skip itself when live.
+
+    from harness_lib.notebook import offline_only, setup
+    setup()      # a lesson's first cell; prints e.g. "offline: the kit's offline model answers (model claude-sonnet-5)"
+
+    if offline_only("the never-ends scenario exists only in the offline model"):
+        ...      # the cell's body: runs offline; live, the cell prints one "(skipped live: ...)" line instead
+
+Why one line: when a whole class presses Run All at once, the API may answer ``429 rate_limit_error``. The
+SDK retries (twice by default) and then raises ``anthropic.RateLimitError``, which IPython shows as a long
+traceback through the SDK's internals. After :func:`setup`, the cell ends with one line instead::
+
+    API error 429 rate_limit_error: Number of request tokens has exceeded ... — the SDK retried 2 times;
+    wait a minute, then run the cell again  (%tb shows the full traceback)
+
+The cell still *fails*: the kernel reports the error (ename, evalue and that one line as the traceback), so
+Run All stops there, and nbval and nbclient see an error exactly as before, tagged ``raises-exception`` or
+not. Only the picture changes. ``%tb`` in the next cell prints the whole traceback.
+
+NOT handled: errors other than ``anthropic.APIError`` (a bug in your loop keeps its full traceback); an API
+error wrapped in another exception (an ``ExceptionGroup`` from a ``TaskGroup``); plain Python outside
+IPython (``setup()`` then only prints the mode line).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import anthropic
+
+from .client import MODEL, is_live
+
+__all__ = ["setup", "offline_only", "describe_api_error", "mode_line"]
+
+_ADVICE = {
+    401: "check ANTHROPIC_API_KEY: is it set before Jupyter started, and is it a valid key?",
+    403: "this key may not use this model or feature",
+    404: "check the model id (HARNESS_MODEL, now {model})",
+    413: "the request is too large; send a shorter history",
+}
+
+
+def mode_line() -> str:
+    """One line: offline or live, and which model."""
+    if is_live():
+        where = os.environ.get("ANTHROPIC_BASE_URL") or "the Anthropic API"
+        return f"live: requests go to {where} and cost tokens (model {MODEL})"
+    return f"offline: the kit's offline model answers, no API key used (model {MODEL})"
+
+
+def describe_api_error(err: anthropic.APIError) -> str:
+    """One line saying what went wrong with an API call, and what to do about it."""
+    retries = int(err.request.headers.get("x-stainless-retry-count", 0)) if err.request is not None else 0
+    retried = f"the SDK retried {retries} time{'s' if retries != 1 else ''}"
+    if isinstance(err, anthropic.APIStatusError):
+        status = err.status_code
+        what = f"API error {status} {err.type or ''}".rstrip() + f": {err.api_message or err.message}"
+        if status in (408, 409, 429) or status >= 500:  # the statuses the SDK retries
+            return f"{what} — {retried}; wait a minute, then run the cell again"
+        advice = _ADVICE.get(status)
+        return f"{what} — {advice.format(model=MODEL)}" if advice else what
+    if isinstance(err, anthropic.APIConnectionError):  # also APITimeoutError
+        url = err.request.url if err.request is not None else None
+        where = f"{url.scheme}://{url.netloc.decode()}" if url is not None else "the API"
+        if isinstance(err, anthropic.APITimeoutError):
+            what = f"connection error: {where} did not answer in time"
+        else:
+            cause = f" ({type(err.__cause__).__name__}: {err.__cause__})" if err.__cause__ else ""
+            what = f"connection error: could not reach {where}{cause}"
+        return f"{what} — {retried}; check the network (and ANTHROPIC_BASE_URL, if set), then run the cell again"
+    return f"API error: {err.message}"
+
+
+def _one_line(shell, etype, value, tb, tb_offset=None):
+    """IPython's custom exception handler: show one line instead of the traceback, keep %tb working."""
+    sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb  # what %tb reads
+    if sys.version_info >= (3, 12):
+        sys.last_exc = value
+    line = f"{describe_api_error(value)}  (%tb shows the full traceback)"
+    shell._showtraceback(etype, value, [line])  # the kernel sends it as the cell's error output
+    return [line]
+
+
+def setup(shell=None) -> None:
+    """Call once, in a lesson's first cell: print :func:`mode_line`, and from now on show an
+    ``anthropic.APIError`` that ends a cell as one line (see the module docstring). Calling it again is
+    harmless. ``shell`` defaults to the running IPython; outside IPython only the line is printed."""
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            get_ipython = lambda: None  # noqa: E731  (no IPython installed: plain Python)
+        shell = get_ipython()
+    if shell is not None:
+        shell.set_custom_exc((anthropic.APIError,), _one_line)
+    print(mode_line())
+
+
+def offline_only(reason: str) -> bool:
+    """For a cell that only makes sense offline (a misbehaving scenario, the offline API's log).
+
+    Offline: returns True, so the block under ``if offline_only(...):`` runs. Live: prints
+    ``(skipped live: <reason>)`` and returns False, so the block is skipped and Run All goes on.
+    """
+    if not is_live():
+        return True
+    print(f"(skipped live: {reason})")
+    return False

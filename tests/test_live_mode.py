@@ -1,0 +1,341 @@
+"""Live mode, tested without a key: the offline Messages API is served over real HTTP on 127.0.0.1
+(tests/live_server.py), ANTHROPIC_API_KEY is a dummy and ANTHROPIC_BASE_URL points at the server, so
+``is_live()`` is True and ``make_client()`` is a plain ``anthropic.AsyncAnthropic`` opening real sockets.
+
+Covered: the client reads the environment; the terminal agent runs live and fails a 429 storm with one line;
+every lesson notebook runs live in its own kernel (nbclient, not nbval: live outputs differ); a 429 storm
+ends a notebook cell with one line (harness_lib.notebook), in a real kernel and in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anthropic
+import httpx2
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+from nbformat.v4 import new_code_cell, new_notebook
+
+from harness_lib import notebook as kit_notebook
+from harness_lib.client import MODEL, is_live, make_client, offline_api
+from harness_lib.tools import DEFAULT_ROOT
+from live_server import DUMMY_KEY, live_env, serve_messages_api
+
+REPO = Path(__file__).resolve().parent.parent
+LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+TASK = "Read the first line of README.md, then tell me what time it is"
+KERNELS_AT_ONCE = 3  # lesson notebooks executed in parallel, one kernel each
+CELL_TIMEOUT = 180  # seconds; a cell still running then is interrupted and counts as failed
+
+
+@pytest.fixture
+def server():
+    with serve_messages_api() as s:
+        yield s
+
+
+@pytest.fixture
+def storm():
+    with serve_messages_api(storm=True) as s:
+        yield s
+
+
+def go_live(monkeypatch, url: str) -> None:
+    """This test process, live against ``url`` (restored after the test)."""
+    for name, value in live_env(url, base={}).items():
+        monkeypatch.setenv(name, value)
+    for name in ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_PROFILE", "HARNESS_SCENARIO", "HARNESS_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def create(client, content: str = TASK):
+    return asyncio.run(client.messages.create(
+        model=MODEL, max_tokens=256, messages=[{"role": "user", "content": content}],
+        tools=[{"name": "get_time", "description": "Get the current local time (ISO 8601).",
+                "input_schema": {"type": "object", "properties": {}, "additionalProperties": False}}]))
+
+
+# ---- the server and the client -------------------------------------------------------------------------
+
+
+def test_server_answers_like_the_api_and_wants_a_credential(server):
+    body = {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "What time is it?"}]}
+    no_key = httpx2.post(f"{server.url}/v1/messages", json=body)
+    assert no_key.status_code == 401
+    assert no_key.json()["error"]["type"] == "authentication_error"
+    assert server.api.log == []  # refused before the model saw it
+
+    for credential in ({"x-api-key": DUMMY_KEY}, {"authorization": f"Bearer {DUMMY_KEY}"}):
+        ok = httpx2.post(f"{server.url}/v1/messages", json=body, headers=credential)
+        assert ok.status_code == 200, ok.text
+        assert ok.json()["type"] == "message"
+    assert len(server.api.log) == 2
+    assert httpx2.get(f"{server.url}/v1/models", headers={"x-api-key": DUMMY_KEY}).status_code == 404
+
+
+def test_make_client_is_live_and_talks_to_ANTHROPIC_BASE_URL(monkeypatch, server):
+    go_live(monkeypatch, server.url)
+    assert is_live()
+    client = make_client(scenario="never-ends")  # live: the scenario is ignored, the server answers
+    assert type(client) is anthropic.AsyncAnthropic
+    assert str(client.base_url).rstrip("/") == server.url  # the SDK read ANTHROPIC_BASE_URL itself
+    with pytest.raises(TypeError, match="live API"):
+        offline_api(client)
+
+    response = create(client)
+    assert response.stop_reason == "tool_use"
+    assert [b.name for b in response.content if b.type == "tool_use"] == ["get_time"]
+    assert len(server.api.log) == 1  # it went over HTTP to the server, not to an in-process transport
+    method, path, headers = server.requests[-1]
+    assert (method, path) == ("POST", "/v1/messages")
+    assert DUMMY_KEY in (headers.get("x-api-key") or headers.get("authorization", ""))
+
+
+# ---- the terminal agent ----------------------------------------------------------------------------------
+
+
+def run_agent_cli(tmp_path: Path, url: str) -> subprocess.CompletedProcess:
+    root = tmp_path / "workspace"
+    shutil.copytree(DEFAULT_ROOT, root)
+    readme = root / "README.md"
+    readme.write_text("# A copy of the sandbox for the live-mode test\n" + readme.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "harness_lib", "--root", str(root), TASK], cwd=root,
+                          env=live_env(url), text=True, capture_output=True, stdin=subprocess.DEVNULL,
+                          timeout=120)
+
+
+def test_terminal_agent_runs_live(tmp_path, server):
+    run = run_agent_cli(tmp_path, server.url)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    mode = [line for line in lines if line.startswith(("[live", "[offline"))]
+    assert mode == [f"[live: {MODEL}] {TASK}"]  # said once, before the first turn
+    assert lines.index(mode[0]) < min(i for i, line in enumerate(lines) if line.startswith("[turn"))
+    assert 'README.md is "# A copy of the sandbox for the live-mode test"' in run.stdout  # the tmp README
+    assert len(server.api.log) == 3  # read_file, get_time, answer: three model requests over HTTP
+
+
+def test_terminal_agent_429_storm_is_one_line(tmp_path, storm):
+    run = run_agent_cli(tmp_path, storm.url)
+    assert run.returncode == 1
+    errors = run.stderr.strip().splitlines()
+    assert len(errors) == 1, run.stderr
+    assert "429" in errors[0] and "rate_limit_error" in errors[0]
+    assert "Traceback" not in run.stdout + run.stderr
+    assert len(storm.requests) == 3  # the first request and the SDK's two retries
+
+
+# ---- harness_lib.notebook, in-process ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def shell():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.colors = "nocolor"  # plain text, so the tests can read what it printed
+    yield shell
+    shell.set_custom_exc((), None)
+
+
+def run_cell(shell, source: str):
+    """Run one cell in ``shell``; return (result, everything it printed)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        result = shell.run_cell(source)
+    return result, out.getvalue()
+
+
+def test_setup_says_offline_or_live(monkeypatch, server, capsys):
+    monkeypatch.setenv("HARNESS_OFFLINE", "1")
+    kit_notebook.setup(shell=None)
+    assert capsys.readouterr().out == f"offline: the kit's offline model answers, no API key used (model {MODEL})\n"
+    go_live(monkeypatch, server.url)
+    kit_notebook.setup()
+    assert capsys.readouterr().out == f"live: requests go to {server.url} and cost tokens (model {MODEL})\n"
+
+
+def test_offline_only_runs_the_block_offline_and_skips_it_live(monkeypatch, server, capsys):
+    monkeypatch.setenv("HARNESS_OFFLINE", "1")
+    assert kit_notebook.offline_only("the never-ends scenario") is True
+    assert capsys.readouterr().out == ""
+    go_live(monkeypatch, server.url)
+    assert kit_notebook.offline_only("the never-ends scenario") is False
+    assert capsys.readouterr().out == "(skipped live: the never-ends scenario)\n"
+
+
+def test_429_storm_ends_a_cell_with_one_line_and_tb_still_shows_it(monkeypatch, storm, shell):
+    go_live(monkeypatch, storm.url)
+    _, printed = run_cell(shell, "from harness_lib.notebook import setup\nsetup()")
+    assert printed.startswith("live: ")
+    result, printed = run_cell(shell, "from harness_lib.client import MODEL, make_client\n"
+                                      "await make_client().messages.create(model=MODEL, max_tokens=64,\n"
+                                      "    messages=[{'role': 'user', 'content': 'What time is it?'}])")
+    assert isinstance(result.error_in_exec, anthropic.RateLimitError)  # still an error: Run All stops here
+    assert printed.splitlines() == [
+        "API error 429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit "
+        "(local test storm). — the SDK retried 2 times; wait a minute, then run the cell again  "
+        "(%tb shows the full traceback)"]
+    assert len(storm.requests) == 3
+    _, printed = run_cell(shell, "%tb")
+    assert "Traceback" in printed and "RateLimitError" in printed and len(printed.splitlines()) > 10
+
+
+def test_one_line_for_401_and_for_an_unreachable_server(monkeypatch, server, shell):
+    go_live(monkeypatch, server.url)
+    run_cell(shell, "from harness_lib.notebook import setup\nsetup()")
+    result, printed = run_cell(shell, "import anthropic\nfrom harness_lib.client import MODEL, make_client\n"
+                                      "await make_client().messages.create(model=MODEL, max_tokens=64,\n"
+                                      "    messages=[{'role': 'user', 'content': 'hi'}],\n"
+                                      "    extra_headers={'Authorization': anthropic.Omit()})  # no key sent")
+    assert isinstance(result.error_in_exec, anthropic.AuthenticationError)
+    assert printed.splitlines() == ["API error 401 authentication_error: x-api-key header is required — check "
+                                    "ANTHROPIC_API_KEY: is it set before Jupyter started, and is it a valid key?  "
+                                    "(%tb shows the full traceback)"]
+
+    with serve_messages_api() as gone:  # a port that was just free, and is closed again
+        closed = gone.url
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", closed)
+    result, printed = run_cell(shell, "await make_client(max_retries=0).messages.create(model=MODEL, max_tokens=64,\n"
+                                      "    messages=[{'role': 'user', 'content': 'hi'}])")
+    assert isinstance(result.error_in_exec, anthropic.APIConnectionError)
+    [line] = printed.splitlines()
+    assert line.startswith(f"connection error: could not reach {closed} (ConnectError: ")
+    assert "the SDK retried 0 times; check the network" in line
+
+
+def test_other_errors_keep_their_traceback(shell):
+    kit_notebook.setup(shell)
+    result, printed = run_cell(shell, "def f():\n    return 1 / 0\nf()")
+    assert isinstance(result.error_in_exec, ZeroDivisionError)
+    assert "Traceback" in printed and "return 1 / 0" in printed
+
+
+# ---- notebooks in real kernels ------------------------------------------------------------------------------
+
+
+@dataclass
+class NotebookRun:
+    name: str
+    seconds: float
+    requests: int  # POST /v1/messages the notebook's server received
+    unauthenticated: int  # requests the server refused for want of a credential
+    errors: dict = field(default_factory=dict)  # cell id -> [(ename, evalue)] of its error outputs
+    expected: dict = field(default_factory=dict)  # raises-exception cell id -> enames in the committed run
+    timed_out: list = field(default_factory=list)
+    executed: object = None  # the notebook as it ran live, outputs included
+
+
+def error_outputs(cell) -> list[tuple[str, str]]:
+    return [(o.ename, o.evalue) for o in cell.get("outputs", []) if o.output_type == "error"]
+
+
+async def execute_live(nb, path: Path, url: str, tool_root: Path, semaphore: asyncio.Semaphore) -> NotebookClient:
+    env = live_env(url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
+                   HARNESS_TOOL_ROOT=str(tool_root))
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
+                            interrupt_on_timeout=True, resources={"metadata": {"path": str(path.parent)}})
+    async with semaphore:
+        start = time.perf_counter()
+        await client.async_execute(env=env)
+        client.seconds = time.perf_counter() - start  # this notebook's own run, not its wait for a slot
+    return client
+
+
+async def run_lessons_live(tmp_path: Path) -> list[NotebookRun]:
+    semaphore = asyncio.Semaphore(KERNELS_AT_ONCE)
+
+    async def one(path: Path) -> NotebookRun:
+        nb = nbformat.read(path, as_version=4)
+        expected = {c.id: [e for e, _ in error_outputs(c)] for c in nb.cells
+                    if "raises-exception" in c.metadata.get("tags", [])}
+        tool_root = tmp_path / path.stem
+        shutil.copytree(DEFAULT_ROOT, tool_root)
+        with serve_messages_api() as srv:
+            seconds = (await execute_live(nb, path, srv.url, tool_root, semaphore)).seconds
+            posts = [path for method, path, _ in srv.requests if method == "POST"]
+            refused = sum(1 for _, _, h in srv.requests
+                          if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
+            run = NotebookRun(path.stem, seconds, len(posts), refused, expected=expected)
+        run.executed = nb
+        for cell in nb.cells:
+            if cell.cell_type == "code" and error_outputs(cell):
+                run.errors[cell.id] = error_outputs(cell)
+                if any(ename == "KeyboardInterrupt" for ename, _ in run.errors[cell.id]):
+                    run.timed_out.append(cell.id)
+        return run
+
+    return await asyncio.gather(*(one(path) for path in LESSONS))
+
+
+@pytest.fixture(scope="module")
+def lessons_live(tmp_path_factory):
+    start = time.perf_counter()
+    runs = asyncio.run(run_lessons_live(tmp_path_factory.mktemp("live-notebooks")))
+    total = time.perf_counter() - start
+    print(f"\nlesson notebooks live, {KERNELS_AT_ONCE} kernels at a time: {total:.0f} s in all; "
+          + ", ".join(f"{r.name} {r.seconds:.0f} s" for r in runs))
+    return runs
+
+
+def test_every_lesson_notebook_runs_against_the_server(lessons_live):
+    assert [r.name for r in lessons_live] == [p.stem for p in LESSONS] and len(LESSONS) == 7
+    for run in lessons_live:
+        assert run.requests > 0, f"{run.name}: no request reached the server; was the kernel live?"
+        assert run.unauthenticated == 0, f"{run.name}: requests without a key"
+
+
+def unexpected_errors(run: NotebookRun) -> list[str]:
+    found = []
+    for cell_id, errors in run.errors.items():
+        if cell_id in run.expected and [e for e, _ in errors] == run.expected[cell_id]:
+            continue  # a raises-exception cell raising what it raises offline
+        found += [f"{run.name} [{cell_id}] {ename}: {evalue.splitlines()[0] if evalue else ''}"
+                  for ename, evalue in errors]
+    found += [f"{run.name} [{cell_id}] did not raise {enames}" for cell_id, enames in run.expected.items()
+              if cell_id not in run.errors and enames]
+    return found
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "lessons not yet live-ready (issue 10): 03 [runaway] AssertionError 'This cell runs a loop with no cap', "
+    "03 [turn-cap-counts] TypeError from offline_api(); the notebook owners make offline-only cells skip "
+    "themselves live with harness_lib.notebook.offline_only, then this marker goes"))
+def test_no_lesson_cell_fails_live(lessons_live):
+    failures = [line for run in lessons_live for line in unexpected_errors(run)]
+    assert not failures, "cells that fail live:\n" + "\n".join(failures)
+
+
+def test_429_storm_in_a_kernel_ends_the_cell_with_one_line(tmp_path, storm):
+    nb = new_notebook(cells=[
+        new_code_cell("from harness_lib.notebook import setup\nsetup()"),
+        new_code_cell("from harness_lib.client import MODEL, make_client\n"
+                      "response = await make_client().messages.create(model=MODEL, max_tokens=64,\n"
+                      "    messages=[{'role': 'user', 'content': 'What time is it?'}])"),
+        new_code_cell("print('not reached by Run All')"),
+    ])
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    with pytest.raises(CellExecutionError) as failed:  # nbclient stops at the failing cell, as Run All does
+        client.execute(env=live_env(storm.url))
+    assert failed.value.ename == "RateLimitError"
+    setup_cell, request_cell, last_cell = nb.cells
+    assert setup_cell.outputs[0].text.startswith("live: requests go to http://127.0.0.1:")
+    [error] = request_cell.outputs
+    assert error.output_type == "error" and error.ename == "RateLimitError"
+    assert error.traceback == ["API error 429 rate_limit_error: Number of request tokens has exceeded your "
+                               "per-minute rate limit (local test storm). — the SDK retried 2 times; wait a "
+                               "minute, then run the cell again  (%tb shows the full traceback)"]
+    assert last_cell.outputs == []
+    assert len(storm.requests) == 3
