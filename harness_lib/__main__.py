@@ -116,16 +116,21 @@ def _read_task(p: argparse.ArgumentParser, args: argparse.Namespace) -> str:
 
     if args.task_file is not None and args.task is not None:
         usage_error("give the task either as TASK or with --task-file, not both")
+    if args.task_file is not None:
+        source = f"in --task-file {args.task_file}"
+    elif args.task == "-" or (args.task is None and sys.stdin is not None and not sys.stdin.isatty()):
+        source = "read from stdin"
+    elif args.task is None:
+        return LESSON_TASK
+    else:
+        source = "given"
     try:
         if args.task_file is not None:
-            source, task = f"in --task-file {args.task_file}", Path(args.task_file).read_text(encoding="utf-8")
-        elif args.task == "-" or (args.task is None and sys.stdin is not None and not sys.stdin.isatty()):
-            source, task = "read from stdin", sys.stdin.read()
-        elif args.task is None:
-            return LESSON_TASK
+            task = Path(args.task_file).read_text(encoding="utf-8")
         else:
-            source, task = "given", args.task
-    except UnicodeDecodeError:
+            task = sys.stdin.read() if source == "read from stdin" else args.task
+        task.encode("utf-8")  # stdin and arguments may carry undecodable bytes as surrogates
+    except (UnicodeDecodeError, UnicodeEncodeError):
         usage_error(f"the task {source} is not UTF-8 text")
     except OSError as err:
         usage_error(f"cannot read the task from --task-file {args.task_file}: {err.strerror or err}")

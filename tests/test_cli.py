@@ -117,6 +117,8 @@ def test_task_from_dash_from_a_file_and_at_a_terminal(tmp_path, monkeypatch):
     (["--task-file", "TASK_FILE"], "", "\n  \n"),
     (["--task-file", "NO_SUCH_FILE"], "", None),
     (["--task-file", "TASK_FILE", "also a task"], "", "a task"),
+    (["caf\udce9"], "", None),  # a byte that is not UTF-8, as Python hands it over from argv
+    (["-"], "caf\udce9\n", None),  # ... and from stdin
 ])
 def test_an_empty_or_missing_task_is_a_one_line_usage_error(argv, stdin, file_text, tmp_path, monkeypatch, capsys):
     if file_text is not None:
