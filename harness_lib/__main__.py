@@ -17,6 +17,8 @@ Exit status: 0 the model ended its turn; 3 a valve stopped it; 1 an error or a c
 
 Not handled: when the task comes from stdin, `--approve ask` has no terminal left to read its answer
 from, so every high-impact action is rejected (end of input means "no"); use `--approve yes|no`.
+The task is read whole, with no size limit (the API refuses what does not fit). Ctrl-C during the
+first second or two, while Python is still importing the SDK, shows Python's own traceback.
 """
 
 from __future__ import annotations
