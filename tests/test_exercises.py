@@ -1,13 +1,18 @@
 """The exercises grade as promised, through the learner's own command (`pytest --nbval-lax <notebook>`):
 
-- both reference solutions pass, and both untouched starters fail — by their checks, not by a crash;
-- known-wrong answers fail, each for the right reason: the check that guards it prints the expected ✗;
-- a notebook whose check cells were edited, deleted or untagged is not graded (exercises/conftest.py).
+- both reference solutions pass; both untouched starters fail — by their checks, not by a crash;
+- every wrong answer fails on a ✗ criterion of the check that guards it. Two batches: the classes of wrong answer
+  the checks were designed for (ISSUE_CLASSES), and answers written the way a beginner writes them, without
+  looking at the checks (BEGINNER); answers that are right but worded or built differently still pass (CORRECT);
+- a notebook whose grader cells or grading.py were changed, or that holds something shaped like an API key, is
+  not graded, and the message says where;
+- grading gives the same verdict and summary from the root, from exercises/, from exercises/solutions/ and with an
+  absolute path from another folder.
 
-Wrong answers are made by editing the solution's `exercise` cells (each edit is asserted to apply) and saving
-the copy under exercises/_grading_tmp_*/<case>/ with the original file name, so exercises/conftest.py and
-exercises/checks.lock apply to it exactly as to the real notebook. The copies are deleted afterwards.
-Each grading run starts one kernel per notebook; the runs go in four processes at once.
+Each case edits the solution's `exercise` cells (every edit is asserted to apply) and is saved under
+exercises/_grading_tmp_*/<case>/ with the original file name, so exercises/conftest.py and checks.lock apply to
+it exactly as to the real notebook. All copies are graded by a few pytest runs started at once (one kernel per
+notebook); the copies are deleted afterwards.
 """
 
 import json
@@ -16,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -24,64 +30,309 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
-GRADE = [sys.executable, "-m", "pytest", "--nbval-lax", "-p", "no:cacheprovider"]
+GRADE = [sys.executable, "-m", "pytest", "--nbval-lax", "-p", "no:randomly"]
+WORKERS = 4  # pytest runs at once; each grades its share of the notebooks one after the other
 
-# case -> (notebook, exercise cell id, [(old, new), ...], [(check cell id, the ✗ criterion it must print), ...])
-WRONG_ANSWERS = {
-    "deny-drops-the-call": (EX1, "run-tool-uses", [(
-        "results.append(tool_result(block.id, DENIED.format(name=block.name), is_error=True))\n            continue",
-        "continue")],
-        [("check-deny", "✗ the send_email call got exactly one tool_result")]),
-    "deny-runs-the-tool": (EX1, "run-tool-uses", [('elif tier != "allow":', 'elif tier not in ("allow", "deny"):')],
-        [("check-deny", "✗ send_email (deny) never ran")]),
-    "ask-runs-before-approval": (EX1, "run-tool-uses", [(
-        "            if not (approve is not None and await approve(block.name, block.input)):\n"
-        "                results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))\n"
-        "                continue\n",
-        "            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)\n"
-        "            if not (approve is not None and await approve(block.name, block.input)):\n"
-        "                text, is_error = REJECTED_MESSAGE, True  # the output is dropped, but the tool has run\n"
-        "            results.append(tool_result(block.id, text, is_error))\n"
-        "            continue\n")],
-        [("check-ask", "✗ approved: write_file ran, and only after the yes"),
-         ("check-ask", "✗ rejected: write_file never ran")]),
-    "rejected-ask-without-result": (EX1, "run-tool-uses", [(
-        "results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))\n                continue",
-        "continue")],
-        [("check-ask", "✗ rejected: the call still got exactly one tool_result")]),
-    "unlisted-tool-ignores-default": (EX1, "run-tool-uses", [
-        ("policy.get(block.name, default_tier)", 'policy.get(block.name, "ask")')],
-        [("check-default-tier", "✗ default_tier='allow': the unlisted delete_file ran without asking")]),
-    "cap-after-increment": (EX2, "capped-loop", [
-        ("        if turns >= max_turns:  # first", "        turns += 1\n        if turns >= max_turns:  # first"),
-        ("                               \"max_turns\", turns, requests, 0, messages)\n        turns += 1\n",
-         "                               \"max_turns\", turns, requests, 0, messages)\n")],
-        [("check-turn-cap", "✗ exactly 3 tool turns ran (ran: 2)")]),
-    "cap-at-bottom": (EX2, "capped-loop", [
-        ("        if turns >= max_turns:  # first thing in the body: \"may I take another turn?\"\n"
-         "            return AgentResult(f\"Stopped by the harness: reached the turn cap of {max_turns}.\",\n"
-         "                               \"max_turns\", turns, requests, 0, messages)\n", ""),
-        ("        requests += 1\n",
-         "        requests += 1\n        if turns >= max_turns:\n"
-         "            return AgentResult(\"Stopped by the harness.\", \"max_turns\", turns, requests, 0, messages)\n")],
-        [("check-turn-cap", "✗ max_turns=0: not a single turn runs"),
-         ("check-model-answer", "✗ it returns the model's own answer")]),
-    "no-cap": (EX2, "capped-loop", [
-        ("        if turns >= max_turns:  # first thing in the body: \"may I take another turn?\"\n"
-         "            return AgentResult(f\"Stopped by the harness: reached the turn cap of {max_turns}.\",\n"
-         "                               \"max_turns\", turns, requests, 0, messages)\n", "")],
-        [("check-turn-cap", "✗ a model that never ends its turn is stopped (never-ends, max_turns=3) — runaway")]),
-    "diagnosis-omits-no-progress": (EX2, "diagnosis", [
-        ("    NO_PROGRESS_CHECK: WALKS_IN_PLACE,", "    # (no-progress: forgotten)")],
-        [("check-diagnosis", "✗ names: no no-progress check: identical repeated calls go unnoticed")]),
+# ---- exercise 1: run_tool_uses variants -------------------------------------------------------------------
+
+RTU_HEAD = "async def run_tool_uses(content, tool_impls, *, tools, approve, policy, default_tier):\n"
+DENY_TEXT = '"forbidden by policy: not run"'
+
+
+def rtu(body: str) -> str:
+    """A whole run_tool_uses cell from its body (indented 4)."""
+    return "# ✏️ EXERCISE — your code here.\n" + RTU_HEAD + body
+
+
+# The straightforward per-block loop a learner writes first (it asks and runs block by block): the base of
+# several wrong answers below.
+PER_BLOCK = rtu('''\
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = policy.get(block.name, default_tier)
+        if tier == "allow":
+            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+            results.append(tool_result(block.id, text, is_error))
+        elif tier == "ask":
+            if approve is not None and await approve(block.name, block.input) is True:
+                text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+                results.append(tool_result(block.id, text, is_error))
+            else:
+                results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            results.append(tool_result(block.id, "forbidden by policy: not run", is_error=True))
+    return results
+''')
+
+# ---- exercise 2: run_capped variants ----------------------------------------------------------------------
+
+CAPPED_HEAD = ("# ✏️ EXERCISE — your code here.\nMAX_TURNS = 8\n\n\n"
+               "async def run_capped(client, user_input, tools, tool_impls, *, max_turns=MAX_TURNS) -> AgentResult:\n")
+
+
+def capped(body: str, head: str = CAPPED_HEAD) -> str:
+    return head + body
+
+
+SOLUTION_TOP = '''\
+    messages = [{"role": "user", "content": user_input}]
+    response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    turns, requests = 0, 1
+'''
+
+# case -> (notebook, {cell id: [(old, new), ...] or a whole new source}, [(check cell id, ✗ criterion it must print)])
+ISSUE_CLASSES = {
+    # exercise 1
+    "1-unknown-tier-runs": (EX1, {"run-tool-uses": [
+        ('        else:  # "deny", or a tier', '        elif tier == "deny":  # "deny", or a tier'),
+        ('            refusals.append(DENIED.format(name=block.name))\n',
+         '            refusals.append(DENIED.format(name=block.name))\n        else:\n            refusals.append(None)\n')]},
+        [("check-deny", "✗ a tier that is none of the three (a typo: 'Deny') is treated as deny")]),
+    "1-tool-error-dropped": (EX1, {"run-tool-uses": [
+        ("results.append(tool_result(block.id, text, is_error))", "results.append(tool_result(block.id, text))")]},
+        [("check-allow", "✗ a tool that fails (read_file of a missing file) is answered with is_error: true")]),
+    "1-one-approval-per-turn": (EX1, {"run-tool-uses": [
+        ("    refusals = []  # per call", "    answer = None\n    refusals = []  # per call"),
+        ("            approved = approve is not None and await approve(block.name, block.input) is True\n",
+         "            if answer is None:\n"
+         "                answer = approve is not None and await approve(block.name, block.input) is True\n"
+         "            approved = answer\n")]},
+        [("check-parallel", "✗ two write_file calls in one turn: each was asked about, and only the approved one ran")]),
+    "1-no-approver-runs": (EX1, {"run-tool-uses": [
+        ("approved = approve is not None and await approve(block.name, block.input) is True",
+         "approved = approve is None or await approve(block.name, block.input) is True")]},
+        [("check-ask", "✗ no approver (approve=None): write_file does not run")]),
+    "1-ignores-tools-argument": (EX1, {"run-tool-uses": [
+        ("await arun_tool(tool_impls, block.name, block.input, tools)", "await arun_tool(tool_impls, block.name, block.input)")]},
+        [("check-allow", "✗ an allowed tool the caller offers, not in the lesson's TOOLS (send_email), runs")]),
+    "1-every-block-is-a-call": (EX1, {"run-tool-uses": [
+        ('    calls = [block for block in content if block.type == "tool_use"]', "    calls = list(content)")]},
+        [("check-allow", "✗ the run: the API accepted every request and the model finished"),
+         ("check-deny", "✗ the run: the API accepted every request and the model finished")]),
+    "1-only-content-0": (EX1, {"run-tool-uses": [
+        ('    calls = [block for block in content if block.type == "tool_use"]',
+         '    calls = [content[0]] if content[0].type == "tool_use" else []')]},
+        [("check-allow", "✗ the run: the API accepted every request and the model finished"),
+         ("check-parallel", "✗ exactly one tool_result per tool_use, in the tool_use order")]),
+    "1-approval-per-block": (EX1, {"run-tool-uses": PER_BLOCK},
+        [("check-parallel", "✗ every approval of the turn was asked before any tool of the turn ran")]),
+    "1-deny-says-declined-first": (EX1, {"run-tool-uses": [
+        ('DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."',
+         'DENIED = "The person declined {name}; it was not run."')]},
+        [("check-deny", "✗ ... saying the tool is forbidden by policy")]),
+    # exercise 2
+    "2-loops-until-end-turn": (EX2, {"capped-loop": [
+        ('while response.stop_reason == "tool_use":', 'while response.stop_reason != "end_turn":')]},
+        [("check-model-answer", "✗ a reply that is neither tool_use nor end_turn (a refusal) ends the run")]),
+    "2-counts-tool-calls": (EX2, {"capped-loop": [
+        ("        turns += 1\n", '        turns += sum(1 for b in response.content if b.type == "tool_use")\n')]},
+        [("check-turn-cap", "✗ a turn of 2 parallel calls counts as ONE turn")]),
+    "2-offers-global-tools": (EX2, {"capped-loop": [
+        ("tools=tools, messages=messages)\n        requests += 1", "tools=SAFE_TOOLS, messages=messages)\n        requests += 1"),
+        ("tools=tools, messages=messages)\n    turns, requests", "tools=SAFE_TOOLS, messages=messages)\n    turns, requests")]},
+        [("check-turn-cap", "✗ every request offered exactly the tools the caller passed")]),
+    "2-empty-cap-text": (EX2, {"capped-loop": [
+        ('f"Stopped by the harness: reached the turn cap of {max_turns}."', '""')]},
+        [("check-turn-cap", "✗ its text says the harness stopped the run")]),
+    "2-own-tool-step-content-0": (EX2, {"capped-loop": [
+        ("        results = await run_tool_uses(response.content, tool_impls, tools)\n",
+         "        block = response.content[0]\n"
+         "        text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)\n"
+         "        results = [tool_result(block.id, text, is_error)]\n")]},
+        [("check-model-answer", "✗ the demo task with max_turns=2: its 2 tool turns ran")]),
+    "2-diagnosis-empty": (EX2, {"diagnosis": "DIAGNOSIS = {}\n"},
+        [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict")]),
 }
 
-# case -> (notebook, how the grader cells are changed, what the refusal must name)
-TAMPERED = {
+BEGINNER = {
+    # exercise 1 — written as a learner would, not against the checks
+    "b1-no-else-branch": (EX1, {"run-tool-uses": PER_BLOCK.replace(
+        "        else:\n            results.append(tool_result(block.id, \"forbidden by policy: not run\", is_error=True))",
+        "        elif tier == \"deny\":\n            results.append(tool_result(block.id, \"forbidden by policy: not run\", is_error=True))")},
+        [("check-deny", "✗ a tier that is none of the three")]),
+    "b1-uses-globals": (EX1, {"run-tool-uses": [("tier = policy.get(block.name, default_tier)",
+                                                 "tier = POLICY.get(block.name, DEFAULT_TIER)")]},
+        [("check-default-tier", "✗ default_tier='allow': the unlisted delete_file ran without asking")]),
+    "b1-policy-index": (EX1, {"run-tool-uses": [("tier = policy.get(block.name, default_tier)", "tier = policy[block.name]")]},
+        [("check-default-tier", "✗ default_tier='allow': the unlisted delete_file ran without asking")]),
+    "b1-deny-without-is-error": (EX1, {"run-tool-uses": [
+        ("            results.append(tool_result(block.id, refusal, is_error=True))",
+         "            results.append(tool_result(block.id, refusal))")]},
+        [("check-deny", "✗ ... with is_error: true")]),
+    "b1-returns-a-message": (EX1, {"run-tool-uses": [("    return results", "    return {\"role\": \"user\", \"content\": results}")]},
+        [("check-parallel", "✗ for a turn of 4 tool calls, run_tool_uses returned a list")]),
+    "b1-gather-everything": (EX1, {"run-tool-uses": rtu('''\
+    import asyncio
+
+    async def one(block):
+        tier = policy.get(block.name, default_tier)
+        if tier == "deny" or tier not in ("allow", "ask"):
+            return tool_result(block.id, f"{block.name} is forbidden by policy", is_error=True)
+        if tier == "ask" and not (approve is not None and await approve(block.name, block.input) is True):
+            return tool_result(block.id, REJECTED_MESSAGE, is_error=True)
+        text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+        return tool_result(block.id, text, is_error)
+    return list(await asyncio.gather(*(one(b) for b in content if b.type == "tool_use")))
+''')},
+        [("check-parallel", "✗ every approval of the turn was asked before any tool of the turn ran")]),
+    "b1-forgot-await-approve": (EX1, {"run-tool-uses": [
+        ("approved = approve is not None and await approve(block.name, block.input) is True",
+         "approved = approve is not None and bool(approve(block.name, block.input))")]},
+        [("check-ask", "✗ write_file (ask) was put to the approver once")]),
+    "b1-sync-run-tool": (EX1, {"run-tool-uses": [
+        ("text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)",
+         "text, is_error = run_tool(tool_impls, block.name, block.input, tools)"),
+        ("# ✏️ EXERCISE — your code here.\n", "# ✏️ EXERCISE — your code here.\nfrom harness_lib.tools import run_tool\n")]},
+        [("check-allow", "✗ read_file and get_time (allow) each ran once")]),
+    "b1-deny-also-runs": (EX1, {"run-tool-uses": PER_BLOCK.replace(
+        "        else:\n            results.append(tool_result(block.id, \"forbidden by policy: not run\", is_error=True))",
+        "        else:\n            results.append(tool_result(block.id, \"forbidden by policy: not run\", is_error=True))\n"
+        "            await arun_tool(tool_impls, block.name, block.input, tools)  # log it anyway")},
+        [("check-deny", "✗ send_email (deny) never ran")]),
+    "b1-rejection-without-is-error": (EX1, {"run-tool-uses": [
+        ("refusals.append(None if approved else REJECTED_MESSAGE)", "refusals.append(None if approved else 'REJECTED')"),
+        ("            results.append(tool_result(block.id, refusal, is_error=True))",
+         "            results.append(tool_result(block.id, REJECTED_MESSAGE if refusal == 'REJECTED' else refusal,\n"
+         "                                       is_error=refusal != 'REJECTED'))")]},
+        [("check-ask", "✗ rejected: the call still got exactly one tool_result, with is_error: true")]),
+    "b1-capitalised-tiers": (EX1, {"policy": [('"get_time": "allow"', '"get_time": "Allow"'),
+                                              ('"read_file": "allow"', '"read_file": "Allow"')]},
+        [("check-policy", "✗ POLICY is a dict: tool name -> 'allow' | 'ask' | 'deny'")]),
+    "b1-default-allow": (EX1, {"policy": [('DEFAULT_TIER = "ask"', 'DEFAULT_TIER = "allow"')]},
+        [("check-policy", "✗ DEFAULT_TIER fails closed: 'ask' or 'deny'")]),
+    "b1-approve-name-only": (EX1, {"run-tool-uses": [("await approve(block.name, block.input)", "await approve(block.name)")]},
+        [("check-ask", "✗ write_file (ask) was put to the approver once")]),
+    "b1-refusals-first": (EX1, {"run-tool-uses": rtu('''\
+    ran, refused = [], []
+    for block in (b for b in content if b.type == "tool_use"):
+        tier = policy.get(block.name, default_tier)
+        if tier == "ask" and approve is not None and await approve(block.name, block.input) is True:
+            tier = "allow"
+        if tier == "allow":
+            ran.append(block)
+        elif tier == "ask":
+            refused.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            refused.append(tool_result(block.id, f"{block.name} is forbidden by policy", is_error=True))
+    for block in ran:
+        text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+        refused.append(tool_result(block.id, text, is_error))
+    return refused
+''')},
+        [("check-parallel", "✗ exactly one tool_result per tool_use, in the tool_use order")]),
+    # exercise 2
+    "b2-while-cap-in-condition": (EX2, {"capped-loop": [
+        ('    while response.stop_reason == "tool_use":\n        if turns >= max_turns:  # first thing in the body: "may I take another turn?"\n'
+         '            return AgentResult(f"Stopped by the harness: reached the turn cap of {max_turns}.",\n'
+         '                               "max_turns", turns, requests, 0, messages)\n',
+         '    while response.stop_reason == "tool_use" and turns < max_turns:\n')]},
+        [("check-turn-cap", "✗ it returns AgentResult with stopped_by='max_turns', turns=3, requests=4")]),
+    "b2-forgot-increment": (EX2, {"capped-loop": [("        turns += 1\n", "")]},
+        [("check-turn-cap", "✗ a model that never ends its turn is stopped (never-ends, max_turns=3) — runaway")]),
+    "b2-requests-not-counted": (EX2, {"capped-loop": [("        requests += 1\n", "")]},
+        [("check-turn-cap", "✗ it returns AgentResult with stopped_by='max_turns', turns=3, requests=4")]),
+    "b2-append-then-cap": (EX2, {"capped-loop": [
+        ('        if turns >= max_turns:  # first thing in the body: "may I take another turn?"\n',
+         '        messages.append({"role": "assistant", "content": response.content})\n'
+         '        if turns >= max_turns:  # first thing in the body: "may I take another turn?"\n'),
+        ('        turns += 1\n        messages.append({"role": "assistant", "content": response.content})\n',
+         "        turns += 1\n")]},
+        [("check-turn-cap", "✗ the history it returns can be continued")]),
+    "b2-greater-than": (EX2, {"capped-loop": [("if turns >= max_turns:", "if turns > max_turns:")]},
+        [("check-turn-cap", "✗ exactly 3 tool turns ran (ran: 4)")]),
+    "b2-default-not-max-turns": (EX2, {"capped-loop": [("*, max_turns=MAX_TURNS)", "*, max_turns=10)")]},
+        [("check-turn-cap", "✗ run_capped's default cap is MAX_TURNS")]),
+    "b2-max-turns-string": (EX2, {"capped-loop": [("MAX_TURNS = 8", 'MAX_TURNS = "8"'),
+                                                  ("*, max_turns=MAX_TURNS)", "*, max_turns=8)")]},
+        [("check-turn-cap", "✗ MAX_TURNS is a whole number from 1 to 30")]),
+    "b2-for-range": (EX2, {"capped-loop": capped(SOLUTION_TOP + '''\
+    for _ in range(max_turns):
+        if response.stop_reason != "tool_use":
+            return AgentResult(final_text(response), response.stop_reason, turns, requests, 0, messages)
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        results = await run_tool_uses(response.content, tool_impls, tools)
+        messages.append({"role": "user", "content": results})
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        requests += 1
+    return AgentResult("Stopped: turn cap reached.", "max_turns", turns, requests, 0, messages)
+''')},
+        [("check-model-answer", "✗ it returns the model's own answer (stopped_by='end_turn'), not a cap message")]),
+    "b2-raises-at-cap": (EX2, {"capped-loop": [
+        ('            return AgentResult(f"Stopped by the harness: reached the turn cap of {max_turns}.",\n'
+         '                               "max_turns", turns, requests, 0, messages)\n',
+         '            raise RuntimeError(f"turn cap of {max_turns} reached")\n')]},
+        [("check-turn-cap", "✗ a model that never ends its turn is stopped (never-ends, max_turns=3) — RuntimeError")]),
+    "b2-diagnosis-with-retries": (EX2, {"diagnosis": [("}\n# NO_RETRIES", "    NO_RETRIES: TURNS_BURN,\n}\n# NO_RETRIES")]},
+        [("check-diagnosis", "✗ no key is a guard whose absence does not make this loop run away")]),
+    "b2-diagnosis-swapped": (EX2, {"diagnosis": [("NO_TURN_CAP: TURNS_BURN,", "NO_TURN_CAP: TOKENS_BURN,"),
+                                                 ("NO_TOKEN_BUDGET: TOKENS_BURN,", "NO_TOKEN_BUDGET: TURNS_BURN,")]},
+        [("check-diagnosis", "✗ each of those guards is mapped to the runaway its absence allows (2 of 4 right)")]),
+    "b2-diagnosis-two-only": (EX2, {"diagnosis": "DIAGNOSIS = {NO_TURN_CAP: TURNS_BURN, NO_PROGRESS_CHECK: WALKS_IN_PLACE}\n"},
+        [("check-diagnosis", "✗ names every missing guard that lets this loop run away (2 of 4 named)")]),
+    "b2-diagnosis-free-text": (EX2, {"diagnosis": 'DIAGNOSIS = {"no max turns": "runs forever", "no budget": "costs a lot"}\n'},
+        [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants")]),
+    "b2-diagnosis-dangling": (EX2, {"diagnosis": [("NO_PROGRESS_CHECK: WALKS_IN_PLACE,", "NO_PROGRESS_CHECK: DANGLING_TOOL_USE,")]},
+        [("check-diagnosis", "✗ no value is a failure this loop does not have")]),
+}
+
+# Right answers, worded or built differently: each must PASS.
+CORRECT = {
+    "c1-deny-default-other-structure": (EX1, {
+        "policy": [('DEFAULT_TIER = "ask"', 'DEFAULT_TIER = "deny"')],
+        "run-tool-uses": rtu('''\
+    uses = [b for b in content if getattr(b, "type", None) == "tool_use"]
+    may_run = {}
+    for b in uses:  # every decision first
+        tier = policy.get(b.name, default_tier)
+        if tier == "ask":
+            may_run[b.id] = approve is not None and (await approve(b.name, b.input)) == True  # noqa: E712
+        else:
+            may_run[b.id] = tier == "allow"
+    out = []
+    for b in uses:
+        if may_run[b.id]:
+            text, failed = await arun_tool(tool_impls, b.name, b.input, tools)
+            out.append(tool_result(b.id, text, is_error=failed))
+        elif policy.get(b.name, default_tier) == "ask":
+            out.append(tool_result(b.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            out.append(tool_result(b.id, f"Policy forbids {b.name}. Not executed.", is_error=True))
+    return out
+''')}),
+    "c1-deny-says-declined-and-forbidden": (EX1, {"run-tool-uses": [
+        ('DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."',
+         'DENIED = "Declined: {name} is forbidden by policy."')]}),
+    "c2-while-true-and-other-words": (EX2, {
+        "diagnosis": [("STOP_LEFT_TO_MODEL: RUNS_WHILE_ASKED,", "STOP_LEFT_TO_MODEL: TURNS_BURN,")],
+        "capped-loop": capped(SOLUTION_TOP + '''\
+    while True:
+        if response.stop_reason != "tool_use":
+            return AgentResult(final_text(response), response.stop_reason, turns, requests, 0, messages)
+        if turns >= max_turns:
+            return AgentResult("Max turns reached.", "max_turns", turns, requests, 0, messages)
+        turns += 1
+        messages += [{"role": "assistant", "content": response.content},
+                     {"role": "user", "content": await run_tool_uses(response.content, tool_impls, tools)}]
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        requests += 1
+''', head=CAPPED_HEAD.replace("MAX_TURNS = 8", "MAX_TURNS = 5"))}),
+}
+
+FAKE_KEY = "sk-" + "ant-" + "api03-" + "x" * 24  # shaped like a key, is none
+
+# case -> (notebook, how it is changed, what the refusal must say)
+REFUSED = {
     "tamper-edited": (EX1, "edit", "the check cell 'check-deny' was edited"),
     "tamper-deleted": (EX2, "delete", "the check cell 'check-turn-cap' was deleted"),
     "tamper-untagged": (EX2, "untag", "the check cell 'check-model-answer' has tags ['raises-exception']"),
+    "key-in-source": (EX1, "key-source", "in cell 'policy' (source)"),
+    "key-in-output": (EX2, "key-output", "in cell 'it-works' (output)"),
 }
+
+WRONG = ISSUE_CLASSES | BEGINNER
 
 
 def cell(nb, cell_id):
@@ -96,34 +347,42 @@ def solution(name):
     return json.loads((EXERCISES / "solutions" / name).read_text(encoding="utf-8"))
 
 
-def wrong_answer(case):
-    name, cell_id, edits, _ = WRONG_ANSWERS[case]
+def edited(case, name, changes):
     nb = solution(name)
-    c = cell(nb, cell_id)
-    text = source(c)
-    for old, new in edits:
-        assert text.count(old) == 1, f"{case}: the solution changed, this edit no longer applies: {old!r}"
-        text = text.replace(old, new)
-    c["source"] = text
-    return name, nb
+    for cell_id, edits in changes.items():
+        c = cell(nb, cell_id)
+        if isinstance(edits, str):
+            c["source"] = edits
+            continue
+        text = source(c)
+        for old, new in edits:
+            assert text.count(old) == 1, f"{case}: the solution changed, this edit no longer applies: {old!r}"
+            text = text.replace(old, new)
+        c["source"] = text
+    return nb
 
 
-def tampered(case):
-    name, how, _ = TAMPERED[case]
+def refused(case):
+    name, how, _ = REFUSED[case]
     nb = solution(name)
     if how == "edit":
         c = cell(nb, "check-deny")
-        c["source"] = source(c).replace("_c.done()", "_c.failed.clear()  # all good!\n_c.done()")
+        c["source"] = source(c) + "\n# all good!"
     elif how == "delete":
         nb["cells"].remove(cell(nb, "check-turn-cap"))
-    else:
+    elif how == "untag":
         cell(nb, "check-model-answer")["metadata"]["tags"] = ["raises-exception"]
-    return name, nb
+    elif how == "key-source":
+        c = cell(nb, "policy")
+        c["source"] = f'import os\nos.environ["ANTHROPIC_API_KEY"] = "{FAKE_KEY}"\n' + source(c)
+    else:
+        cell(nb, "it-works")["outputs"].append({"output_type": "stream", "name": "stdout", "text": [FAKE_KEY + "\n"]})
+    return nb
 
 
 def grade_sections(stdout):
-    """{notebook path: its block of the "exercise grade" summary}."""
-    text = stdout.split(" exercise grade ", 1)[-1].split("short test summary", 1)[0]
+    """{notebook path: its block of the "exercise grade" at the end of the output}."""
+    text = stdout.split(" exercise grade ", 1)[-1]
     sections, current = {}, None
     for line in text.splitlines():
         header = re.match(r"^(\S.*?\.ipynb): ", line)
@@ -135,71 +394,123 @@ def grade_sections(stdout):
     return {path: "\n".join(lines) for path, lines in sections.items()}
 
 
+def check_block(section, check_id):
+    """The lines of one check cell's block in a grade section ('' when it passed or is absent)."""
+    block = section.split(f"\n  ✗ {check_id}", 1)
+    return block[1].split("\n  ✗ ")[0].split("\n  ✓ ")[0] if len(block) == 2 else ""
+
+
+def _run(cmd, cwd, env):
+    return subprocess.Popen(cmd, cwd=cwd, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
 @pytest.fixture(scope="module")
 def runs():
-    """Start every grading run at once; {name: (returncode, stdout, {notebook: grade section})}."""
+    """Start every grading run at once; {group: (returncode, stdout, {notebook: grade section})}."""
     tmp = EXERCISES / f"_grading_tmp_{uuid.uuid4().hex[:8]}"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "HARNESS_SCENARIO")}
+    elsewhere = Path(tempfile.mkdtemp(prefix="grading-cwd-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "HARNESS_SCENARIO", "HARNESS_GRADING")}
     try:
         paths = {}
-        for case, make in [*((c, wrong_answer) for c in WRONG_ANSWERS), *((c, tampered) for c in TAMPERED)]:
-            name, nb = make(case)
+        cases = [*((c, WRONG[c][0], edited(c, WRONG[c][0], WRONG[c][1])) for c in WRONG),
+                 *((c, CORRECT[c][0], edited(c, CORRECT[c][0], CORRECT[c][1])) for c in CORRECT),
+                 *((c, REFUSED[c][0], refused(c)) for c in REFUSED)]
+        for case, name, nb in cases:
             path = tmp / case / name
             path.parent.mkdir(parents=True)
             path.write_text(json.dumps(nb, indent=1, ensure_ascii=False), encoding="utf-8")
-            paths[case] = str(path.relative_to(ROOT))
-        groups = {
-            "solutions": [f"exercises/solutions/{EX1}", f"exercises/solutions/{EX2}"],
-            "starters": [f"exercises/{EX1}", f"exercises/{EX2}"],
-            "wrong-1": [p for c, p in paths.items() if c in WRONG_ANSWERS and WRONG_ANSWERS[c][0] == EX1],
-            "wrong-2": [p for c, p in paths.items() if c in TAMPERED or WRONG_ANSWERS[c][0] == EX2],
+            paths[case] = path.relative_to(ROOT).as_posix()
+        copies = sorted(paths.values())
+        groups = {f"copies-{i}": (ROOT, copies[i::WORKERS]) for i in range(WORKERS)}
+        groups |= {
+            "root": (ROOT, [f"exercises/solutions/{EX1}", f"exercises/solutions/{EX2}",
+                            f"exercises/{EX1}", f"exercises/{EX2}"]),
+            "from-exercises": (EXERCISES, [f"solutions/{EX1}", EX2]),
+            "from-solutions": (EXERCISES / "solutions", [EX1]),
+            "from-elsewhere": (elsewhere, [str(EXERCISES / EX2)]),
         }
-        procs = {g: subprocess.Popen([*GRADE, *nbs], cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT) for g, nbs in groups.items()}
+        procs = {g: _run([*GRADE, *nbs], cwd, env) for g, (cwd, nbs) in groups.items()}
         results = {}
         for group, proc in procs.items():
-            out, _ = proc.communicate(timeout=900)
+            out, _ = proc.communicate(timeout=1800)
             results[group] = (proc.returncode, out, grade_sections(out))
+        merged = {}
+        for group in groups:
+            if group.startswith("copies-"):
+                merged.update(results[group][2])
+        results["copies"] = merged
+        results["copies-out"] = "\n".join(results[g][1][-3000:] for g in groups if g.startswith("copies-"))
         results["paths"] = paths
         yield results
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(elsewhere, ignore_errors=True)
 
 
 def test_solutions_pass(runs):
-    code, out, sections = runs["solutions"]
-    assert code == 0, out[-4000:]
-    assert f"exercises/solutions/{EX1}: PASS — 5 of 5 checks pass" in out
-    assert f"exercises/solutions/{EX2}: PASS — 3 of 3 checks pass" in out
+    code, out, sections = runs["root"]
+    assert f"exercises/solutions/{EX1}: PASS — 6 of 6 checks pass" in out, out[-6000:]
+    assert f"exercises/solutions/{EX2}: PASS — 3 of 3 checks pass" in out, out[-6000:]
 
 
 def test_starters_fail_by_their_checks(runs):
-    code, out, sections = runs["starters"]
+    code, out, sections = runs["root"]
     assert code == 1, out[-4000:]  # 1: tests failed (2-4 would be an interrupted run or a usage/internal error)
-    assert f"exercises/{EX1}: FAIL — 0 of 5 checks pass" in out and f"exercises/{EX2}: FAIL — 0 of 3 checks pass" in out
-    for section in sections.values():
-        assert "the cell raised" not in section, section  # each check ran to its verdict: ✗ criteria, no crash
-    assert "NotImplementedError: ...your code here..." in out
+    assert f"exercises/{EX1}: FAIL — 0 of 6 checks pass" in out and f"exercises/{EX2}: FAIL — 0 of 3 checks pass" in out
+    for path in (f"exercises/{EX1}", f"exercises/{EX2}"):
+        section = sections[path]
+        assert "raised" not in section, section  # each check ran to its verdict: ✗ criteria, no crash
+        assert section.count("      ✗ ") >= 6 and "          hint: " in section, section
 
 
-@pytest.mark.parametrize("case", WRONG_ANSWERS)
-def test_wrong_answer_fails_for_the_right_reason(runs, case):
-    name, _, _, expected = WRONG_ANSWERS[case]
-    code, out, sections = runs["wrong-1" if name == EX1 else "wrong-2"]
-    assert code == 1, out[-4000:]
-    section = sections.get(runs["paths"][case])
-    assert section is not None and ": FAIL — " in section.splitlines()[0], section or out[-4000:]
+def test_a_failing_grade_is_short_and_names_cells_by_id(runs):
+    code, out, _ = runs["root"]
+    assert "Cell " not in out, "cells are named by their id, not nbval's number"
+    assert "Traceback" not in out and "\x1b[" not in out
+    assert f"exercises/{EX1}::check-deny" in out
+    assert out.rstrip().splitlines()[-1].startswith("      ")  # the grade is the last thing printed
+    assert len(out.splitlines()) < 200, len(out.splitlines())
+
+
+@pytest.mark.parametrize("case", WRONG)
+def test_wrong_answer_fails_on_a_criterion(runs, case):
+    _, _, expected = WRONG[case]
+    section = runs["copies"].get(runs["paths"][case])
+    assert section is not None and ": FAIL — " in section.splitlines()[0], section or runs["copies-out"]
     for check_id, criterion in expected:
-        block = section.split(f"  ✗ {check_id} — ", 1)
-        assert len(block) == 2, f"{case}: {check_id} did not fail\n{section}"
-        assert criterion in block[1].split("\n  ✗ ")[0], f"{case}: {check_id} failed, but not with {criterion!r}\n{section}"
+        block = check_block(section, check_id)
+        assert block, f"{case}: {check_id} did not fail\n{section}"
+        assert f"      {criterion}" in block, f"{case}: {check_id} failed, but not with {criterion!r}\n{section}"
 
 
-@pytest.mark.parametrize("case", TAMPERED)
-def test_tampered_checks_are_not_graded(runs, case):
-    _, _, message = TAMPERED[case]
-    code, out, sections = runs["wrong-2"]
-    assert code == 1
+@pytest.mark.parametrize("case", CORRECT)
+def test_right_answer_in_other_words_passes(runs, case):
+    section = runs["copies"].get(runs["paths"][case])
+    assert section is not None and ": PASS — " in section.splitlines()[0], section or runs["copies-out"]
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_refused_notebook_is_not_graded(runs, case):
+    _, how, message = REFUSED[case]
     path = runs["paths"][case]
-    assert f"{path}: NOT GRADED — the check cells were changed" in sections.get(path, ""), out[-4000:]
-    assert "GRADE NOT VALID: the check cells were changed" in out and message in out
+    section = runs["copies"].get(path, "")
+    assert f"{path}: NOT GRADED — " in section, section or runs["copies-out"]
+    out = next(runs[g][1] for g in runs if g.startswith("copies-") and path in runs[g][1])
+    assert message in out
+    if how.startswith("key"):
+        assert "GRADE REFUSED" in out and FAKE_KEY not in out  # says where, never repeats it
+    else:
+        assert "GRADE NOT VALID" in out and "git checkout -- " in out and "solutions/" not in out.split(
+            "GRADE NOT VALID", 1)[1].split("\n\n", 1)[0]
+
+
+def test_grading_gives_the_same_result_from_any_folder(runs):
+    for group, path, verdict in [("from-exercises", f"exercises/solutions/{EX1}", "PASS — 6 of 6"),
+                                 ("from-exercises", f"exercises/{EX2}", "FAIL — 0 of 3"),
+                                 ("from-solutions", f"exercises/solutions/{EX1}", "PASS — 6 of 6"),
+                                 ("from-elsewhere", f"exercises/{EX2}", "FAIL — 0 of 3")]:
+        code, out, sections = runs[group]
+        assert "FileNotFoundError" not in out, out[-3000:]
+        assert sections.get(path, "").startswith(f"{path}: {verdict} checks pass"), (group, out[-3000:])
+        root_section = runs["root"][2].get(path)
+        assert sections[path] == root_section, f"{group}: the summary differs from the root's"
