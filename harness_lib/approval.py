@@ -90,6 +90,22 @@ def describe(name: str, tool_input: dict) -> str:
     return _escape_invisible(f"{name}({json.dumps(tool_input, ensure_ascii=False, separators=(',', ':'))})")
 
 
+WAKE_EVERY = 0.25
+"""Seconds between wake-ups while an approver waits, so that Stop (an interrupt) takes effect at once.
+
+A kernel's interrupt is a SIGINT. Python runs its handler only when the main thread runs Python
+code, and a kernel whose cell is awaiting sleeps in its event loop until some message arrives; so an
+approver that simply awaited a click would notice Stop only at the next message (or its timeout).
+Waking up a few times a second lets ipykernel turn the interrupt into a cancellation right away.
+"""
+
+
+async def _wait_awake(future: asyncio.Future) -> None:
+    """Await `future`, waking up every WAKE_EVERY seconds so that an interrupt is noticed at once."""
+    while not future.done():
+        await asyncio.wait({future}, timeout=WAKE_EVERY)
+
+
 # --- the terminal --------------------------------------------------------------------------------
 
 YES = ("y", "yes")
@@ -128,7 +144,8 @@ async def _read_line(prompt: str) -> str:
             pass
 
     threading.Thread(target=read, name="approval-input", daemon=True).start()
-    return await answer
+    await _wait_awake(answer)
+    return answer.result()
 
 
 async def _ask_in_text(action: str, *, print_interrupt: bool) -> bool:
@@ -201,14 +218,6 @@ def scripted_approver(decisions):
 
 
 AUTO_CHOICES = ("approve", "reject")
-WAKE_EVERY = 0.25
-"""Seconds between wake-ups while the buttons wait, so that Stop (an interrupt) takes effect at once.
-
-A kernel's interrupt is a SIGINT. Python runs its handler only when the main thread runs Python
-code, and a kernel whose cell is awaiting sleeps in its event loop until some message arrives; so an
-approver that simply awaited a click would notice Stop only at the next message (or its timeout).
-Waking up a few times a second lets ipykernel turn the interrupt into a cancellation right away.
-"""
 
 
 def _check_timeout(value, what: str) -> float:
@@ -286,7 +295,8 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
       finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
 
     Not handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async)
-    cell deadlocks. The text-box fallback has no timeout. The buttons are ordinary widgets: if the
+    cell deadlocks. The text-box fallback has no timeout, and after Stop its worker thread still waits
+    for an answer (what is typed into a leftover box decides nothing). The buttons are ordinary widgets: if the
     page is closed, or the widget manager failed to load, nobody can click and the wait ends by
     timeout.
     """

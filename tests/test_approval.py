@@ -1,12 +1,17 @@
-"""harness_lib.approval without a browser: plain sync tests that drive the approvers with asyncio.run."""
+"""harness_lib.approval without a browser: plain sync tests that drive the approvers with asyncio.run, and one
+that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the test; skipped if it cannot be)."""
 
 import asyncio
 import builtins
 import html
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -527,3 +532,71 @@ def test_widget_approver_auto_switch_clicks_the_button_even_on_ipykernel_6(shown
 
 def test_running_kernel_version_is_none_outside_a_kernel():
     assert approval.running_kernel_version() is None
+
+
+# --- notebook 05 on ipykernel 6 (a throwaway install) --------------------------------------------
+
+OLD_IPYKERNEL = "ipykernel==6.31.0"
+
+
+def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(tmp_path):
+    """The lesson's approval cell in a real ipykernel 6 kernel, with nobody to click and no text input
+    (as under nbval): one line says why there are no buttons, the text prompt cannot be answered, the
+    action is rejected, and nothing is written."""
+    from jupyter_client.manager import KernelManager
+
+    target = tmp_path / "old-ipykernel"
+    try:
+        pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
+                              "--retries", "0", "--timeout", "15", "--target", str(target), OLD_IPYKERNEL],
+                             capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        pytest.skip(f"could not install {OLD_IPYKERNEL} for this test: {err}")
+    if pip.returncode:
+        pytest.skip(f"could not install {OLD_IPYKERNEL} for this test: {pip.stderr.strip()[-300:]}")
+
+    repo = Path(approval.__file__).resolve().parent.parent
+    tool_root = tmp_path / "tool-root"
+    (tool_root / "scratch").mkdir(parents=True)
+    (tool_root / "README.md").write_text("# Agent harness fundamentals\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HARNESS_")}
+    env.update(PYTHONPATH=os.pathsep.join([str(target), env.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+               HARNESS_OFFLINE="1", HARNESS_TOOL_ROOT=str(tool_root))  # no HARNESS_AUTO_APPROVE: nobody clicks
+
+    cells = json.loads((repo / "notebooks" / "05_human_in_the_loop.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = [c for c in cells if c["cell_type"] == "code"]
+    gate = next(i for i, c in enumerate(code) if c["id"] == "approval-demo")
+
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel(env=env, cwd=str(repo / "notebooks"))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        outputs = []
+
+        def keep(msg):
+            if msg["msg_type"] == "stream":
+                outputs.append(msg["content"]["text"])
+            elif msg["msg_type"] == "error":
+                outputs.append(f"ERROR {msg['content']['ename']}: {msg['content']['evalue']}")
+
+        version = []
+        kc.execute_interactive("import ipykernel; print(ipykernel.__version__)", timeout=30,
+                               output_hook=lambda m: version.append(m["content"].get("text", "")))
+        assert "".join(version).strip() == OLD_IPYKERNEL.split("==")[1]
+        for cell in code[: gate + 1]:
+            outputs.clear()
+            reply = kc.execute_interactive("".join(cell["source"]), timeout=60, allow_stdin=False, output_hook=keep)
+            assert reply["content"]["status"] == "ok", "".join(outputs)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+    out = "".join(outputs)
+    assert out.count("cannot deliver a button click") == 1
+    assert "[approve] this kernel (ipykernel 6.31) cannot deliver a button click while a cell waits; " \
+           "asking in a text box instead\n" in out
+    assert re.search(r"^\[approve\] write_file\(.*\) → rejected \(no input: StdinNotImplementedError\)$", out, re.M), out
+    assert "scratch/answer.txt exists: False" in out
+    assert not (tool_root / "scratch" / "answer.txt").exists()
