@@ -118,7 +118,7 @@ async def _read_line(prompt: str) -> str:
     A daemon thread, not ``asyncio.to_thread``: ``input()`` cannot be cancelled, and a pool thread still
     waiting on stdin after Ctrl-C would keep the program alive until someone presses Enter. The
     thread runs in a copy of the caller's context, as ``asyncio.to_thread`` would (a Jupyter kernel
-    uses it to route the prompt to the right cell).
+    may use it to send the prompt to the right cell).
     """
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[str] = loop.create_future()
@@ -144,7 +144,11 @@ async def _read_line(prompt: str) -> str:
             pass
 
     threading.Thread(target=read, name="approval-input", daemon=True).start()
-    await _wait_awake(answer)
+    try:
+        await _wait_awake(answer)
+    except BaseException:  # interrupted: whatever is typed later decides nothing
+        answer.cancel()
+        raise
     return answer.result()
 
 
