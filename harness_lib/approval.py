@@ -34,6 +34,7 @@ import json
 import math
 import os
 import re
+import sys
 import threading
 import unicodedata
 
@@ -152,13 +153,24 @@ async def _read_line(prompt: str) -> str:
     return answer.result()
 
 
-async def _ask_in_text(action: str, *, print_interrupt: bool) -> bool:
-    """Ask ``[y/N]`` on stdin and print one decision line. Shared by the terminal and the old-kernel fallback."""
+def _stdin_is_a_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):  # closed
+        return False
+
+
+async def _ask_in_text(action: str, *, terminal: bool) -> bool:
+    """Ask ``[y/N]`` on stdin and print one decision line. Shared by the terminal and the old-kernel fallback.
+
+    ``terminal``: print the interrupt line too (outside IPython nobody renders ``ApprovalInterrupted``),
+    and start the decision on a new line when stdin is piped (a piped answer is not echoed).
+    """
     try:  # input() shows the prompt: on the terminal, or in a notebook's text box
         answer = await _read_line(f"[approve] about to run high-impact action {action} — allow it? [y/N] ")
     except (asyncio.CancelledError, KeyboardInterrupt):  # Ctrl-C / Stop while the prompt waits
         line = f"[approve] {action} → rejected (interrupted)"
-        if print_interrupt:
+        if terminal:
             print(f"\n{line}", flush=True)
         raise ApprovalInterrupted(line) from None
     except EOFError:
@@ -168,11 +180,12 @@ async def _ask_in_text(action: str, *, print_interrupt: bool) -> bool:
         print(f"\n[approve] {action} → rejected (no input: {type(err).__name__})")
         return False
     said = answer.strip().lower()
+    new_line = "\n" if terminal and not _stdin_is_a_terminal() else ""
     if said in YES:
-        print(f"[approve] {action} → approved")
+        print(f"{new_line}[approve] {action} → approved")
         return True
     why = "" if said in ("", "n", "no") else f" ({answer.strip()!r} is not y or yes)"
-    print(f"[approve] {action} → rejected{why}")
+    print(f"{new_line}[approve] {action} → rejected{why}")
     return False
 
 
@@ -191,7 +204,7 @@ async def terminal_approver(name: str, tool_input: dict) -> bool:
     inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, a rejection --
     use ``widget_approver`` there.
     """
-    return await _ask_in_text(describe(name, tool_input), print_interrupt=True)
+    return await _ask_in_text(describe(name, tool_input), terminal=True)
 
 
 # --- tests ---------------------------------------------------------------------------------------
@@ -332,7 +345,7 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
                 print(f"[approve] this kernel (ipykernel {version[0]}.{version[1]}) cannot deliver a button "
                       "click while a cell waits; asking in a text box instead")
                 told_why_no_buttons = True
-            return await _ask_in_text(action, print_interrupt=False)
+            return await _ask_in_text(action, terminal=False)
 
         loop = asyncio.get_running_loop()
         decision: asyncio.Future[bool] = loop.create_future()

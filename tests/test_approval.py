@@ -118,8 +118,14 @@ def test_scripted_approver_does_not_consume_the_callers_list():
 PROMPT = f"[approve] about to run high-impact action {SHOWN} — allow it? [y/N] "
 
 
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
 def answering(monkeypatch, line):
-    """Make input() answer `line`; returns the list of prompts it was given."""
+    """Make input() answer `line` as a person at a terminal would; returns the list of prompts it was given."""
+    monkeypatch.setattr("sys.stdin", Terminal())  # the typed answer and its Enter are echoed by the terminal
     prompts = []
     monkeypatch.setattr(builtins, "input", lambda prompt="": (prompts.append(prompt), line)[1])
     return prompts
@@ -155,7 +161,11 @@ def test_terminal_approver_reads_real_stdin(monkeypatch, capsys):
     for line in ("n\n", "\n", "whatever\n"):
         monkeypatch.setattr("sys.stdin", io.StringIO(line))
         assert asyncio.run(terminal_approver(*ACTION)) is False
-    assert capsys.readouterr().out.startswith(PROMPT)  # the real input() printed the prompt
+    out = capsys.readouterr().out
+    assert out.startswith(PROMPT)  # the real input() printed the prompt
+    # piped stdin is not echoed: each decision starts on its own line all the same
+    assert out.splitlines()[1::2] == [f"[approve] {SHOWN} → approved"] + [f"[approve] {SHOWN} → rejected"] * 2 + [
+        f"[approve] {SHOWN} → rejected ('whatever' is not y or yes)"]
 
 
 def raising(error):
