@@ -63,6 +63,11 @@ def refused(tools, name, tool_input):
     return message
 
 
+def call(name, path):
+    """The input for `name` on `path` (write_file also needs content)."""
+    return {"path": path, "content": "x"} if name == "write_file" else {"path": path}
+
+
 # --- the definitions -----------------------------------------------------------------------------
 
 def test_tool_schemas_are_valid_and_closed():
@@ -181,59 +186,74 @@ def test_read_file_refuses_even_symlinks_that_stay_inside(root, tools):
     assert tools["read_file"]({"path": "notes/a.md"}) == "inside"
 
 
-def test_a_folder_swapped_for_a_symlink_after_the_check_is_not_followed(root, tools, monkeypatch):
-    """The race, made deterministic: the walk's look (lstat) sees the real folder, but by the time it is
+@pytest.mark.parametrize("name", ["read_file", "write_file", "delete_file"])
+def test_a_folder_swapped_for_a_symlink_after_the_check_is_not_followed(root, tools, monkeypatch, name):
+    """The race, made deterministic: the walk's look (lstat) sees a real folder, but by the time it is
     opened, `notes` is a symlink into the sibling root-evil/ (whose name starts with root's). POSIX: the
     open with O_NOFOLLOW refuses it. Fallback: the final resolve() check sees the path leave the root."""
-    (root / "notes").mkdir()
-    real = os.lstat(root / "notes")
-    os.rename(root / "notes", root / "notes.real")
-    (root / "notes").symlink_to(root.parent / "root-evil")
-    (root / "notes.real" / "secret.txt").write_text("inside", encoding="utf-8")
+    base = root if name == "read_file" else root / SCRATCH  # where the tool may go
+    (base / "notes").mkdir()
+    real = os.lstat(base / "notes")
+    os.rename(base / "notes", base / "notes.real")
+    (base / "notes").symlink_to(root.parent / "root-evil")
     for folder in (tools_module._HeldFolder, tools_module._PathFolder):
         looked = folder.lstat
-        monkeypatch.setattr(folder, "lstat", lambda self, name, looked=looked:
-                            real if name == "notes" else looked(self, name))
-    message = refused(tools, "read_file", {"path": "notes/secret.txt"})
-    assert message in ("read_file: cannot use notes/secret.txt: Not a directory",  # POSIX (Linux's errno)
-                       "read_file: cannot use notes/secret.txt: Too many levels of symbolic links",
-                       "read_file: cannot use notes/secret.txt: it now leads out of the project root")
-    assert "the secret" not in message
+        monkeypatch.setattr(folder, "lstat", lambda self, n, looked=looked:
+                            real if n == "notes" else looked(self, n))
+    path = ("notes/" if name == "read_file" else "scratch/notes/") + "secret.txt"
+    assert refused(tools, name, call(name, path)) in (
+        f"{name}: cannot use {path}: Not a directory",  # POSIX: Linux's errno for O_DIRECTORY|O_NOFOLLOW
+        f"{name}: cannot use {path}: Too many levels of symbolic links",  # POSIX: ELOOP elsewhere
+        f"{name}: cannot use {path}: it now leads out of the project root")  # the fallback's resolve()
+    assert (root.parent / "root-evil" / "secret.txt").read_text() == "the secret"  # still there, unchanged
 
 
-def test_read_file_cannot_be_raced_out_of_the_root(root, tools, platform, tmp_path):
+@pytest.mark.parametrize("name", ["read_file", "write_file", "delete_file"])
+def test_a_tool_cannot_be_raced_out_of_the_root(root, tools, platform, tmp_path, name):
     """Another process swaps the folder notes/ for a symlink out of the root and back, as fast as it can,
-    while read_file reads notes/x.txt 2,000 times: no read may ever return the outside file."""
+    while the tool uses notes/x.txt 2,000 times: the outside file is never returned, written or deleted."""
     posix_only(platform, "the fallback walk does not close this race (the module docstring says so)")
-    (root / "notes").mkdir()
-    (root / "notes" / "x.txt").write_text("inside", encoding="utf-8")
-    (tmp_path / "outside").mkdir()
-    (tmp_path / "outside" / "x.txt").write_text("OUTSIDE", encoding="utf-8")
-    (root / "link").symlink_to(tmp_path / "outside")
-    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(root), str(tmp_path / "stop")],
+    base = root if name == "read_file" else root / SCRATCH
+    (base / "notes").mkdir()
+    (base / "notes" / "x.txt").write_text("inside", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.txt").write_text("OUTSIDE", encoding="utf-8")
+    (base / "link").symlink_to(outside)
+    path = ("notes/" if name == "read_file" else "scratch/notes/") + "x.txt"
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(base), str(tmp_path / "stop")],
                                stdout=subprocess.PIPE, text=True)
     try:
         assert swapper.stdout.readline() == "ready\n"
-        results = [run_tool(tools, "read_file", {"path": "notes/x.txt"}) for _ in range(2000)]
+        results = [run_tool(tools, name, call(name, path)) for _ in range(2000)]
     finally:
         (tmp_path / "stop").touch()
         swaps = int(swapper.stdout.read() or 0)
         swapper.wait()
-    assert swaps > 0  # the swapper really ran during the reads
-    assert {content for content, is_error in results if not is_error} <= {"inside"}
+    assert swaps > 0  # the swapper really ran while the tool was used
     assert all("OUTSIDE" not in content for content, _ in results)
+    assert sorted(p.name for p in outside.iterdir()) == ["x.txt"]
+    assert (outside / "x.txt").read_text(encoding="utf-8") == "OUTSIDE"
 
 
-# Run by test_read_file_cannot_be_raced_out_of_the_root in its own process: notes/ becomes the symlink
+# Run by test_a_tool_cannot_be_raced_out_of_the_root in its own process: notes/ becomes the symlink
 # `link`, then the real folder again, until the stop file appears. Prints how many swaps it made.
 SWAPPER = """
-import os, sys
+import os, shutil, sys
+
+def move(src, dst):
+    while True:
+        try:
+            return os.rename(src, dst)
+        except OSError:  # write_file made a fresh notes/ while there was none: remove it, try again
+            shutil.rmtree(dst, ignore_errors=True)
+
 os.chdir(sys.argv[1])
 print("ready", flush=True)
 swaps = 0
 while not os.path.exists(sys.argv[2]):
-    os.rename("notes", "notes.real"); os.rename("link", "notes")
-    os.rename("notes", "link"); os.rename("notes.real", "notes")
+    move("notes", "notes.real"); move("link", "notes")
+    move("notes", "link"); move("notes.real", "notes")
     swaps += 1
 print(swaps, flush=True)
 """
@@ -283,10 +303,6 @@ def test_read_file_refuses_nul_in_the_path(tools):
 
 
 # --- paths every tool refuses the same way, on every OS -----------------------------------------
-
-def call(name, path):
-    return {"path": path, "content": "x"} if name == "write_file" else {"path": path}
-
 
 HINT = "(give a path relative to the project root)"
 
@@ -451,7 +467,7 @@ def test_a_scratch_folder_that_is_a_symlink_out_of_root_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["write_file", "delete_file"])
-@pytest.mark.parametrize("path", ["scratch", "scratch/", "./scratch", "scratch/.", "scratch/a/..", "a/../scratch"])
+@pytest.mark.parametrize("path", ["scratch", "scratch/", "./scratch", "scratch/.", "scratch/a/..", "b/../scratch"])
 @pytest.mark.parametrize("scratch_is", ["a folder", "a file"])
 def test_high_impact_tools_never_target_the_scratch_folder_itself(tmp_path, name, path, scratch_is):
     root = tmp_path / "root"
