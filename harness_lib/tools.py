@@ -209,7 +209,8 @@ class _PathFolder:
         return _PathFolder(self.path / name, self.root)
 
     def open(self, name: str, flags: int) -> int:
-        extra = _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | _flag("O_BINARY")  # O_BINARY: Windows, no \r\n
+        # Each flag where the OS has it; O_BINARY (Windows only) stops "\n" from being written as "\r\n".
+        extra = _flag("O_NOFOLLOW") | _flag("O_NONBLOCK") | _flag("O_BINARY")
         return os.open(self._still_inside(name), flags | extra, 0o644)
 
     def unlink(self, name: str) -> None:
