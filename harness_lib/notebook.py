@@ -2,7 +2,8 @@
 that only makes sense offline skip itself when live.
 
     from harness_lib.notebook import offline_only, setup
-    setup()      # a lesson's first cell; prints e.g. "offline: the kit's offline model answers (model claude-sonnet-5)"
+    setup()      # a lesson's first cell; prints who answers, e.g.
+                 # offline: the kit's offline model answers, no API key used (model claude-sonnet-5)
 
     if offline_only("the never-ends scenario exists only in the offline model"):
         ...      # the cell's body: runs offline; live, the cell prints one "(skipped live: ...)" line instead
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sys
+from urllib.parse import urlsplit
 
 import anthropic
 
@@ -45,7 +47,8 @@ _ADVICE = {
 def mode_line() -> str:
     """One line: offline or live, and which model."""
     if is_live():
-        where = os.environ.get("ANTHROPIC_BASE_URL") or "the Anthropic API"
+        base = urlsplit(os.environ.get("ANTHROPIC_BASE_URL") or "")
+        where = f"{base.scheme}://{base.netloc.rpartition('@')[2]}" if base.netloc else "the Anthropic API"
         return f"live: requests go to {where} and cost tokens (model {MODEL})"
     return f"offline: the kit's offline model answers, no API key used (model {MODEL})"
 
@@ -78,9 +81,9 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
     sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb  # what %tb reads
     if sys.version_info >= (3, 12):
         sys.last_exc = value
-    line = f"{describe_api_error(value)}  (%tb shows the full traceback)"
-    shell._showtraceback(etype, value, [line])  # the kernel sends it as the cell's error output
-    return [line]
+    line = " ".join(f"{describe_api_error(value)}  (%tb shows the full traceback)".splitlines())  # ONE line
+    shell._showtraceback(etype, value, [line])  # ipykernel sends this as the cell's error output
+    # nothing returned: IPython ignores a handler's return value here
 
 
 def setup(shell=None) -> None:

@@ -216,6 +216,38 @@ def test_one_line_for_401_and_for_an_unreachable_server(monkeypatch, server, she
     assert "the SDK retried 0 times; check the network" in line
 
 
+def test_one_line_for_an_unknown_model(monkeypatch, server, shell):
+    go_live(monkeypatch, server.url)
+    run_cell(shell, "from harness_lib.notebook import setup\nsetup()")
+    result, printed = run_cell(shell, "from harness_lib.client import make_client\n"
+                                      "await make_client().messages.create(model='claude-nonexistent-1',\n"
+                                      "    max_tokens=64, messages=[{'role': 'user', 'content': 'hi'}])")
+    assert isinstance(result.error_in_exec, anthropic.NotFoundError)
+    [line] = printed.splitlines()
+    assert line.startswith("API error 404 not_found_error: ")
+    assert f"— check the model id (HARNESS_MODEL, now {MODEL})" in line
+
+
+def test_nbval_still_sees_the_error_after_setup(tmp_path):
+    """The one-line handler changes the picture, not the verdict: a raises-exception cell passes, an
+    untagged failing cell still fails nbval (offline here, with the offline API's injected 429s)."""
+    failing = ("from harness_lib.client import MODEL, make_client\n"
+               "await make_client(faults={1: 429, 2: 429, 3: 429}).messages.create(model=MODEL, max_tokens=64,\n"
+               "    messages=[{'role': 'user', 'content': 'hi'}])")
+    nb = new_notebook(cells=[new_code_cell("from harness_lib.notebook import setup\nsetup()"),
+                             new_code_cell(failing, metadata={"tags": ["raises-exception"]}),
+                             new_code_cell(failing)])
+    nbformat.write(nb, tmp_path / "check.ipynb")
+    env = {**live_env("http://unused.invalid"), "HARNESS_OFFLINE": "1"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                          "--nbval-lax", "check.ipynb"], cwd=tmp_path, env=env, text=True, capture_output=True,
+                         timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "1 failed, 2 passed" in run.stdout
+    assert "FAILED check.ipynb::Cell 2" in run.stdout
+    assert "API error 429 rate_limit_error: " in run.stdout  # nbval's report shows the one line
+
+
 def test_other_errors_keep_their_traceback(shell):
     kit_notebook.setup(shell)
     result, printed = run_cell(shell, "def f():\n    return 1 / 0\nf()")
@@ -234,7 +266,6 @@ class NotebookRun:
     unauthenticated: int  # requests the server refused for want of a credential
     errors: dict = field(default_factory=dict)  # cell id -> [(ename, evalue)] of its error outputs
     expected: dict = field(default_factory=dict)  # raises-exception cell id -> enames in the committed run
-    timed_out: list = field(default_factory=list)
     executed: object = None  # the notebook as it ran live, outputs included
 
 
@@ -265,16 +296,14 @@ async def run_lessons_live(tmp_path: Path) -> list[NotebookRun]:
         shutil.copytree(DEFAULT_ROOT, tool_root)
         with serve_messages_api() as srv:
             seconds = (await execute_live(nb, path, srv.url, tool_root, semaphore)).seconds
-            posts = [path for method, path, _ in srv.requests if method == "POST"]
+            posts = sum(method == "POST" for method, _, _ in srv.requests)
             refused = sum(1 for _, _, h in srv.requests
                           if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
-            run = NotebookRun(path.stem, seconds, len(posts), refused, expected=expected)
+            run = NotebookRun(path.stem, seconds, posts, refused, expected=expected)
         run.executed = nb
         for cell in nb.cells:
             if cell.cell_type == "code" and error_outputs(cell):
-                run.errors[cell.id] = error_outputs(cell)
-                if any(ename == "KeyboardInterrupt" for ename, _ in run.errors[cell.id]):
-                    run.timed_out.append(cell.id)
+                run.errors[cell.id] = error_outputs(cell)  # a cell past CELL_TIMEOUT: KeyboardInterrupt
         return run
 
     return await asyncio.gather(*(one(path) for path in LESSONS))
