@@ -92,32 +92,46 @@ def one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text[:200]}"
 
 
-async def bounded(client, make_run, limit: int = 50):
-    """Run make_run() as a task, stopped once the offline API has seen more than `limit` requests.
+def _supports_max_requests() -> bool:
+    return "max_requests" in inspect.signature(make_client).parameters
 
-    -> (result, problem): problem is None when the run ended by itself within the bound, else one line."""
+
+async def bounded(scenario: str, make_run, limit: int = 50):
+    """Run ``make_run(client)`` on a fresh offline client of `scenario`, stopped once the model has been asked
+    more than `limit` times. -> run: .result, .problem (None when it ended by itself within the bound, else one
+    line), .client, .requests (how many requests the offline API received).
+
+    The bound is a request count, not a clock: the offline API refuses every request past `limit` with a 400
+    (``make_client(max_requests=...)``), so a loop that never stops ends with an error instead of hanging."""
+    run = SimpleNamespace(result=None, problem=None, client=None, requests=0)
+    native = _supports_max_requests()
+    run.client = client = offline(scenario, max_requests=limit if native else None)
     api = offline_api(client)
     try:
-        task = asyncio.ensure_future(make_run())
+        task = asyncio.ensure_future(make_run(client))
     except Exception as err:
-        return None, one_line(err)
-
-    class _Watched(list):  # the request log: every request the offline API answers is appended here
-        def append(self, body):
-            super().append(body)
-            if len(self) > limit:
-                task.cancel()  # the bound is a request count, not a clock
-
-    api.log = _Watched(api.log)
-    done, _ = await asyncio.wait({task}, timeout=300)  # a safety net only
+        run.problem = one_line(err)
+        return run
+    if not native:  # an older harness_lib: watch the request log instead
+        class _Watched(list):
+            def append(self, body):
+                super().append(body)
+                if len(self) > limit:
+                    task.cancel()
+        api.log = _Watched(api.log)
+    done, _ = await asyncio.wait({task}, timeout=300)  # a safety net only (e.g. a loop that swallows the 400)
+    run.requests = len(api.log)
+    error = task.exception() if done and not task.cancelled() else None  # retrieved, so asyncio logs nothing
     if not done:
         task.cancel()
-        return None, "still running after 300 s (safety net)"
-    if task.cancelled() or len(api.log) > limit:
-        return None, f"runaway: still asking the model after {limit} requests"
-    if task.exception() is not None:
-        return None, one_line(task.exception())
-    return task.result(), None
+        run.problem = f"runaway: still running after 300 s ({run.requests} requests)"
+    elif task.cancelled() or len(api.log) > limit:
+        run.problem = f"runaway: still asking the model after {limit} requests"
+    elif error is not None:
+        run.problem = one_line(error)
+    else:
+        run.result = task.result()
+    return run
 
 
 def _clock():
@@ -248,6 +262,19 @@ def completed(c, run, label):
          error_hint(run))
 
 
+def unfinished(c, problem, name: str) -> bool:
+    """When `name` is not defined yet or still raises NotImplementedError: one ✗ saying so, and True (the other
+    criteria would all fail for that same reason, so they wait)."""
+    problem = problem or ""
+    if "not defined yet" not in problem and "NotImplementedError" not in problem:
+        return False
+    c.ok(False, f"{name} is written and runs",
+         f"write {name}: it still raises NotImplementedError" if "NotImplementedError" in problem
+         else f"run the cell that defines {name} first")
+    c.note("(the other criteria are checked once it runs)")
+    return True
+
+
 def _valve(ns):
     return ns.get("run_tool_uses")
 
@@ -276,6 +303,8 @@ async def check_allow(ns: dict) -> None:
     c = Checks("check-allow", "allow: the tool runs without asking, and its result goes back as it is")
     valve = _valve(ns)
     run = await drive(valve, "demo", "Read the first line of README.md, then tell me the time.")
+    if unfinished(c, run.error, "run_tool_uses"):
+        return c.done()
     c.ok(count(run, "ran", "read_file") == 1 and count(run, "ran", "get_time") == 1,
          "read_file and get_time (allow) each ran once",
          error_hint(run) if run.error else
@@ -308,6 +337,8 @@ async def check_deny(ns: dict) -> None:
     c = Checks("check-deny", "deny: the tool never runs, nobody is asked, and the model is told why")
     valve = _valve(ns)
     run = await drive(valve, "demo", "Read the first line of README.md, then email bob@example.com that the report is ready.")
+    if unfinished(c, run.error, "run_tool_uses"):
+        return c.done()
     c.ok(not run.error and count(run, "ran", "send_email") == 0, "send_email (deny) never ran",
          why(run, "look the tier up BEFORE running anything; a deny never reaches arun_tool"))
     c.ok(not run.error and count(run, "asked", "send_email") == 0, "nobody was asked about send_email",
@@ -346,6 +377,8 @@ async def check_ask(ns: dict) -> None:
     valve = _valve(ns)
     task = 'Write "draft" to scratch/policy-check.txt, then tell me the time.'
     yes = await drive(valve, "demo", task, answer=True)
+    if unfinished(c, yes.error, "run_tool_uses"):
+        return c.done()
     no = await drive(valve, "demo", task, answer=False)
     asked = [(n, i) for k, n, i in yes.events if k == "asked"]
     c.ok(asked == [("write_file", {"path": "scratch/policy-check.txt", "content": "draft"})],
@@ -392,6 +425,9 @@ async def check_default_tier(ns: dict) -> None:
     c = Checks("check-default-tier", "the default tier: what a tool the policy does not list gets")
     valve = _valve(ns)
     task = "Delete scratch/old-report.txt."
+    probe = await drive(valve, "demo", task, default_tier="deny")
+    if unfinished(c, probe.error, "run_tool_uses"):
+        return c.done()
     expect = {"allow": ((0, 1), "ran without asking"), "ask": ((1, 1), "was asked, then ran"),
               "deny": ((0, 0), "was neither asked about nor run")}
     for tier, (want, said) in expect.items():
@@ -415,6 +451,8 @@ async def check_parallel(ns: dict) -> None:
     c = Checks("check-parallel", "a turn of several calls: approvals first, then one tool_result each, in order")
     valve = _valve(ns)
     run = await drive(valve, "parallel", PARALLEL_TASK)
+    if unfinished(c, run.error, "run_tool_uses"):
+        return c.done()
     uses, results = run.rounds[0] if run.rounds else ([], None)
     c.ok(len(uses) == 4 and isinstance(results, list), "for a turn of 4 tool calls, run_tool_uses returned a list",
          error_hint(run) if run.error and not run.rounds else
@@ -494,12 +532,10 @@ async def capped(fn, scenario, task=TASK_2, limit=50, **kwargs):
     if not callable(fn):
         run.problem = "run_capped is not defined yet: run its cell"
         return run
-    client = offline(scenario, max_requests=limit + 1)
-    run.result, run.problem = await bounded(
-        client, lambda: fn(client, task, TOOLS_2, counting_impls(run.calls), **kwargs), limit=limit)
-    log = offline_api(client).log
-    run.requests = len(log)
-    run.offered = [body.get("tools") for body in log]
+    bound = await bounded(scenario, lambda client: fn(client, task, TOOLS_2, counting_impls(run.calls), **kwargs),
+                          limit=limit)
+    run.result, run.problem, run.requests = bound.result, bound.problem, bound.requests
+    run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
         run.problem = f"it returned {type(run.result).__name__}, not an AgentResult"
     return run
@@ -570,6 +606,12 @@ async def check_turn_cap(ns: dict) -> None:
     c = Checks("check-turn-cap", "the turn cap: a hard stop, asked at the top of the loop body")
     fn = ns.get("run_capped")
     r = await capped(fn, "never-ends", max_turns=3)
+    if unfinished(c, r.problem, "run_capped"):
+        cap = ns.get("MAX_TURNS")
+        c.ok(isinstance(cap, int) and not isinstance(cap, bool) and 1 <= cap <= 30,
+             "MAX_TURNS is a whole number from 1 to 30" + (f" (it is {cap!r})" if not isinstance(cap, int) else ""),
+             "set MAX_TURNS to your cap, e.g. 8 (the lessons' value)")
+        return c.done()
     c.ok(r.problem is None, "a model that never ends its turn is stopped (never-ends, max_turns=3)"
          + (f" — {r.problem}" if r.problem else ""), _problem_hint(r))
     n = len(r.calls)
@@ -629,6 +671,8 @@ async def check_model_answer(ns: dict) -> None:
     fn = ns.get("run_capped")
     reference = await run_agent(offline("demo"), TASK_2, TOOLS_2, counting_impls([]))
     r = await capped(fn, "demo", max_turns=2)  # the task needs exactly 2 tool turns, then the model ends its turn
+    if unfinished(c, r.problem, "run_capped"):
+        return c.done()
     c.ok(r.problem is None and len(r.calls) == 2 and r.requests == 3,
          f"the demo task with max_turns=2: its 2 tool turns ran, in 3 requests (ran: {len(r.calls)}, "
          f"requests: {r.requests})" + (f" — {r.problem}" if r.problem else ""),

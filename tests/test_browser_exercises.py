@@ -1,0 +1,124 @@
+"""Run All on an exercise in a real JupyterLab (headless Chromium) reaches every 🔍 CHECK cell.
+
+A check prints ✓ / ✗ and does not raise outside the grader, and a "try it" cell catches a broken valve's error and
+prints it in one line, so Run All on a wrong answer never stops before the checks. Opened here: both untouched
+starters, and a copy of exercise 1's solution with a classic mistake (every content block treated as a tool call,
+so the try cells' runs break). Skipped (loudly) without Chromium or playwright; failing instead when CI=true.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import uuid
+
+import pytest
+
+from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+
+pytestmark = pytest.mark.browser
+
+RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook"}  # approval cells click the button they name, as under nbval
+RUN_ALL_TIMEOUT_MS = 240_000
+STARTERS = ["exercises/01_tiered_policy.ipynb", "exercises/02_missing_guards.ipynb"]
+WRONG_COPY = "01_tiered_policy.ipynb"  # under exercises/_browser_tmp_*/, so the kit is found the same way
+
+
+def every_block_is_a_call() -> dict:
+    nb = json.loads((REPO / "exercises" / "solutions" / WRONG_COPY).read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c.get("id") == "run-tool-uses")
+    text = "".join(cell["source"])
+    old = '    calls = [block for block in content if block.type == "tool_use"]'
+    assert text.count(old) == 1, "the solution changed: update this test's edit"
+    cell["source"] = text.replace(old, "    calls = list(content)")
+    return nb
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    require_browser()
+    server = start_lab(tmp_path_factory.mktemp("jupyter"))
+    server.start_kernel(STARTERS[0])  # starts while Chromium and JupyterLab boot
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(lab, tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    netlog = NetLog()
+    with sync_playwright() as playwright:
+        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"), netlog)
+        try:
+            yield LabPage(context.new_page(), lab).boot(), netlog
+        finally:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def wrong_copy():
+    folder = REPO / "exercises" / f"_browser_tmp_{uuid.uuid4().hex[:8]}"
+    folder.mkdir()
+    (folder / WRONG_COPY).write_text(json.dumps(every_block_is_a_call(), indent=1, ensure_ascii=False), encoding="utf-8")
+    try:
+        yield f"exercises/{folder.name}/{WRONG_COPY}"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str) -> list[str]:
+    """Run All on `path`; [] when every check cell ran and printed its ✓ / ✗ lines, else what went wrong."""
+    source = (REPO / path).read_bytes()
+    nb = lab_page.open_notebook(path)
+    problems = []
+    try:
+        nb.set_kernel_env(RUN_ALL_ENV)
+        finished = nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_MS)
+        if not finished:
+            return [f"{path}: Run All still running after {RUN_ALL_TIMEOUT_MS // 1000} s"]
+        nb.wait_kernel_idle()
+        state = lab_page.page.evaluate(f"() => {nb._js}.__runAll")
+        if state != "ok":
+            problems.append(f"{path}: Run All stopped early ({state})")
+        info = nb.cells_info()
+        checks = [i for i, c in enumerate(info) if "check" in c["tags"]]
+        if not checks:
+            problems.append(f"{path}: no check cell found")
+        for i in checks:
+            printed = nb.stdout_text(i)
+            if info[i]["count"] is None:
+                problems.append(f"{path}: check cell {i} never ran")
+            elif info[i]["errors"]:
+                problems.append(f"{path}: check cell {i} raised {info[i]['errors']}")
+            elif not printed.startswith("🔍 ") or not any(f"  {mark} " in printed for mark in ("✓", "✗")):
+                problems.append(f"{path}: check cell {i} printed no criteria: {printed[:300]!r}")
+        for i, c in enumerate(info):
+            if c["type"] == "code" and (c["count"] is None or c["errors"]):
+                problems.append(f"{path}: cell {i} {'did not run' if c['count'] is None else c['errors']}")
+        if (REPO / path).read_bytes() != source:
+            problems.append(f"{path}: the browser run saved the notebook")
+        return problems
+    finally:
+        nb.screenshot(ARTIFACTS / shot, whole_notebook=True)
+        nb.close()
+
+
+def test_run_all_on_the_starters_reaches_every_check(browser):
+    lab_page, netlog = browser
+    problems = []
+    for i, path in enumerate(STARTERS):
+        if i + 1 < len(STARTERS):
+            lab_page.lab.start_kernel(STARTERS[i + 1])
+        problems += run_all_reaches_every_check(lab_page, path, f"run-all-starter-{i + 1}.png")
+    assert not problems, "\n".join(problems)
+    assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
+
+
+def test_run_all_on_a_wrong_answer_reaches_every_check(browser, wrong_copy):
+    lab_page, netlog = browser
+    problems = run_all_reaches_every_check(lab_page, wrong_copy, "run-all-wrong-answer.png")
+    assert not problems, "\n".join(problems)
+    assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
