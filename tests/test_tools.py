@@ -399,7 +399,7 @@ def test_a_root_that_is_not_a_folder_is_refused_when_the_tools_are_made(tmp_path
 
 
 def test_a_root_reached_through_a_symlink_works(root, tmp_path):
-    (tmp_path / "alias").symlink_to(root)  # macOS's /tmp is such a link: the root is resolved once
+    (tmp_path / "alias").symlink_to(root)  # as macOS reaches its temp folder: the root is resolved once
     tools = make_tool_impls(tmp_path / "alias")
     assert tools["read_file"]({"path": "README.md"}).startswith("# Agent")
     assert tools["write_file"]({"path": "scratch/x.txt", "content": "x"}) == \
