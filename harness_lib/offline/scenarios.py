@@ -1,5 +1,10 @@
 """The offline model's scenarios: the behaviours each lesson needs, chosen by name.
 
+In ``demo``, ``parallel`` and ``high-impact`` a tool-calling turn opens with one short sentence (a text block,
+"I'll use read_file.") before its tool_use blocks, as live Claude usually does: code that treats every content
+block as a call, or reads only ``content[0]``, fails offline too. ``token-hog`` and ``max-tokens`` also open with
+text; the runaway scenarios (never-ends, stuck, ping-pong) send the bare call.
+
 Pick one with ``make_client(scenario=…)`` or ``HARNESS_SCENARIO``. Each is a pure function of the
 request (see :func:`respond`); "turn k" below means k = assistant messages already in the history + 1.
 The fallback calls (when a scenario's favourite tool is not offered) are documented on each function.
@@ -13,7 +18,7 @@ from .tokens import block_tokens, text_tokens
 __all__ = ["SCENARIOS", "respond"]
 
 SCENARIOS: dict[str, str] = {
-    "demo": "Reads your request, calls one tool per turn, then answers from the real tool results.",
+    "demo": "Reads your request, calls one tool per turn (after a short sentence naming it), then answers from the real tool results.",
     "parallel": "Like demo, but sends every independent tool call together in one turn (parallel tool use).",
     "never-ends": "Never finishes: calls read_file on a new path every turn (stopped only by a turn cap).",
     "stuck": "Repeats the identical call read_file(README.md) every turn (a no-progress detector stops it).",
