@@ -12,16 +12,28 @@ from __future__ import annotations
 
 import os
 
+from typing import TYPE_CHECKING
+
 import anthropic
 import httpx2
 from dotenv import find_dotenv, load_dotenv
 
-from .offline import SCENARIOS, OfflineMessagesAPI
+if TYPE_CHECKING:  # the offline package is imported only when an offline client is made (see make_client)
+    from .offline.api import OfflineMessagesAPI
 
 __all__ = ["MODEL", "is_live", "make_client", "offline_api", "SCENARIOS"]
 
 MODEL: str = os.environ.get("HARNESS_MODEL", "claude-sonnet-5")
 OFFLINE_BASE_URL = "https://offline.invalid"
+
+
+def __getattr__(name: str):
+    """``SCENARIOS`` (the offline scenarios, name -> description), loaded on first use: importing this module
+    (or harness_lib.loop) does not load the offline model."""
+    if name == "SCENARIOS":
+        from .offline.scenarios import SCENARIOS
+        return SCENARIOS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_env_file() -> None:
@@ -50,31 +62,36 @@ def is_live() -> bool:
 
 
 def make_client(*, scenario: str | None = None, faults: dict | None = None, max_retries: int = 2,
-                strict: bool = False) -> anthropic.AsyncAnthropic:
+                strict: bool = False, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
     """An ``anthropic.AsyncAnthropic``: live when :func:`is_live`, else backed by the offline model.
 
     scenario: the offline behaviour — this argument, else ``$HARNESS_SCENARIO``, else ``"demo"``
-        (see ``SCENARIOS``; an unknown name raises ValueError). Ignored live.
+        (see ``SCENARIOS``; offline, an unknown name raises ValueError). Ignored live.
     faults: ``{request_number: 429 | 500 | 529 | "disconnect"}`` injected offline. Ignored live.
     max_retries: the SDK's own retry count (429/5xx/connection errors).
     strict: ``_strict_response_validation`` — the SDK checks every response against its types.
+    max_requests: offline, answer at most this many model requests; every later one gets a 400
+        "offline run limit reached" the SDK does not retry (a bound for a loop that does not stop). Ignored live.
     """
-    scenario = scenario or os.environ.get("HARNESS_SCENARIO") or "demo"
-    if scenario not in SCENARIOS:
-        raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join(SCENARIOS)}")
     if is_live():
         return anthropic.AsyncAnthropic(max_retries=max_retries)
+    from .offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads the offline model
+
+    transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", faults,
+                                   max_requests=max_requests)  # it checks the scenario name
     return anthropic.AsyncAnthropic(
         api_key="offline",  # explicit, so the SDK never looks for credentials in the environment or files
         base_url=OFFLINE_BASE_URL,
         max_retries=max_retries,
-        http_client=httpx2.AsyncClient(transport=OfflineMessagesAPI(scenario, faults)),
+        http_client=httpx2.AsyncClient(transport=transport),
         _strict_response_validation=strict,
     )
 
 
 def offline_api(client: anthropic.AsyncAnthropic) -> OfflineMessagesAPI:
     """The offline transport behind ``client`` (for its ``.log`` of requests). TypeError when live."""
+    from .offline.api import OfflineMessagesAPI
+
     transport = getattr(getattr(client, "_client", None), "_transport", None)
     if not isinstance(transport, OfflineMessagesAPI):
         raise TypeError("this client talks to the live API; offline_api() needs a client made offline")

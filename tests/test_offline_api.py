@@ -97,7 +97,8 @@ def test_response_json_has_exactly_the_api_shape():
     assert data["id"].startswith("msg_") and len(data["id"]) == 28
     assert (data["type"], data["role"], data["model"]) == ("message", "assistant", MODEL)
     assert (data["stop_reason"], data["stop_sequence"], data["stop_details"]) == ("tool_use", None, None)
-    (block,) = data["content"]
+    block = data["content"][-1]  # a turn may open with a short text block; the call comes last
+    assert all(b["type"] == "text" for b in data["content"][:-1])
     assert list(block) == ["type", "id", "name", "input"] and block["id"].startswith("toolu_")
     assert list(data["usage"]) == ["input_tokens", "output_tokens", "cache_creation_input_tokens",
                                    "cache_read_input_tokens"]
@@ -141,7 +142,7 @@ def test_system_may_be_a_string_or_blocks():
     client = make_client(strict=True)
     for system in ("You are terse.", [{"type": "text", "text": "You are terse."}]):
         response = create(client, system=system, tools=TOOLS, messages=[{"role": "user", "content": LESSON}])
-        assert response.content[0].name == "read_file"
+        assert response.content[-1].name == "read_file"
 
 
 def test_sync_client_works_too():
@@ -346,7 +347,7 @@ def test_text_is_cut_at_max_tokens():
 
 def test_a_tool_use_that_does_not_fit_keeps_only_the_fields_that_fit():
     text = 'write "' + "a long line of text " * 40 + '" to scratch/long.txt'
-    response = create(make_client(strict=True), max_tokens=20, tools=TOOLS, messages=[{"role": "user", "content": text}])
+    response = create(make_client(strict=True), max_tokens=25, tools=TOOLS, messages=[{"role": "user", "content": text}])
     assert response.stop_reason == "max_tokens"
     assert response.content[-1].type == "tool_use" and response.content[-1].input == {"path": "scratch/long.txt"}
 
@@ -428,3 +429,180 @@ def test_strict_flag_reaches_the_sdk():
     assert make_client(strict=True)._strict_response_validation is True
     assert make_client()._strict_response_validation is False
     assert make_client(max_retries=5).max_retries == 5
+
+
+# ---- fail closed: every malformed body gets the API's 400, through the real SDK, never a retry ----------
+
+def _valid_body(**changes):
+    body = {"model": MODEL, "max_tokens": 10, "messages": [{"role": "user", "content": LESSON}], "tools": TOOLS}
+    body.update(changes)
+    return body
+
+
+def _history(block):
+    """A valid turn history whose assistant message holds ``block`` (its id is toolu_A)."""
+    return [{"role": "user", "content": LESSON}, {"role": "assistant", "content": [block]},
+            {"role": "user", "content": [_result("toolu_A")]}]
+
+
+MALFORMED = {  # the fuzz campaign's shapes, and the ones next to them: (body, the live-API-like message)
+    "tool_choice a string": (_valid_body(tool_choice="auto"),
+                             "tool_choice: Input should be a valid dictionary or object"),
+    "tool_choice without type": (_valid_body(tool_choice={"name": "get_time"}),
+                                 "tool_choice: Unable to extract tag using discriminator 'type'"),
+    "stop_sequences a number": (_valid_body(stop_sequences=5), "stop_sequences: Input should be a valid list"),
+    "a stop sequence a number": (_valid_body(stop_sequences=["END", 5]), "stop_sequences.1: Input should be a valid string"),
+    "text a number": (_valid_body(messages=[{"role": "user", "content": [{"type": "text", "text": 5}]}]),
+                      "messages.0.content.0.text: Input should be a valid string"),
+    "content a number": (_valid_body(messages=[{"role": "user", "content": 5}]),
+                         "messages.0.content: Input should be a valid string or a valid list"),
+    "a block a string": (_valid_body(messages=[{"role": "user", "content": ["hi"]}]),
+                         "messages.0.content.0: Input should be a valid dictionary with a `type`"),
+    "tool_use input a string": (
+        _valid_body(messages=_history({"type": "tool_use", "id": "toolu_A", "name": "get_time", "input": "{}"})),
+        "messages.1.content.0.input: Input should be a valid dictionary or object"),
+    "tool_use id a number": (
+        _valid_body(messages=_history({"type": "tool_use", "id": 7, "name": "get_time", "input": {}})),
+        "messages.1.content.0.id: Input should be a valid string"),
+    "tools an object": (_valid_body(tools=TOOLS[0]), "tools: Input should be a valid list"),
+    "a tool without a name": (_valid_body(tools=[{"input_schema": {"type": "object"}}]),
+                              "tools.0.custom.name: Field required"),
+    "a message a string": (_valid_body(messages=["hi"]), "messages.0: Input should be a valid dictionary"),
+    "max_tokens a string": (_valid_body(max_tokens="10"), "max_tokens: Input should be a valid integer"),
+    "max_tokens a bool": (_valid_body(max_tokens=True), "max_tokens: Input should be a valid integer"),
+    "max_tokens a float": (_valid_body(max_tokens=10.5), "max_tokens: Input should be a valid integer"),
+    "max_tokens too large": (_valid_body(max_tokens=10**12),
+                             f"max_tokens: {10**12} > 128000, which is the maximum allowed number of output tokens for {MODEL}"),
+    "system a number": (_valid_body(system=5), "system: Input should be a valid string or a valid list"),
+    "a system block without text": (_valid_body(system=[{"type": "text"}]), "system.0.text: Field required"),
+    "metadata a string": (_valid_body(metadata="me"), "metadata: Input should be a valid dictionary or object"),
+    "metadata with another key": (_valid_body(metadata={"user": "me"}), "metadata.user: Extra inputs are not permitted"),
+    "metadata.user_id a number": (_valid_body(metadata={"user_id": 5}), "metadata.user_id: Input should be a valid string"),
+    "an unknown block type": (
+        _valid_body(messages=[{"role": "user", "content": [{"type": "sticker", "text": "hi"}]}]),
+        "messages.0.content.0: Input tag 'sticker' found using 'type' does not match any of the expected tags: "),
+    "tool_result content a number": (
+        _valid_body(messages=_history({"type": "tool_use", "id": "toolu_A", "name": "get_time", "input": {}})[:2]
+                    + [{"role": "user", "content": [_result("toolu_A", 5)]}]),
+        "messages.2.content.0.content: Input should be a valid string or a valid list"),
+    "tool_result content with a tool_use block": (
+        _valid_body(messages=_history({"type": "tool_use", "id": "toolu_A", "name": "get_time", "input": {}})[:2]
+                    + [{"role": "user", "content": [_result("toolu_A", [{"type": "tool_use"}])]}]),
+        "messages.2.content.0.content.0: Input tag 'tool_use' found using 'type' does not match any of the expected tags: "),
+    "cache_control a string": (_valid_body(cache_control="yes"), "cache_control: Input should be a valid dictionary or object"),
+    "cache_control of another type": (
+        _valid_body(messages=[{"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": {"type": "forever"}}]}]),
+        "messages.0.content.0.cache_control.type: Input should be 'ephemeral'"),
+    "thinking a string": (_valid_body(thinking="on"), "thinking: Input should be a valid dictionary or object"),
+    "temperature a string": (_valid_body(temperature="hot"), "temperature: Input should be a valid number"),
+    "stream a string": (_valid_body(stream="no"), "stream: Input should be a valid boolean"),
+    "nested 200 levels deep": (_valid_body(metadata=json.loads("[" * 199 + "]" * 199)),
+                               "There was an error parsing the body of your request: it is nested more than 100 levels deep."),
+}
+
+
+@pytest.mark.parametrize("name", MALFORMED)
+def test_a_malformed_body_gets_the_api_400_once_and_is_not_retried(name):
+    body, message = MALFORMED[name]
+    client = make_client(strict=True)  # the SDK's default retries are on: a 5xx or a dropped connection would be retried
+    with pytest.raises(anthropic.BadRequestError) as info:
+        run(client.post("/v1/messages", cast_to=anthropic.types.Message, body=body))
+    err = info.value
+    assert err.body["error"]["type"] == "invalid_request_error"
+    assert err.api_message.startswith(message)
+    assert err.response.headers["x-should-retry"] == "false"
+    assert err.body["request_id"] == err.request_id
+    assert len(offline_api(client).log) == 1  # exactly one request: no retry
+
+
+@pytest.mark.parametrize("raw, why", [
+    (b"[" * 5000 + b"]" * 5000, "it is nested too deeply"),  # json.loads itself would raise RecursionError
+    (b'{"model": "m", "max_tokens": NaN, "messages": []}', "invalid JSON"),  # NaN is not JSON
+    (b'{"model": "\xff"}', "invalid JSON"),  # not UTF-8
+    (b'{"model": ', "invalid JSON"),
+])
+def test_a_body_that_is_not_json_gets_the_parse_error(raw, why):
+    client = make_client()
+    with pytest.raises(anthropic.BadRequestError) as info:
+        run(client.post("/v1/messages", cast_to=anthropic.types.Message, content=raw,
+                        options={"headers": {"content-type": "application/json"}}))
+    assert info.value.api_message == f"There was an error parsing the body of your request: {why}."
+    assert len(offline_api(client).log) == 1
+
+
+def test_anything_unexpected_becomes_a_400_not_a_connection_error(monkeypatch):
+    """The last-resort guard: a bug inside the offline model is a clear 400, not a retried 'connection error'."""
+    client = make_client()
+    api = offline_api(client)
+
+    def broken(body):
+        raise KeyError("surprise")
+    monkeypatch.setattr(api, "create", broken)  # our own transport's method, not the SDK
+    with pytest.raises(anthropic.BadRequestError) as info:
+        create(client, messages=[USER])
+    assert info.value.api_message.startswith("The offline API could not handle this request (KeyError: 'surprise').")
+    assert len(api.log) == 1
+
+
+def test_a_tool_result_text_block_list_and_prefill_still_pass():
+    """The new type checks do not refuse what the SDK legitimately sends."""
+    client = make_client(strict=True)
+    messages = [{"role": "user", "content": [{"type": "text", "text": LESSON, "cache_control": {"type": "ephemeral", "ttl": "1h"}}]},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_A", "name": "read_file", "input": {"path": "README.md"}}]},
+                {"role": "user", "content": [_result("toolu_A", [{"type": "text", "text": "# Agent harness fundamentals"}])]}]
+    response = create(client, tools=TOOLS, messages=messages, metadata={"user_id": "u-1"}, stop_sequences=["ZZZ"],
+                      tool_choice={"type": "auto", "disable_parallel_tool_use": True},
+                      system=[{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}])
+    assert response.stop_reason == "tool_use" and any(b.type == "tool_use" and b.name == "get_time" for b in response.content)
+
+
+# ---- the run limit (max_requests) ---------------------------------------------------------------------
+
+def test_max_requests_bounds_a_loop_that_does_not_stop():
+    client = make_client(scenario="never-ends", max_requests=3)
+    with pytest.raises(anthropic.BadRequestError) as info:
+        run(drive(client, LESSON, max_requests=50))
+    assert info.value.api_message == ("offline run limit reached: more than 3 requests (max_requests=3) "
+                                      "— the loop is not stopping")
+    assert info.value.response.headers["x-should-retry"] == "false"
+    assert len(offline_api(client).log) == 4  # three answered, the fourth refused, no retry of it
+
+
+def test_max_requests_counts_retries_and_leaves_count_tokens_alone():
+    client = make_client(faults={1: 429}, max_requests=2)
+    assert create(client, messages=[USER]).type == "message"  # request 1 (429) and its retry, request 2
+    assert run(client.messages.count_tokens(model=MODEL, messages=[USER])).input_tokens > 0
+    with pytest.raises(anthropic.BadRequestError, match="offline run limit reached"):
+        create(client, messages=[USER])
+
+
+def test_max_requests_must_be_a_count():
+    for bad in (-1, 2.5, True, "3"):
+        with pytest.raises(ValueError):
+            OfflineMessagesAPI(max_requests=bad)
+    assert make_client(max_requests=0) and offline_api(make_client(max_requests=7)).max_requests == 7
+
+
+# ---- importing the loop does not load the offline model ----------------------------------------------
+
+def test_importing_the_loop_does_not_load_the_offline_model():
+    import subprocess
+    import sys
+    code = ("import sys, harness_lib.loop, harness_lib\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith('harness_lib.offline'))\n"
+            "print(loaded)\n"
+            "from harness_lib.client import SCENARIOS\n"
+            "from harness_lib.offline import SCENARIOS as again\n"
+            "assert SCENARIOS is again and 'demo' in SCENARIOS\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = out.strip()
+    assert "harness_lib.offline.model" not in loaded and "harness_lib.offline.api" not in loaded
+    assert loaded == "[]"
+
+
+def test_one_place_checks_the_scenario_name():
+    with pytest.raises(ValueError) as via_client:
+        make_client(scenario="nope")
+    with pytest.raises(ValueError) as via_api:
+        OfflineMessagesAPI("nope")
+    assert str(via_client.value) == str(via_api.value)

@@ -5,7 +5,8 @@ It is an httpx2 transport (:class:`OfflineMessagesAPI`), so nothing in the SDK i
 returns a real ``anthropic.types.Message`` — or raises the real ``anthropic.BadRequestError`` when the
 request breaks a rule of the API. No socket is ever opened.
 
-    api.py          the transport: routes, fault injection, the request log
+    api.py          the transport: routes, fault injection, the run limit, the request log
+    threads.py      message threads (beta): conversations held between turns, by reply id
     validation.py   the API's 400/404 rules and their error texts
     tokens.py       the token estimate, prompt caching, max_tokens / stop_sequences
     parse.py        the person's request → ordered steps (English and Spanish)
@@ -17,10 +18,24 @@ What it is NOT: a language model. It maps a few kinds of request onto the kit's 
 It does not stream. Each module's docstring lists what else it does not model.
 """
 
-from .api import FAULTS, OfflineMessagesAPI
-from .model import read_tool_result
-from .scenarios import SCENARIOS
-from .tokens import count_input_tokens
-from .validation import known_models
+import importlib
 
-__all__ = ["OfflineMessagesAPI", "SCENARIOS", "FAULTS", "count_input_tokens", "known_models", "read_tool_result"]
+# Loaded on first use (PEP 562), so ``import harness_lib.offline`` alone loads nothing heavy: the planner,
+# the scenarios and jsonschema come in only when a name below is used.
+_EXPORTS = {
+    "OfflineMessagesAPI": ".api", "FAULTS": ".api", "SCENARIOS": ".scenarios",
+    "count_input_tokens": ".tokens", "known_models": ".validation", "read_tool_result": ".model",
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

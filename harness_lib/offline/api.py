@@ -9,8 +9,21 @@ The SDK builds its real HTTP request; instead of a socket, httpx2 hands it to
 raises the real ``anthropic.BadRequestError``, and the SDK's retries run for real.
 
 Routes: ``POST /v1/messages`` (create), ``POST /v1/messages/count_tokens``; anything else → 404.
-Each create goes: count it and log it → injected fault? → validate (400) → model known? (404) →
-the scenario plans a reply → ``max_tokens``/``stop_sequences`` are applied → usage is estimated.
+Each create goes: count it and log it → over ``max_requests``? (400) → injected fault? → a ``thread``?
+(resolve it, :mod:`.threads`) → validate (400) → model known? (404) → the scenario plans a reply →
+``max_tokens``/``stop_sequences`` are applied → usage is estimated (→ a thread holds the conversation).
+
+Fail closed: every request the offline API cannot answer gets the live API's JSON error, never a Python
+exception inside the transport (the SDK would take that for a dropped connection and retry). A body that
+is not JSON, or is nested too deeply, gets 400 "There was an error parsing the body of your request…";
+a body that breaks a rule gets :mod:`.validation`'s 400; and, as a last resort, anything unexpected
+while handling a request becomes a 400 ``invalid_request_error`` naming the exception (a 400, so the
+SDK does not retry it) — that would be a bug of the offline model, and the message says so.
+
+Run limit, ``max_requests=N``: past N ``POST /v1/messages`` (SDK retries included) every further
+one gets a 400 ``invalid_request_error`` "offline run limit reached: …", which the SDK does not retry,
+so a grader can bound a loop that does not stop without patching anything. The refused requests are
+logged too.
 
 Fault injection, ``faults={n: kind}``: the n-th ``POST /v1/messages`` this transport receives (1-based,
 SDK retries included) fails with ``429`` (rate_limit_error), ``500`` (api_error), ``529``
@@ -18,6 +31,8 @@ SDK retries included) fails with ``429`` (rate_limit_error), ``500`` (api_error)
 backoff (it ignores a value of 0) — or ``"disconnect"``: the connection drops
 (``httpx2.RemoteProtocolError``), which the SDK retries with its normal backoff and finally raises
 as ``anthropic.APIConnectionError``.
+
+Message threads (``thread: {"type": "create" | "continue"}``, beta): see :mod:`.threads`.
 
 NOT modelled: streaming (``stream: true`` gets a 400 saying so), the Batches/Models/Files APIs,
 authentication, rate limits other than injected faults, latency.
@@ -33,6 +48,7 @@ import httpx2
 
 from .model import read_conversation
 from .scenarios import SCENARIOS, respond
+from .threads import Threads
 from .tokens import apply_limits, count_input_tokens, split_usage
 from .validation import APIError, check_model, validate_request
 
@@ -45,6 +61,21 @@ FAULTS = {
     "disconnect": None,
 }
 _ALPHABET = string.ascii_letters + string.digits
+_UNPARSEABLE = "There was an error parsing the body of your request: {why}."
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")  # NaN, Infinity: Python's json accepts them, JSON does not
+
+
+def parse_body(content: bytes):
+    """(the JSON body, None) or (None, why it could not be parsed)."""
+    try:
+        return json.loads(content or b"null", parse_constant=_reject_constant), None
+    except RecursionError:
+        return None, "it is nested too deeply"
+    except ValueError:  # includes UnicodeDecodeError
+        return None, "invalid JSON"
 
 
 class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
@@ -53,27 +84,39 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
     Attributes:
         scenario: the behaviour (a key of ``SCENARIOS``).
         faults: ``{request_number: 429 | 500 | 529 | "disconnect"}``.
+        max_requests: None (no limit), or how many ``POST /v1/messages`` are answered before the run
+            limit refuses every further one (see the module docstring).
+        threads: the conversations held for message threads (:class:`.threads.Threads`, at most
+            ``max_threads``); ``api.threads.forget()`` lets go of all of them.
         log: the JSON bodies of every ``POST /v1/messages`` received, in order (retries and failed
-            requests included) — ``len(api.log)`` is the number of model requests.
+            requests included) — ``len(api.log)`` is the number of model requests. A threaded
+            ``continue`` is logged as sent: only its new messages.
         count_tokens_log: the bodies of ``POST /v1/messages/count_tokens`` requests.
     """
 
-    def __init__(self, scenario: str = "demo", faults: dict | None = None):
+    def __init__(self, scenario: str = "demo", faults: dict | None = None, *, max_requests: int | None = None,
+                 max_threads: int = 64):
         if scenario not in SCENARIOS:
             raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join(SCENARIOS)}")
         faults = dict(faults or {})
         for n, kind in faults.items():
             if not isinstance(n, int) or n < 1 or kind not in FAULTS:
                 raise ValueError(f"bad fault {n!r}: {kind!r}; use {{request_number >= 1: 429 | 500 | 529 | 'disconnect'}}")
+        if max_requests is not None and (not isinstance(max_requests, int) or isinstance(max_requests, bool)
+                                         or max_requests < 0):
+            raise ValueError(f"max_requests must be None or an integer >= 0, got {max_requests!r}")
         self.scenario = scenario
         self.faults = faults
+        self.max_requests = max_requests
+        self.threads = Threads(max_threads)
         self.log: list = []
         self.count_tokens_log: list = []
         self._cache: set[str] = set()  # fingerprints of cached prompt prefixes (see tokens.split_usage)
         self._ids = random.Random(f"offline-messages-api/{scenario}")  # deterministic ids per transport
 
     def __repr__(self) -> str:
-        return f"OfflineMessagesAPI(scenario={self.scenario!r}, faults={self.faults!r}, requests={len(self.log)})"
+        limit = f", max_requests={self.max_requests}" if self.max_requests is not None else ""
+        return f"OfflineMessagesAPI(scenario={self.scenario!r}, faults={self.faults!r}{limit}, requests={len(self.log)})"
 
     # httpx2 calls one of these instead of opening a connection.
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
@@ -93,9 +136,11 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
         base = {"content-type": "application/json", "request-id": payload.get("request_id") or self._id("req_")}
         return httpx2.Response(status, headers={**base, **(headers or {})}, content=json.dumps(payload).encode())
 
-    def _error(self, status: int, error_type: str, message: str, headers: dict | None = None) -> httpx2.Response:
+    def _error(self, status: int, error_type: str, message: str, headers: dict | None = None,
+               details: dict | None = None) -> httpx2.Response:
         request_id = self._id("req_")
-        body = {"type": "error", "error": {"type": error_type, "message": message}, "request_id": request_id}
+        error = {"type": error_type, "message": message, **({"details": details} if details else {})}
+        body = {"type": "error", "error": error, "request_id": request_id}
         retry = {"x-should-retry": "false"} if 400 <= status < 500 and status != 429 else {}
         return self._json(status, body, {**retry, **(headers or {})})
 
@@ -103,12 +148,13 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
         path = request.url.path
         if request.method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
             return self._error(404, "not_found_error", "Not Found")
-        try:
-            body = json.loads(request.content or b"null")
-        except ValueError:
-            body = None
+        body, unparseable = parse_body(request.content)
         if path == "/v1/messages":
             self.log.append(body)
+            if self.max_requests is not None and len(self.log) > self.max_requests:
+                return self._error(400, "invalid_request_error", (
+                    f"offline run limit reached: more than {self.max_requests} requests "
+                    f"(max_requests={self.max_requests}) — the loop is not stopping"))
             fault = self.faults.get(len(self.log))
             if fault == "disconnect":
                 raise httpx2.RemoteProtocolError("Server disconnected without sending a response.", request=request)
@@ -117,16 +163,31 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
                 return self._error(fault, error_type, message, {"x-should-retry": "true", "retry-after-ms": "1"})
         else:
             self.count_tokens_log.append(body)
-        if body is None:
-            return self._error(400, "invalid_request_error", "There was an error parsing the body of your request: invalid JSON.")
+        if unparseable:
+            return self._error(400, "invalid_request_error", _UNPARSEABLE.format(why=unparseable))
         try:
-            validate_request(body, count_tokens=path.endswith("count_tokens"))
-            check_model(body["model"])
+            return self._answer(path, body, request.headers.get("anthropic-beta", ""))
         except APIError as err:
-            return self._error(err.status, err.error_type, err.message)
-        if path.endswith("count_tokens"):
+            return self._error(err.status, err.error_type, err.message, details=getattr(err, "details", None))
+        except Exception as err:  # the last resort: a bug here must not look like a dropped connection
+            return self._error(400, "invalid_request_error", (
+                f"The offline API could not handle this request ({type(err).__name__}: {err}). "
+                "This is a gap in the offline model's request checks; the live API may answer it differently."))
+
+    def _answer(self, path: str, body, beta_header: str) -> httpx2.Response:
+        count_tokens = path.endswith("count_tokens")
+        threaded = not count_tokens and isinstance(body, dict) and body.get("thread") is not None
+        continued = None
+        if threaded:
+            body, continued = self.threads.resolve(body, beta_header)
+        validate_request(body, count_tokens=count_tokens)
+        check_model(body["model"])
+        if count_tokens:
             return self._json(200, {"input_tokens": count_input_tokens(body)})
-        return self._json(200, self.create(body))
+        response = self.create(body)
+        if threaded:
+            self.threads.hold(body, response, continued)
+        return self._json(200, response)
 
     # ---- POST /v1/messages ------------------------------------------------------------------------
 

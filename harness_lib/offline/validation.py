@@ -4,20 +4,30 @@ A broken request gets HTTP 400 ``{"type": "error", "error": {"type": "invalid_re
 "message": …}}`` and the SDK raises ``anthropic.BadRequestError``; an unknown model id gets HTTP 404
 ``not_found_error`` (``anthropic.NotFoundError``). Checked, in this order:
 
+0. the body is a JSON object nested at most ``MAX_DEPTH`` (100) levels deep.
 1. required fields: ``model``, ``max_tokens`` (not for count_tokens), ``messages`` → "<field>: Field required";
-   ``max_tokens`` an integer ≥ 1; ``stream: true`` is refused (the offline model does not stream).
-2. ``tools``: each custom tool's name matches ``^[a-zA-Z0-9_-]{1,64}$``, names are unique, and its
+   ``max_tokens`` an integer from 1 to ``MAX_OUTPUT_TOKENS`` (128,000, the offline model's ceiling for
+   every model id); ``stream: true`` is refused (the offline model does not stream).
+2. the type of every other field the offline model reads, in the live API's pydantic wording
+   ("<path>: Input should be a valid string", "… a valid list", "… a valid dictionary or object",
+   "Input tag 'x' found using 'type' does not match any of the expected tags: …"): ``system``,
+   ``stop_sequences``, ``temperature``/``top_p``/``top_k``, ``metadata``, ``tool_choice``, ``thinking``,
+   ``cache_control`` (top level, on tools, system blocks and content blocks), and every content block:
+   its ``type`` must be one the installed SDK knows, and text, tool_use, tool_result, thinking, image
+   and document blocks must have their fields of the right type.
+3. ``tools``: each custom tool's name matches ``^[a-zA-Z0-9_-]{1,64}$``, names are unique, and its
    ``input_schema`` is a JSON Schema object (a dict, ``"type": "object"``, valid per draft 2020-12).
-3. ``messages``: at least one; roles ``user``/``assistant``; the first is from the user; no empty text
+4. ``messages``: at least one; roles ``user``/``assistant``; the first is from the user; no empty text
    (an empty string content, or an empty text block); no empty content except a final assistant message.
-4. tool use: every ``tool_use`` id in an assistant message is answered by a ``tool_result`` at the START
+5. tool use: every ``tool_use`` id in an assistant message is answered by a ``tool_result`` at the START
    of the very next message (a final assistant message is exempt: that is prefill); every
    ``tool_result`` names a ``tool_use`` of the message just before it.
-5. the model id is one the installed SDK knows (``anthropic.types.Model``), or ``$HARNESS_MODEL``.
+6. the model id is one the installed SDK knows (``anthropic.types.Model``), or ``$HARNESS_MODEL``.
 
-NOT modelled: the many other field checks (types of every block, images, documents, thinking,
-server tools — typed tools are accepted as they are), the request-size limit (413), authentication
-(any API key is accepted), whitespace-only text, and ``tool_choice`` except ``{"type": "none"}``.
+NOT modelled: the fields of images, documents, citations and server-tool blocks beyond their
+``type`` and ``source`` (typed server tools are accepted as they are), unknown top-level fields
+(accepted and ignored), the request-size limit (413), authentication (any API key is accepted),
+whitespace-only text, per-model output limits, and ``tool_choice`` beyond its shape and ``{"type": "none"}``.
 """
 
 from __future__ import annotations
@@ -32,7 +42,10 @@ import anthropic
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-__all__ = ["APIError", "validate_request", "check_model", "known_models", "schema_validator", "args_valid"]
+__all__ = [
+    "APIError", "validate_request", "check_model", "known_models", "schema_validator", "args_valid", "bad_request",
+    "MAX_DEPTH", "MAX_OUTPUT_TOKENS",
+]
 
 
 class APIError(Exception):
@@ -45,6 +58,12 @@ class APIError(Exception):
 
 def _bad(message: str) -> APIError:
     return APIError(400, "invalid_request_error", message)
+
+
+bad_request = _bad  # for the other offline modules: a 400 invalid_request_error with this message
+
+MAX_DEPTH = 100
+MAX_OUTPUT_TOKENS = 128_000
 
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -113,6 +132,180 @@ def args_valid(schema, args) -> bool:
         return False
 
 
+# ---- types: the live API's pydantic-style messages ----------------------------------------------------
+
+def _tags(tp, out: set[str]) -> set[str]:
+    """The ``type`` literals of every TypedDict/model in the (nested) union ``tp``."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Union or origin is typing.Annotated or (origin is not None and not isinstance(tp, type)):
+        for arg in typing.get_args(tp):
+            _tags(arg, out)
+    elif isinstance(tp, type):
+        try:
+            hint = typing.get_type_hints(tp).get("type")
+        except Exception:  # a type the SDK builds in a way get_type_hints cannot read: skip it
+            hint = None
+        out.update(_flatten_literals(hint) if typing.get_origin(hint) is typing.Literal else [])
+    return out
+
+
+# The content block types the installed SDK can send (plain and beta Messages API), and those a tool_result may hold.
+BLOCK_TYPES = tuple(sorted(_tags(anthropic.types.ContentBlockParam, set())
+                           | _tags(anthropic.types.beta.BetaContentBlockParam, set())))
+RESULT_TYPES = tuple(sorted(_tags(typing.get_type_hints(anthropic.types.beta.BetaToolResultBlockParam)["content"], set())))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _choices(options) -> str:
+    quoted = [f"'{o}'" for o in options]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _tag_error(where: str, tag, expected) -> APIError:
+    if not isinstance(tag, str):
+        return _bad(f"{where}.type: Input should be a valid string")
+    listed = ", ".join(f"'{t}'" for t in expected)
+    return _bad(f"{where}: Input tag '{tag}' found using 'type' does not match any of the expected tags: {listed}")
+
+
+def _need(value, kind: str, where: str) -> None:
+    """Raise the pydantic-style 400 unless ``value`` is of ``kind`` (str, list, dict, bool, int, number)."""
+    ok = {"str": isinstance(value, str), "list": isinstance(value, list), "dict": isinstance(value, dict),
+          "bool": isinstance(value, bool), "int": _is_int(value), "number": _is_number(value)}[kind]
+    if not ok:
+        what = {"str": "a valid string", "list": "a valid list", "dict": "a valid dictionary or object",
+                "bool": "a valid boolean", "int": "a valid integer", "number": "a valid number"}[kind]
+        raise _bad(f"{where}: Input should be {what}")
+
+
+def _required(obj: dict, key: str, kind: str, where: str) -> None:
+    if key not in obj:
+        raise _bad(f"{where}.{key}: Field required")
+    _need(obj[key], kind, f"{where}.{key}")
+
+
+def _optional(obj: dict, key: str, kind: str, where: str = "") -> None:
+    if obj.get(key) is not None:
+        _need(obj[key], kind, f"{where}.{key}" if where else key)
+
+
+def _check_cache_control(value, where: str) -> None:
+    if value is None:
+        return
+    _need(value, "dict", where)
+    if value.get("type") != "ephemeral":
+        raise _bad(f"{where}.type: Input should be 'ephemeral'")
+    if value.get("ttl") is not None and value["ttl"] not in ("5m", "1h"):
+        raise _bad(f"{where}.ttl: Input should be '5m' or '1h'")
+    for key in value:
+        if key not in ("type", "ttl"):
+            raise _bad(f"{where}.{key}: Extra inputs are not permitted")
+
+
+def _check_block(block, where: str, allowed=BLOCK_TYPES) -> None:
+    """The type of one content block and of the fields the offline model reads from it."""
+    if not isinstance(block, dict) or "type" not in block:
+        raise _bad(f"{where}: Input should be a valid dictionary with a `type`")
+    kind = block["type"]
+    if not isinstance(kind, str) or kind not in allowed:
+        raise _tag_error(where, kind, allowed)
+    if "cache_control" in block:
+        _check_cache_control(block["cache_control"], f"{where}.cache_control")
+    if kind == "text":
+        _required(block, "text", "str", where)
+    elif kind in ("tool_use", "server_tool_use"):
+        _required(block, "id", "str", where)
+        _required(block, "name", "str", where)
+        _required(block, "input", "dict", where)
+    elif kind == "tool_result":
+        _required(block, "tool_use_id", "str", where)
+        _optional(block, "is_error", "bool", where)
+        content = block.get("content")
+        if content is not None and not isinstance(content, (str, list)):
+            raise _bad(f"{where}.content: Input should be a valid string or a valid list")
+        for i, inner in enumerate(content if isinstance(content, list) else []):
+            _check_block(inner, f"{where}.content.{i}", RESULT_TYPES)
+    elif kind == "thinking":
+        _required(block, "thinking", "str", where)
+        _required(block, "signature", "str", where)
+    elif kind == "redacted_thinking":
+        _required(block, "data", "str", where)
+    elif kind in ("image", "document"):
+        _required(block, "source", "dict", where)
+
+
+def _check_fields(body: dict) -> None:
+    """Every optional top-level field the offline model reads: of the right type, in the live API's words."""
+    system = body.get("system")
+    if system is not None and not isinstance(system, (str, list)):
+        raise _bad("system: Input should be a valid string or a valid list")
+    for i, block in enumerate(system if isinstance(system, list) else []):
+        _need(block, "dict", f"system.{i}")
+        if block.get("type") != "text":
+            raise _bad(f"system.{i}.type: Input should be 'text'")
+        _required(block, "text", "str", f"system.{i}")
+        if "cache_control" in block:
+            _check_cache_control(block["cache_control"], f"system.{i}.cache_control")
+    if body.get("stop_sequences") is not None:
+        _need(body["stop_sequences"], "list", "stop_sequences")
+        for i, sequence in enumerate(body["stop_sequences"]):
+            _need(sequence, "str", f"stop_sequences.{i}")
+    for key, kind in (("temperature", "number"), ("top_p", "number"), ("top_k", "int")):
+        _optional(body, key, kind)
+    if body.get("metadata") is not None:
+        _need(body["metadata"], "dict", "metadata")
+        for key, value in body["metadata"].items():
+            if key != "user_id":
+                raise _bad(f"metadata.{key}: Extra inputs are not permitted")
+            if value is not None:
+                _need(value, "str", "metadata.user_id")
+    if "cache_control" in body:
+        _check_cache_control(body["cache_control"], "cache_control")
+    choice = body.get("tool_choice")
+    if choice is not None:
+        _need(choice, "dict", "tool_choice")
+        if "type" not in choice:
+            raise _bad("tool_choice: Unable to extract tag using discriminator 'type'")
+        if choice["type"] not in ("auto", "any", "tool", "none"):
+            raise _tag_error("tool_choice", choice["type"], ("auto", "any", "tool", "none"))
+        if choice["type"] == "tool":
+            _required(choice, "name", "str", "tool_choice.tool")
+        _optional(choice, "disable_parallel_tool_use", "bool", f"tool_choice.{choice['type']}")
+    thinking = body.get("thinking")
+    if thinking is not None:
+        _need(thinking, "dict", "thinking")
+        kinds = ("enabled", "disabled", "adaptive")
+        if thinking.get("type") not in kinds:
+            raise _tag_error("thinking", thinking.get("type"), kinds)
+        if thinking["type"] == "enabled":
+            _required(thinking, "budget_tokens", "int", "thinking.enabled")
+            if thinking["budget_tokens"] < 1024:
+                raise _bad("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024")
+            if _is_int(body.get("max_tokens")) and body["max_tokens"] <= thinking["budget_tokens"]:
+                raise _bad("`max_tokens` must be greater than `thinking.budget_tokens`.")
+
+
+def _depth_ok(body, limit: int) -> bool:
+    """Is ``body`` nested at most ``limit`` levels deep? Iterative, so a deep body cannot exhaust the stack."""
+    stack = [(body, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return False
+        children = value.values() if type(value) is dict else value
+        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    return True
+
+
+# ---- the rules ----------------------------------------------------------------------------------------
+
 def _check_tools(tools) -> None:
     if not isinstance(tools, list):
         raise _bad("tools: Input should be a valid list")
@@ -120,13 +313,19 @@ def _check_tools(tools) -> None:
     for n, tool in enumerate(tools):
         if not isinstance(tool, dict):
             raise _bad(f"tools.{n}: Input should be a valid dictionary")
+        if "cache_control" in tool:
+            _check_cache_control(tool["cache_control"], f"tools.{n}.cache_control")
         if tool.get("type") not in (None, "custom"):
-            continue  # a server tool (web_search_…, bash_…): not modelled, accepted as is
+            # a server tool (web_search_…, bash_…): not modelled, accepted as is once its type and name are strings
+            _need(tool["type"], "str", f"tools.{n}.type")
+            _optional(tool, "name", "str", f"tools.{n}")
+            continue
         name = tool.get("name")
         if name is None:
             raise _bad(f"tools.{n}.custom.name: Field required")
         if not isinstance(name, str) or not _TOOL_NAME.match(name):
             raise _bad(f"tools.{n}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'")
+        _optional(tool, "description", "str", f"tools.{n}.custom")
         if "input_schema" not in tool:
             raise _bad(f"tools.{n}.custom.input_schema: Field required")
         if schema_validator(tool["input_schema"]) is None:
@@ -160,9 +359,8 @@ def _check_messages(messages) -> None:
         if content == "":
             raise _bad("messages: text content blocks must be non-empty")
         for k, block in enumerate(_blocks(content)):
-            if not isinstance(block, dict) or "type" not in block:
-                raise _bad(f"messages.{n}.content.{k}: Input should be a valid dictionary with a `type`")
-            if block["type"] == "text" and not block.get("text"):
+            _check_block(block, f"messages.{n}.content.{k}")
+            if block["type"] == "text" and not block["text"]:
                 raise _bad("messages: text content blocks must be non-empty")
         if content == [] and not (n == len(messages) - 1 and message["role"] == "assistant"):
             raise _bad(f"messages.{n}: all messages must have non-empty content except for the optional final assistant message")
@@ -172,7 +370,7 @@ def _check_messages(messages) -> None:
     for n, message in enumerate(messages):
         blocks = _blocks(message["content"])
         if message["role"] == "assistant":
-            ids = [b.get("id") for b in blocks if b["type"] == "tool_use"]
+            ids = [b["id"] for b in blocks if b["type"] == "tool_use"]
             if ids and n + 1 < len(messages):
                 following = messages[n + 1]
                 answered = set()
@@ -180,24 +378,26 @@ def _check_messages(messages) -> None:
                     for block in _blocks(following["content"]):
                         if block["type"] != "tool_result":
                             break  # tool_result blocks must come first
-                        answered.add(block.get("tool_use_id"))
+                        answered.add(block["tool_use_id"])
                 missing = [i for i in ids if i not in answered]
                 if missing:
-                    raise _bad(_TOOL_USE_MISSING.format(n=n, ids=", ".join(map(str, missing))))
+                    raise _bad(_TOOL_USE_MISSING.format(n=n, ids=", ".join(missing)))
         else:
             previous = messages[n - 1] if n > 0 else None
             offered = set()
             if previous is not None and previous["role"] == "assistant":
-                offered = {b.get("id") for b in _blocks(previous["content"]) if b["type"] == "tool_use"}
+                offered = {b["id"] for b in _blocks(previous["content"]) if b["type"] == "tool_use"}
             for k, block in enumerate(blocks):
-                if block["type"] == "tool_result" and block.get("tool_use_id") not in offered:
-                    raise _bad(_UNEXPECTED_RESULT.format(n=n, k=k, id=block.get("tool_use_id")))
+                if block["type"] == "tool_result" and block["tool_use_id"] not in offered:
+                    raise _bad(_UNEXPECTED_RESULT.format(n=n, k=k, id=block["tool_use_id"]))
 
 
 def validate_request(body, *, count_tokens: bool = False) -> None:
     """Raise :class:`APIError` (400) for the first rule ``body`` breaks. See the module docstring."""
     if not isinstance(body, dict):
         raise _bad("Input should be a valid dictionary")
+    if not _depth_ok(body, MAX_DEPTH):
+        raise _bad(f"There was an error parsing the body of your request: it is nested more than {MAX_DEPTH} levels deep.")
     required = ("model", "messages") if count_tokens else ("model", "max_tokens", "messages")
     for field in required:
         if field not in body:
@@ -206,18 +406,21 @@ def validate_request(body, *, count_tokens: bool = False) -> None:
         raise _bad("model: Input should be a valid string")
     if not count_tokens:
         max_tokens = body["max_tokens"]
-        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
+        if not _is_int(max_tokens):
             raise _bad("max_tokens: Input should be a valid integer")
         if max_tokens < 1:
             raise _bad("max_tokens: Input should be greater than or equal to 1")
+        if max_tokens > MAX_OUTPUT_TOKENS:
+            raise _bad(f"max_tokens: {max_tokens} > {MAX_OUTPUT_TOKENS}, which is the maximum allowed number of "
+                       f"output tokens for {body['model']}")
+        if body.get("stream") is not None:
+            _need(body["stream"], "bool", "stream")
         if body.get("stream"):
             raise _bad(
                 "stream: the offline model does not stream. Call messages.create() without stream=True "
                 "(and not messages.stream()), or set ANTHROPIC_API_KEY to use the live API."
             )
-    system = body.get("system")
-    if system is not None and not isinstance(system, (str, list)):
-        raise _bad("system: Input should be a valid string or a valid list")
+    _check_fields(body)
     if "tools" in body:
         _check_tools(body["tools"])
     _check_messages(body["messages"])
