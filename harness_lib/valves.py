@@ -6,7 +6,8 @@ tested, on its own:
 
 - `tokens_of(usage)`: what one response cost, for valve 2, the token budget.
 - `signature_of(content)`: the fingerprint of one turn's tool calls, for valve 3, no-progress detection.
-- `find_cycle(signatures)`: a stronger valve 3 that also catches A, B, A, B ... (lesson 4's extension).
+- `find_cycle(signatures)`: valve 3 as `run_agent` uses it: the lesson's "this turn == the last turn",
+  widened to short cycles such as ping-pong (A, B, A, B); the kit's addition, built in notebook 04.
 
 Not handled here: money (tokens are not dollars; prices differ per model and per cache state),
 and "progress" in any deeper sense. A model that calls a tool with a new argument every turn
@@ -55,7 +56,9 @@ def find_cycle(signatures: Sequence[str], *, max_period: int = 3, repeats: int =
 
     Looks at the tail of `signatures` (one per turn, oldest first) for a block of `period` turns
     (1 <= period <= max_period) repeated `repeats` times in a row. Period 1 with repeats 2 is exactly
-    the lesson's valve 3 (this turn == last turn); period 2 catches ping-pong: A, B, A, B.
+    the lesson's valve 3 (this turn == last turn); period 2 catches ping-pong: A, B, A, B. It never
+    looks further back than max_period * repeats signatures (6 by default): an old cycle the model
+    has left behind does not count.
 
     Not handled: cycles longer than `max_period`, and near-repeats (the same call with a
     slightly different argument is a different signature).
