@@ -22,8 +22,10 @@ Every way out leaves `messages` a valid history: a turn is appended only togethe
 tool_results, so no tool_use is ever left without its tool_result -- not even when the run is
 cancelled in the middle of the tool step.
 
-Not handled here: retries (the SDK retries 429/5xx itself, `max_retries`), streaming, server tools,
-trimming a history that outgrows the context window, and cost in money rather than tokens.
+Not handled here: retries (the SDK retries 429/5xx itself, `max_retries`), streaming, server tools
+(a pause_turn response is sent back as it came; one holding a tool_use for this harness, which the API
+does not send, would make the next request invalid), trimming a history that outgrows the context
+window, a response string the SDK cannot send back (a lone surrogate), and cost in money, not tokens.
 """
 
 from __future__ import annotations
