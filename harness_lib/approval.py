@@ -236,6 +236,24 @@ def scripted_approver(decisions):
 
 AUTO_CHOICES = ("approve", "reject")
 
+_headless_clicks: list[str] = []  # the buttons a headless run presses, in order (see set_headless_clicks)
+
+
+def set_headless_clicks(choices) -> None:
+    """Say, once per notebook, which button each approval of a *headless* run presses, in order.
+
+    Nobody clicks in the kit's automated runs (nbval, CI: ``HARNESS_AUTO_APPROVE=notebook``), so a
+    lesson lists its approvals' buttons in its setup cell -- ``["reject", "approve"]`` -- instead of
+    naming one in every lesson cell. A person's run ignores the list: you click. Each approval that
+    finds no ``auto_click`` of its own takes the next entry; when the list is used up, the approver
+    raises ``ValueError`` (the loop counts that as a no, and the test that expected a click fails loudly).
+    """
+    choices = list(choices)
+    bad = [c for c in choices if c not in AUTO_CHOICES]
+    if bad:
+        raise ValueError(f"headless clicks must be 'approve' or 'reject', not {bad[0]!r}")
+    _headless_clicks[:] = choices
+
 
 def _check_timeout(value, what: str) -> float:
     """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
@@ -304,9 +322,10 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
     - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
       (``button.click()``), so the same handler runs and the printed output is the same as after a
       human click. (This works on any kernel: the click needs no message.)
-    - ``HARNESS_AUTO_APPROVE=notebook``: click the button this notebook names with
-      ``auto_click="approve"`` or ``"reject"`` (so a lesson can show a rejection under nbval too);
-      an approver that names none raises ``ValueError``.
+    - ``HARNESS_AUTO_APPROVE=notebook``: click the button this approval is given: ``auto_click="approve"``
+      or ``"reject"``, else the next entry of the notebook's list (:func:`set_headless_clicks`, which
+      ``harness_lib.notebook.setup(headless_clicks=[...])`` calls), so a lesson can show a rejection under
+      nbval too; with neither, ``ValueError``.
     - unset or empty: wait for a person (``auto_click`` is then ignored).
     - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
       finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
@@ -331,10 +350,11 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
         wait = _timeout_from_environment(timeout)
         auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
         if auto == "notebook":
-            if auto_click is None:
-                raise ValueError("HARNESS_AUTO_APPROVE=notebook, but this approver names no button: "
-                                 "use widget_approver(auto_click='approve') or auto_click='reject'")
-            auto = auto_click
+            if auto_click is None and not _headless_clicks:
+                raise ValueError("HARNESS_AUTO_APPROVE=notebook, but no button is named for this approval: "
+                                 "list it in the notebook's setup(headless_clicks=[...]) "
+                                 "or use widget_approver(auto_click='approve' / 'reject')")
+            auto = auto_click or _headless_clicks.pop(0)
         if auto not in ("", *AUTO_CHOICES):
             raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve', 'reject' or 'notebook', not {auto!r}")
 

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 import anthropic
 
+from .approval import set_headless_clicks
 from .client import MODEL, is_live
 
 __all__ = ["setup", "offline_only", "describe_api_error", "mode_line"]
@@ -86,10 +87,15 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
     # nothing returned: IPython ignores a handler's return value here
 
 
-def setup(shell=None) -> None:
+def setup(shell=None, *, headless_clicks=()) -> None:
     """Call once, in a lesson's first cell: print :func:`mode_line`, and from now on show an
     ``anthropic.APIError`` that ends a cell as one line (see the module docstring). Calling it again is
-    harmless. ``shell`` defaults to the running IPython; outside IPython only the line is printed."""
+    harmless. ``shell`` defaults to the running IPython; outside IPython only the line is printed.
+
+    ``headless_clicks``: for the kit's automated runs only (nobody clicks there), the button each approval
+    of this notebook presses, in order, e.g. ``["reject", "approve"]``. When you run the notebook yourself,
+    it is ignored and you click (see ``harness_lib.approval.set_headless_clicks``)."""
+    set_headless_clicks(headless_clicks)
     if shell is None:
         try:
             from IPython import get_ipython

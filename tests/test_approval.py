@@ -610,3 +610,31 @@ def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(
     assert re.search(r"^\[approve\] write_file\(.*\) → rejected \(no input: StdinNotImplementedError\)$", out, re.M), out
     assert "scratch/answer.txt exists: False" in out
     assert not (tool_root / "scratch" / "answer.txt").exists()
+
+
+def test_notebook_switch_takes_the_notebooks_headless_clicks_in_order(shown, monkeypatch):
+    from harness_lib.approval import set_headless_clicks
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
+    set_headless_clicks(["reject", "approve"])
+    try:
+        approve = widget_approver()
+        assert asyncio.run(approve(*ACTION)) is False
+        assert asyncio.run(approve(*ACTION)) is True
+        with pytest.raises(ValueError, match="headless_clicks"):  # used up: no silent default
+            asyncio.run(approve(*ACTION))
+        set_headless_clicks(["reject"])
+        assert asyncio.run(widget_approver(auto_click="approve")(*ACTION)) is True  # its own choice wins
+        with pytest.raises(ValueError, match="'approve' or 'reject'"):
+            set_headless_clicks(["yes"])
+    finally:
+        set_headless_clicks([])
+
+
+def test_a_person_ignores_the_headless_clicks(shown, capsys):
+    from harness_lib.approval import set_headless_clicks
+    set_headless_clicks(["approve"])
+    try:
+        assert asyncio.run(widget_approver(timeout=0.05)(*ACTION)) is False  # nobody clicked: timeout = no
+        assert "no answer within" in capsys.readouterr().out
+    finally:
+        set_headless_clicks([])
