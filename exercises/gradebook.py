@@ -1,0 +1,685 @@
+"""The teacher's gradebook: grade a folder of submitted exercise notebooks, one CSV row each.
+
+    python -m exercises.gradebook SUBMISSIONS/ --out grades.csv      (from the repository root)
+
+For every `*.ipynb` under SUBMISSIONS/ it
+1. reads it (a file that is not a notebook gets an ERROR row) and decides which exercise it is by its cells (the
+   ids of the grader's 🔒/🔍 cells listed in exercises/checks.lock), not by its file name;
+2. refuses it, as the learner's own grade would, when a 🔍 CHECK or 🔒 cell was changed or it holds something
+   shaped like an API key (exercises/conftest.py's `refusal`, with the kit's pristine lock and grading.py);
+3. builds the notebook that is graded: the kit's own starter, with the submission's ✏️ EXERCISE cells and the
+   cells the learner added. Every other cell (setup, the given loop, the grader's cells) comes from the kit, so
+   code in a submission runs only from the cells the learner was asked to write;
+4. runs it in a fresh kernel, cell by cell (exercises/conftest.py's HARNESS_GRADING=1, so a ✗ raises), with a
+   per-cell timeout, a per-cell output cap, no API key (ANTHROPIC_* removed) and HARNESS_OFFLINE=1, its working
+   folder a temporary copy inside the kit (exercises/_grading_tmp_*/), so the kit's grader and offline model apply;
+5. decides each check's verdict OUTSIDE the kernel, from the check cell's output, and only while a seal holds:
+   before any cell runs, and again after every check cell, a fresh snippet fingerprints the grader's objects (the
+   code of every function and method of grading.py, harness_lib, the anthropic SDK and asyncio; the builtins;
+   grading's data; the notebook's `grading` name; HARNESS_GRADING; trace hooks and IPython's input transformers).
+   A fingerprint that changed means code in the notebook replaced part of the grader: NOT GRADED;
+6. scans the learner's cells (their syntax tree) for code that reaches for grader internals (grading, Checks,
+   sys.modules, builtins, __code__, get_ipython, os.environ, the offline API, writing to the kit's files, ...):
+   such a submission is graded, but its verdict is NOT GRADED and the reason names what was found, for a person
+   to look at.
+It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
+and writes a Markdown summary next to the CSV (per exercise: the pass rate and the criteria most often failed).
+
+Learner code is arbitrary Python and this runs it with your user's rights. For a class you do not trust, run the
+gradebook in a throw-away container (docs/teaching.md says how). What the seal and the scan do NOT do: they are
+obstacles and evidence, not a sandbox — code in the same interpreter can in principle fool any check made there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import csv
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
+COLUMNS = ["learner", "file", "exercise", "verdict", "checks_passed", "checks_total", "failed_criteria", "reason"]
+RESULT_MARK = "GRADEBOOK-RESULT "
+
+
+def _conftest():
+    """The exercises' conftest (tamper check, key check, criteria parsing), loaded from the kit by path."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_exercises_conftest", HERE / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- which exercise is it -----------------------------------------------------------------------------------
+
+def identify(nb: dict, lock: dict) -> str | None:
+    """The exercise (its file name in the lock) whose grader cells this notebook holds, by cell id and digest."""
+    digest = _conftest_module().digest
+    cells = [c for c in nb.get("cells", []) if isinstance(c, dict)]
+    ids = {c.get("id") for c in cells}
+    sources = {digest(c.get("source", "")) for c in cells}
+    best, best_score = None, 0.0
+    for name, entries in lock["notebooks"].items():
+        if not entries:
+            continue
+        # a check cell's id is the strongest sign; a grader cell with its shipped source counts too
+        score = sum((e["id"] in ids) + (e["sha256"] in sources) for e in entries
+                    if e["id"] != "grader-kit") / (2 * sum(e["id"] != "grader-kit" for e in entries) or 1)
+        if score > best_score:
+            best, best_score = name, score
+    return best if best_score >= 0.25 else None
+
+
+_CONFTEST = None
+
+
+def _conftest_module():
+    global _CONFTEST
+    if _CONFTEST is None:
+        _CONFTEST = _conftest()
+    return _CONFTEST
+
+
+def source_of(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def tags_of(cell: dict) -> list:
+    tags = cell.get("metadata", {}).get("tags", []) if isinstance(cell.get("metadata"), dict) else []
+    return tags if isinstance(tags, list) else []
+
+
+def learner_cells(nb: dict, starter: dict) -> list[dict]:
+    """The cells the learner wrote: the starter's ✏️ EXERCISE cells (by id) and every cell the starter lacks."""
+    starter_ids = {c.get("id") for c in starter["cells"]}
+    exercise_ids = {c.get("id") for c in starter["cells"] if "exercise" in tags_of(c)}
+    return [c for c in nb.get("cells", []) if isinstance(c, dict) and c.get("cell_type") == "code"
+            and (c.get("id") in exercise_ids or c.get("id") not in starter_ids)
+            and not {"check", "locked"} & set(tags_of(c))]
+
+
+def graded_notebook(nb: dict, starter: dict) -> dict:
+    """The kit's starter with the submission's exercise cells and added cells (in the submission's order)."""
+    by_id = {c.get("id"): c for c in nb.get("cells", []) if isinstance(c, dict)}
+    starter_ids = [c.get("id") for c in starter["cells"]]
+    added_after: dict = defaultdict(list)
+    last = None
+    for c in nb.get("cells", []):
+        if not isinstance(c, dict):
+            continue
+        if c.get("id") in starter_ids:
+            last = c.get("id")
+        elif c.get("cell_type") == "code" and not {"check", "locked"} & set(tags_of(c)):
+            added_after[last].append(c)
+    cells = []
+
+    def code(cell, tags):
+        return {"cell_type": "code", "id": cell.get("id"), "metadata": {"tags": tags}, "source": source_of(cell),
+                "outputs": [], "execution_count": None}
+
+    for c in added_after[None]:
+        cells.append(code(c, ["added"]))
+    for c in starter["cells"]:
+        if c["cell_type"] == "code":
+            mine = by_id.get(c.get("id"))
+            if "exercise" in tags_of(c) and mine is not None:
+                cells.append(code(mine, ["exercise"]))
+            else:
+                cells.append(code(c, tags_of(c)))
+        for added in added_after[c.get("id")]:
+            cells.append(code(added, ["added"]))
+    return {"cells": cells, "metadata": starter.get("metadata", {}), "nbformat": 4, "nbformat_minor": 5}
+
+
+# ---- what the learner's cells reach for ---------------------------------------------------------------------
+
+GRADER_NAMES = {"grading", "Checks", "_Checks", "conftest", "checks_lock", "offline_api", "OfflineMessagesAPI",
+                "__gradebook_seal"}
+INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__", "__closure__", "__defaults__",
+             "__kwdefaults__", "__dict__", "__class__", "__subclasses__", "__import__", "setattr", "delattr",
+             "globals", "vars", "exec", "eval", "compile", "importlib", "ctypes", "gc", "settrace", "setprofile",
+             "_getframe", "addaudithook", "environ", "putenv", "unsetenv", "modules"}
+MODULES = ("exercises", "conftest", "grading", "harness_lib.offline", "nbval", "nbclient", "pytest", "_pytest",
+           "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
+STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
+MAGIC = re.compile(r"^\s*(!|%%|%(sx|system|run|load|writefile|env|reset|store|alias|macro)\b)")
+
+
+def scan(cells: list[dict]) -> list[str]:
+    """What the learner's cells do that a solution never needs: [one line each] (empty when nothing)."""
+    found = []
+    for cell in cells:
+        where = f"cell '{cell.get('id')}'"
+        lines = source_of(cell).splitlines()
+        if any(MAGIC.match(line) for line in lines):
+            found.append(f"{where} runs a shell command or an IPython magic")
+        text = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue  # it cannot run either; its checks say so
+        hits = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and (node.id in GRADER_NAMES or node.id in INTERNALS):
+                hits.add(node.id)
+            elif isinstance(node, ast.Attribute) and (node.attr in GRADER_NAMES or node.attr in INTERNALS):
+                hits.add(node.attr)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + ([node.module] if isinstance(node, ast.ImportFrom)
+                                                         and node.module else [])
+                for name in names:
+                    if any(name == m or name.startswith(m + ".") for m in MODULES):
+                        hits.add(f"import {name}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for s in STRINGS:
+                    if s in node.value:
+                        hits.add(repr(s))
+        if hits:
+            found.append(f"{where} touches grader internals: {', '.join(sorted(hits))}")
+    return found
+
+
+# ---- the seal: the grader's objects, fingerprinted in the kernel, compared here -----------------------------
+
+SEAL = r'''
+def __gradebook_seal(kit):
+    import builtins, hashlib, json, os, sys, types
+    if kit not in sys.path:
+        sys.path.insert(0, kit)
+    import asyncio, anthropic, anthropic.resources.messages, httpx, grading
+    import harness_lib, harness_lib.approval, harness_lib.client, harness_lib.loop, harness_lib.tools
+    import harness_lib.trace, harness_lib.valves, harness_lib.offline, harness_lib.offline.api
+    out = {}
+
+    def code(f):
+        c = getattr(f, "__code__", None)
+        if c is None:
+            return str(id(f))
+        parts = [str(id(f)), str(id(c)), c.co_code.hex(), repr(c.co_consts)[:2000], repr(c.co_names),
+                 repr(getattr(f, "__defaults__", None))[:500], repr(getattr(f, "__kwdefaults__", None))[:500]]
+        for cell in getattr(f, "__closure__", None) or ():
+            try:
+                parts.append(str(id(cell.cell_contents)))
+            except ValueError:
+                parts.append("empty")
+        return "|".join(parts)
+
+    def member(v):
+        for kind in (staticmethod, classmethod):
+            if isinstance(v, kind):
+                return code(v.__func__)
+        if isinstance(v, property):
+            return "|".join(code(x) for x in (v.fget, v.fset, v.fdel) if x)
+        if isinstance(v, types.FunctionType):
+            return code(v)
+        return None
+
+    def fingerprint(m, data=False, skip=()):
+        h = hashlib.sha256()
+        for name, v in sorted(vars(m).items()):
+            if name in skip:
+                continue
+            if isinstance(v, types.FunctionType):
+                h.update(f"{name}={code(v)}\n".encode())
+            elif isinstance(v, type) and getattr(v, "__module__", None) == m.__name__:
+                h.update(f"{name}={id(v)}\n".encode())
+                for k, w in sorted(vars(v).items()):
+                    got = member(w)
+                    if got is not None:
+                        h.update(f"{name}.{k}={got}\n".encode())
+            elif callable(v) or isinstance(v, types.ModuleType):
+                h.update(f"{name}={id(v)}\n".encode())
+            elif data:
+                h.update(f"{name}={v!r}\n".encode())
+        return h.hexdigest()
+
+    sdk = ("anthropic._base_client", "anthropic._client", "anthropic._response", "anthropic.resources.messages",
+           "anthropic.resources.beta.messages", "httpx._client", "httpx._transports", "httpx._models")
+    mods = sorted(n for n, m in sys.modules.items() if isinstance(m, types.ModuleType) and (
+        n == "grading" or n.split(".")[0] in ("harness_lib", "asyncio") or n.startswith(sdk)))
+    for n in mods:
+        out[f"module {n}"] = f"{id(sys.modules[n])}:{fingerprint(sys.modules[n], data=n == 'grading')}"
+    out["module builtins"] = fingerprint(builtins, skip=("_", "__IPYTHON__", "display", "get_ipython", "exit", "input",
+                                                         "quit", "help", "copyright", "credits", "license"))
+    for name, v in sorted(vars(grading).items()):
+        if isinstance(v, (types.FunctionType, type)):
+            out[f"grading.{name}"] = member(v) if isinstance(v, types.FunctionType) else "|".join(
+                f"{k}={member(w)}" for k, w in sorted(vars(v).items()) if member(w) is not None)
+    out["grading's file"] = os.path.realpath(grading.__file__)
+    ip = get_ipython()
+    ns = ip.user_ns
+    out["the notebook's name grading"] = str(ns.get("grading", grading) is grading)
+    out["builtins shadowed in the notebook"] = repr(sorted(k for k in ("globals", "print", "isinstance", "getattr")
+                                                           if k in ns))
+    out["HARNESS_GRADING / HARNESS_OFFLINE"] = repr((os.environ.get("HARNESS_GRADING"),
+                                                     os.environ.get("HARNESS_OFFLINE")))
+    out["trace and profile hooks"] = repr((sys.gettrace() is None, sys.getprofile() is None))
+    out["IPython's input transformers"] = repr([[id(t) for t in getattr(ip, a, [])] for a in (
+        "ast_transformers",)] + [[id(t) for t in getattr(ip.input_transformer_manager, a, [])] for a in (
+        "cleanup_transforms", "line_transforms", "token_transformers")] + [
+        (k, [id(f) for f in v]) for k, v in sorted(ip.events.callbacks.items())])
+    out["sys.modules['grading']"] = str(id(sys.modules.get("grading")))
+    print("\x00SEAL" + json.dumps(out))
+'''
+
+
+def seal_call(nonce: str) -> str:
+    """The snippet run in the kernel: the pristine fingerprint function, defined afresh, called, then removed."""
+    return (SEAL + f"\n__gradebook_seal({str(HERE)!r})  # {nonce}\n"
+            "del __gradebook_seal\n")
+
+
+def seal_diff(first: dict, now: dict) -> list[str]:
+    return sorted(k for k in first if first.get(k) != now.get(k))
+
+
+# ---- one notebook, in a worker process (which starts and owns the kernel) ---------------------------------
+
+def _worker(args) -> int:
+    """Run the graded notebook (JSON on stdin) cell by cell; print one result line (JSON) on stdout."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    nb = nbformat.from_dict(json.loads(sys.stdin.read()))
+    cap = args.output_cap
+    kinds = []
+    cells = []
+    for c in nb.cells:
+        tags = c.metadata.get("tags", [])
+        kind = next((t for t in ("check", "locked", "exercise", "added") if t in tags), "other")
+        if not cells:
+            cells.append(nbformat.v4.new_code_cell(seal_call(uuid.uuid4().hex)))
+            kinds.append(("seal", None))
+        cells.append(c)
+        kinds.append((kind, c.get("id")))
+        if kind == "check":
+            cells.append(nbformat.v4.new_code_cell(seal_call(uuid.uuid4().hex)))
+            kinds.append(("seal", c.get("id")))
+    nb.cells = cells
+
+    class Capped(NotebookClient):
+        def output(self, outs, msg, display_id, cell_index):
+            size = len(json.dumps(msg.get("content", {}), default=str))
+            used = self._used.get(cell_index, 0)
+            if kinds[cell_index][0] != "seal" and used + size > cap and msg["msg_type"] != "error":
+                self._capped.add(cell_index)
+                return None
+            self._used[cell_index] = used + size
+            return super().output(outs, msg, display_id, cell_index)
+
+    client = Capped(nb, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
+                    resources={"metadata": {"path": os.getcwd()}})
+    client._used, client._capped = {}, set()
+    report = {"cells": [], "seals": []}
+
+    def kill(*_):
+        try:
+            if client.km is not None and client.km.has_kernel:
+                client.km.provisioner.process.kill()
+        finally:
+            os._exit(3)
+
+    signal.signal(signal.SIGTERM, kill)
+    stopped = None
+    with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+        for index, (kind, cell_id) in enumerate(kinds):
+            cell = nb.cells[index]
+            if stopped:
+                if kind != "seal":
+                    report["cells"].append({"id": cell_id, "kind": kind, "status": "not run", "why": stopped})
+                continue
+            try:
+                client.execute_cell(cell, index)
+            except CellTimeoutError:
+                stopped = f"cell '{cell_id}' still running after {args.cell_timeout:g} s: stopped there"
+                report["cells"].append({"id": cell_id, "kind": kind, "status": "timeout", "why": stopped})
+                continue
+            except DeadKernelError:
+                stopped = f"the kernel died in cell '{cell_id}'"
+                report["cells"].append({"id": cell_id, "kind": kind, "status": "died", "why": stopped})
+                continue
+            text = "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream")
+            if kind == "seal":
+                mark = text.rfind("\x00SEAL")
+                try:
+                    seal = json.loads(text[mark + 5:].splitlines()[0]) if mark >= 0 else None
+                except (ValueError, IndexError):
+                    seal = None
+                report["seals"].append({"after": cell_id, "seal": seal})
+                continue
+            error = next((o for o in cell.outputs if o.get("output_type") == "error"), None)
+            report["cells"].append({
+                "id": cell_id, "kind": kind, "status": "error" if error else "ok",
+                "ename": error.get("ename", "") if error else "",
+                "evalue": (error.get("evalue", "") if error else "")[:20000],
+                "text": text[-20000:], "capped": index in client._capped})
+    print(RESULT_MARK + json.dumps(report))
+    return 0
+
+
+# ---- the rows --------------------------------------------------------------------------------------------
+
+@dataclass
+class Job:
+    path: Path
+    learner: str
+    file: str
+    exercise: str = ""
+    verdict: str = ""
+    reason: str = ""
+    passed: int | None = None
+    total: int | None = None
+    failed: list = field(default_factory=list)
+    flags: list = field(default_factory=list)
+    graded: dict | None = None
+
+    def row(self) -> dict:
+        return {"learner": self.learner, "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
+                "checks_passed": "" if self.passed is None else self.passed,
+                "checks_total": "" if self.total is None else self.total,
+                "failed_criteria": " | ".join(self.failed), "reason": self.reason}
+
+
+def _criteria(cell: dict) -> list[str]:
+    """The ✗ criteria of a check cell: from its AssertionError, else from its printed ✗ lines."""
+    if cell.get("ename") == "AssertionError":
+        found = [c for c, _ in _conftest_module()._criteria(cell.get("evalue", ""))]
+        if found:
+            return found
+    return [line.strip()[2:] for line in cell.get("text", "").splitlines() if line.strip().startswith("✗ ")]
+
+
+def judge(job: Job, report: dict, checks: list[str]) -> None:
+    """Verdict from the worker's report: each check passes only if it printed no ✗, raised nothing, and the
+    seal still held after it."""
+    seals = report.get("seals", [])
+    first = seals[0]["seal"] if seals else None
+    broken = []
+    if not first:
+        broken.append("the seal could not be taken before the notebook ran")
+    for s in seals[1:]:
+        if s["seal"] is None:
+            broken.append(f"no seal after '{s['after']}'")
+        elif first:
+            broken += [f"{k} (after '{s['after']}')" for k in seal_diff(first, s["seal"])]
+    by_id = {c["id"]: c for c in report.get("cells", []) if c["kind"] == "check"}
+    passed = 0
+    for check in checks:
+        cell = by_id.get(check)
+        if cell is None:
+            job.failed.append(f"{check}: not run")
+        elif cell["status"] in ("not run", "timeout", "died"):
+            job.failed.append(f"{check}: not run ({cell['why']})")
+        elif cell["status"] == "ok" and not _criteria(cell):
+            passed += 1
+        else:
+            criteria = _criteria(cell)
+            if criteria:
+                job.failed += [f"{check}: ✗ {c}" for c in criteria]
+            else:
+                job.failed.append(f"{check}: raised {cell['ename']}: {(cell['evalue'].splitlines() or [''])[0][:160]}")
+    job.passed, job.total = passed, len(checks)
+    stops = [c["why"] for c in report.get("cells", []) if c["status"] in ("timeout", "died")]
+    capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
+    notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else [])
+    if broken:
+        job.verdict = "NOT GRADED"
+        job.reason = "; ".join(["the grader's objects were changed while it ran: " + ", ".join(
+            dict.fromkeys(broken))[:600]] + job.flags + notes)
+    elif job.flags:
+        job.verdict = "NOT GRADED"
+        job.reason = "; ".join(["flagged for review"] + job.flags + notes)
+    else:
+        job.verdict = "PASS" if passed == len(checks) and checks else "FAIL"
+        job.reason = "; ".join(notes)
+
+
+# ---- the kit's files: unchanged afterwards ------------------------------------------------------------------
+
+def kit_files() -> list[Path]:
+    """The kit's tracked files (git), else every file outside the venv, git, caches and grading folders."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=30)
+        return [ROOT / p for p in out.stdout.decode().split("\0") if p]
+    except (OSError, subprocess.SubprocessError):
+        skip = {".git", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", "test-artifacts"}
+        return [p for p in ROOT.rglob("*") if p.is_file() and not skip & set(p.relative_to(ROOT).parts)
+                and not any(part.startswith("_grading_tmp_") for part in p.relative_to(ROOT).parts)]
+
+
+def snapshot(paths) -> dict:
+    found = {}
+    for p in paths:
+        try:
+            found[p] = p.read_bytes()
+        except OSError:
+            found[p] = None
+    return found
+
+
+def changed(before: dict) -> list[Path]:
+    return [p for p, data in before.items() if snapshot([p])[p] != data]
+
+
+# ---- the run ----------------------------------------------------------------------------------------------
+
+def kernel_env() -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("ANTHROPIC_", "HARNESS_", "PYTEST_", "JPY_", "GITHUB_TOKEN"))}
+    env.update(HARNESS_OFFLINE="1", HARNESS_GRADING="1", HARNESS_AUTO_APPROVE="notebook",
+               PYTHON_DOTENV_DISABLED="1", PYTHONDONTWRITEBYTECODE="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
+
+
+def run_one(job: Job, args, tmp_root: Path, checks: list[str]) -> Job:
+    workdir = tmp_root / uuid.uuid4().hex[:12]
+    workdir.mkdir(parents=True)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "exercises.gradebook", "--worker", "--cell-timeout", str(args.cell_timeout),
+             "--output-cap", str(args.output_cap)],
+            cwd=workdir, env=kernel_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        try:
+            out, _ = proc.communicate(json.dumps(job.graded), timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+            try:
+                proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+            job.verdict, job.reason = "ERROR", f"grading took longer than {args.timeout:g} s: stopped"
+            return job
+        line = next((ln for ln in reversed(out.splitlines()) if ln.startswith(RESULT_MARK)), None)
+        if line is None:
+            job.verdict, job.reason = "ERROR", f"the grading process failed (exit status {proc.returncode})"
+            return job
+        judge(job, json.loads(line[len(RESULT_MARK):]), checks)
+        return job
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def prepare(job: Job, lock: dict, starters: dict) -> None:
+    """Everything decided before a kernel runs: readable? which exercise? refused? flagged? the graded notebook."""
+    conftest = _conftest_module()
+    try:
+        raw = job.path.read_bytes()
+        nb = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        job.verdict, job.reason = "ERROR", f"not a notebook: {type(err).__name__}: {str(err)[:120]}"
+        return
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        job.verdict, job.reason = "ERROR", "not a notebook: no list of cells"
+        return
+    name = identify(nb, lock)
+    if name is None:
+        job.verdict, job.reason = "NOT GRADED", "not one of the exercises (none of their check cells is in it)"
+        return
+    job.exercise = name
+    # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
+    copy_dir = HERE / f"_grading_tmp_{uuid.uuid4().hex[:12]}"
+    copy_dir.mkdir()
+    try:
+        copy = copy_dir / name
+        copy.write_bytes(raw)
+        refused = conftest.refusal(copy, lock)
+    finally:
+        shutil.rmtree(copy_dir, ignore_errors=True)
+    if refused:
+        lines = [ln.strip("- ").strip() for ln in refused[1].splitlines()[1:] if ln.startswith("  - ")]
+        job.verdict = "NOT GRADED"
+        job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
+        return
+    starter = starters[name]
+    job.flags = scan(learner_cells(nb, starter))
+    job.graded = graded_notebook(nb, starter)
+
+
+def discover(folder: Path) -> list[Job]:
+    paths = [folder] if folder.is_file() else sorted(
+        p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
+    jobs = []
+    for p in paths:
+        rel = p.relative_to(folder) if folder.is_dir() else Path(p.name)
+        learner = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        jobs.append(Job(path=p, learner=learner, file=rel.as_posix()))
+    return jobs
+
+
+def summary(jobs: list[Job]) -> str:
+    lines = ["# Gradebook summary", "", f"{len(jobs)} submitted notebook(s).", "",
+             "| exercise | submissions | PASS | FAIL | NOT GRADED | ERROR | pass rate |", "|---|---|---|---|---|---|---|"]
+    by_ex = defaultdict(list)
+    for j in jobs:
+        by_ex[j.exercise or "(none)"].append(j)
+    for ex, js in sorted(by_ex.items()):
+        n = Counter(j.verdict for j in js)
+        graded = n["PASS"] + n["FAIL"]
+        rate = f"{100 * n['PASS'] / graded:.0f}% of {graded} graded" if graded else "—"
+        lines.append(f"| {ex} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT GRADED']} | {n['ERROR']} | {rate} |")
+    for ex, js in sorted(by_ex.items()):
+        failed = Counter(c for j in js if j.verdict in ("PASS", "FAIL") for c in dict.fromkeys(j.failed))
+        if not failed:
+            continue
+        lines += ["", f"## {ex}: the criteria most often failed (what to re-teach)", ""]
+        graded = sum(j.verdict in ("PASS", "FAIL") for j in js)
+        lines += [f"- {count} of {graded}: {criterion}" for criterion, count in failed.most_common(8)]
+    review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR")]
+    if review:
+        lines += ["", "## To look at", ""] + [f"- `{j.file}` ({j.learner}): {j.verdict} — {j.reason}" for j in review]
+    dup = Counter((j.learner, j.exercise) for j in jobs if j.exercise)
+    twice = [f"{who} ({ex}: {n})" for (who, ex), n in sorted(dup.items()) if n > 1]
+    if twice:
+        lines += ["", "## More than one submission of an exercise", "", "- " + "; ".join(twice)]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m exercises.gradebook", description=__doc__.split("\n\n")[0])
+    p.add_argument("submissions", nargs="?", type=Path, help="a folder of submitted notebooks (or one notebook)")
+    p.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default: grades.csv)")
+    p.add_argument("--summary", type=Path, help="the Markdown summary (default: the CSV's name with .md)")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once "
+                   "(default: the CPU count)")
+    p.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per notebook (default 600)")
+    p.add_argument("--output-cap", type=int, default=1_000_000, help="bytes of output kept per cell (default 1 MB)")
+    p.add_argument("--require-pass", action="store_true",
+                   help="exit status 1 unless every notebook is PASS (for GitHub Classroom's command grader)")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.worker:
+        return _worker(args)
+    if args.submissions is None or not args.submissions.exists():
+        p.error("give a folder of submitted notebooks (or one notebook) that exists")
+    if args.jobs < 1:
+        p.error("-j must be 1 or more")
+    folder = args.submissions.resolve()
+    conftest = _conftest_module()
+    lock = conftest.load_lock()
+    starters = {name: json.loads((HERE / name).read_text(encoding="utf-8")) for name in lock["notebooks"]}
+    checks = {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
+    kit_before = snapshot(kit_files())
+    submitted = sorted(p for p in (folder.rglob("*") if folder.is_dir() else [folder]) if p.is_file())
+    submitted_before = snapshot(submitted)
+    jobs = discover(folder)
+    for job in jobs:
+        prepare(job, lock, starters)
+    tmp_root = HERE / f"_grading_tmp_{uuid.uuid4().hex[:12]}"
+    todo = [j for j in jobs if j.graded is not None]
+    tty = sys.stderr.isatty()
+    done = len(jobs) - len(todo)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = [pool.submit(run_one, j, args, tmp_root, checks[j.exercise]) for j in todo]
+            for _ in concurrent.futures.as_completed(futures):
+                done += 1
+                if tty:
+                    print(f"\rgraded {done} of {len(jobs)}", end="", file=sys.stderr, flush=True)
+        for f in futures:
+            f.result()
+    finally:
+        shutil.rmtree(tmp_root, ignore_errors=True)
+    if tty:
+        print(file=sys.stderr)
+    problems = []
+    touched = changed(kit_before)  # reported, never written back: a person may be editing the kit meanwhile
+    if touched:
+        problems.append("the kit's files changed while grading (check them with `git status`): "
+                        + ", ".join(p.relative_to(ROOT).as_posix() for p in touched))
+    moved = changed(submitted_before)
+    if moved:
+        problems.append("submitted files changed while grading: " + ", ".join(str(p) for p in moved))
+    counts = Counter((j.learner, j.exercise) for j in jobs if j.exercise)
+    for j in jobs:
+        if j.exercise and counts[(j.learner, j.exercise)] > 1:
+            j.reason = "; ".join(filter(None, [j.reason, f"one of {counts[(j.learner, j.exercise)]} submissions of "
+                                                         f"this exercise by {j.learner}"]))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        for j in jobs:
+            writer.writerow(j.row())
+    md = args.summary or args.out.with_suffix(".md")
+    md.write_text(summary(jobs) + "".join(f"\n**Warning:** {p}\n" for p in problems), encoding="utf-8")
+    n = Counter(j.verdict for j in jobs)
+    print(f"{len(jobs)} notebook(s): " + ", ".join(f"{n[v]} {v}" for v in VERDICTS if n[v])
+          + f" → {args.out} and {md}")
+    for j in jobs:
+        if args.require_pass or len(jobs) == 1:
+            print(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
+                  + (f" ({j.reason})" if j.reason else ""))
+            for c in j.failed:
+                print(f"  ✗ {c}")
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if args.require_pass and (not jobs or any(j.verdict != "PASS" for j in jobs)):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
