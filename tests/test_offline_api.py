@@ -596,7 +596,7 @@ def test_importing_the_loop_does_not_load_the_offline_model():
             "assert SCENARIOS is again and 'demo' in SCENARIOS\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = out.strip()
-    assert "harness_lib.offline.model" not in loaded and "harness_lib.offline.api" not in loaded
+    assert "harness_lib.offline.planner" not in loaded and "harness_lib.offline.api" not in loaded
     assert loaded == "[]"
 
 

@@ -98,6 +98,68 @@ def test_demo_spanish():
                                  "y son las 10:42 del 26 de agosto de 2026.")
 
 
+def test_spanish_request_gets_spanish_turns_whatever_the_setting(monkeypatch):
+    monkeypatch.setenv("HARNESS_LANG", "en")  # the request's own language wins over the setting
+    responses, _, _ = drive("demo", "Lee la primera línea de README.md y luego dime qué hora es",
+                            Tools(now="2026-11-30T10:42:07+00:00"))
+    assert [r.content[0].text for r in responses[:2]] == ["Voy a usar read_file.", "Voy a usar get_time."]
+    assert answer(responses) == ('La primera línea de README.md es "# Agent harness fundamentals", '
+                                 "y son las 10:42 del 30 de noviembre de 2026.")
+
+
+def test_english_request_gets_an_english_answer_even_with_harness_lang_es(monkeypatch):
+    monkeypatch.setenv("HARNESS_LANG", "es")
+    responses, _, _ = drive("demo", LESSON)
+    assert responses[0].content[0].text == "I'll use read_file."
+    assert answer(responses) == 'The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 26 August 2026.'
+
+
+def test_spanish_answers_for_failures_declines_and_three_steps():
+    responses, _, _ = drive("demo", "Lee la primera línea de notas.md y luego dime qué hora es")
+    assert answer(responses) == ('No pude leer notas.md (ni NOTAS.md, que también probé): "file not found: NOTAS.md", '
+                                 "y son las 10:42 del 26 de agosto de 2026.")
+    responses, _, _ = drive("demo", 'Escribe "hola" en scratch/hola.txt')
+    assert answer(responses) == ('Rechazaste la escritura, así que no guardé nada en scratch/hola.txt; '
+                                 'el texto habría sido "hola".')
+    tools = Tools(files={"scratch/viejo.txt": "x"}, approve=[True, True], now="2026-11-30T01:05:00+01:00")
+    responses, _, _ = drive("demo", 'Escribe "hola" en scratch/a.txt, borra scratch/viejo.txt y dime la hora', tools)
+    assert answer(responses) == ('He guardado "hola" en scratch/a.txt, he borrado scratch/viejo.txt '
+                                 "y es la 1:05 del 30 de noviembre de 2026.")
+
+
+def test_unclear_language_follows_harness_lang_read_on_every_request(monkeypatch):
+    client = make_client(scenario="demo")
+
+    def reply(text):
+        return asyncio.run(client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
+                                                  messages=[{"role": "user", "content": text}])).content[0].text
+
+    assert reply("README.md?").startswith("I couldn't match your request")  # no marker words: English by default
+    monkeypatch.setenv("HARNESS_LANG", "es_ES.UTF-8")
+    assert reply("README.md?").startswith("No he podido relacionar tu petición")  # same client, setting re-read
+    assert reply("What is the weather like?").startswith("I couldn't match")  # clearly English: English
+    assert reply("¿Qué tiempo hace en Madrid?").startswith("No he podido")
+    responses, _, _ = drive("pause-turn", "README.md", max_requests=1)
+    assert responses[0].content[0].text == "Estoy trabajando en tu petición…"
+
+
+def test_the_phrasebook_says_every_sentence_in_every_language():
+    import string
+
+    from harness_lib.offline.phrases import HEAR, LANGUAGES, SAY
+
+    def fields(template):
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    english = SAY["en"]
+    for language in LANGUAGES:
+        assert SAY[language].keys() == english.keys() and HEAR[language].keys() == HEAR["en"].keys()
+        for key, template in SAY[language].items():
+            if isinstance(template, str) and key not in ("time_at", "time_at_one"):  # an hour may be "9" or "09"
+                assert fields(template) == fields(english[key]), (language, key)
+        assert SAY[language]["can"].keys() == english["can"].keys() and len(SAY[language]["months"]) == 12
+
+
 def test_demo_order_follows_the_text():
     responses, _, _ = drive("demo", "What time is it? And show me notes/todo.md",
                             Tools({"notes/todo.md": "- ship it\n"}))

@@ -3,8 +3,9 @@
     client = anthropic.AsyncAnthropic(api_key="offline", base_url="https://offline.invalid",
                                       http_client=httpx2.AsyncClient(transport=OfflineMessagesAPI("demo")))
 
-The SDK builds its real HTTP request; instead of a socket, httpx2 hands it to
-:meth:`OfflineMessagesAPI.handle_async_request`, which answers with a real HTTP response. So
+The SDK builds its real HTTP request; instead of a socket, httpx2 hands it to the transport — an
+``httpx2.MockTransport`` whose handler is :meth:`OfflineMessagesAPI.answer` — which answers with a real HTTP
+response (the same for ``httpx2.AsyncClient`` and ``httpx2.Client``). So
 ``await client.messages.create(...)`` returns a real ``anthropic.types.Message``, a broken request
 raises the real ``anthropic.BadRequestError``, and the SDK's retries run for real.
 
@@ -46,7 +47,7 @@ import string
 
 import httpx2
 
-from .model import read_conversation
+from .planner import read_conversation
 from .scenarios import SCENARIOS, respond
 from .threads import Threads
 from .tokens import apply_limits, count_input_tokens, split_usage
@@ -78,7 +79,7 @@ def parse_body(content: bytes):
         return None, "invalid JSON"
 
 
-class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
+class OfflineMessagesAPI(httpx2.MockTransport):
     """A deterministic Messages API behind the SDK. See the module docstring.
 
     Attributes:
@@ -105,6 +106,7 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
         if max_requests is not None and (not isinstance(max_requests, int) or isinstance(max_requests, bool)
                                          or max_requests < 0):
             raise ValueError(f"max_requests must be None or an integer >= 0, got {max_requests!r}")
+        super().__init__(self.answer)  # httpx2 reads the body, then calls answer(request) instead of a socket
         self.scenario = scenario
         self.faults = faults
         self.max_requests = max_requests
@@ -117,15 +119,6 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
     def __repr__(self) -> str:
         limit = f", max_requests={self.max_requests}" if self.max_requests is not None else ""
         return f"OfflineMessagesAPI(scenario={self.scenario!r}, faults={self.faults!r}{limit}, requests={len(self.log)})"
-
-    # httpx2 calls one of these instead of opening a connection.
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        await request.aread()
-        return self._handle(request)
-
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        request.read()
-        return self._handle(request)
 
     # ---- routing ----------------------------------------------------------------------------------
 
@@ -144,7 +137,8 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
         retry = {"x-should-retry": "false"} if 400 <= status < 500 and status != 429 else {}
         return self._json(status, body, {**retry, **(headers or {})})
 
-    def _handle(self, request: httpx2.Request) -> httpx2.Response:
+    def answer(self, request: httpx2.Request) -> httpx2.Response:
+        """The HTTP response to one request (its body already read). See the module docstring for the route."""
         path = request.url.path
         if request.method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
             return self._error(404, "not_found_error", "Not Found")
@@ -166,7 +160,7 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
         if unparseable:
             return self._error(400, "invalid_request_error", _UNPARSEABLE.format(why=unparseable))
         try:
-            return self._answer(path, body, request.headers.get("anthropic-beta", ""))
+            return self._reply(path, body, request.headers.get("anthropic-beta", ""))
         except APIError as err:
             return self._error(err.status, err.error_type, err.message, details=getattr(err, "details", None))
         except Exception as err:  # the last resort: a bug here must not look like a dropped connection
@@ -174,7 +168,7 @@ class OfflineMessagesAPI(httpx2.AsyncBaseTransport, httpx2.BaseTransport):
                 f"The offline API could not handle this request ({type(err).__name__}: {err}). "
                 "This is a gap in the offline model's request checks; the live API may answer it differently."))
 
-    def _answer(self, path: str, body, beta_header: str) -> httpx2.Response:
+    def _reply(self, path: str, body, beta_header: str) -> httpx2.Response:
         count_tokens = path.endswith("count_tokens")
         threaded = not count_tokens and isinstance(body, dict) and body.get("thread") is not None
         continued = None

@@ -16,6 +16,9 @@ kind           examples                                                tool
                 "envía un correo a ana@example.com diciendo que …"
 =============  ======================================================  ==================
 
+The words it recognises (verbs, time phrases, "and"/"then", "it"/"lo", the language markers) are data in
+:mod:`.phrases` (``HEAR``, ``MARKERS``); the e-mail phrase's grammar is the one pattern written out here.
+
 How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", or a
 quoted path) is a candidate; the text between the previous path and this one is searched for a
 verb, and the LAST verb found decides the kind ("Read the first line of README.md" → first_line).
@@ -33,6 +36,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from .phrases import HEAR, LANGUAGES, MARKERS
 
 __all__ = ["Step", "detect_language", "parse_steps"]
 
@@ -73,24 +78,15 @@ _PATH = re.compile(
 _QUOTED = re.compile(r'"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»|`([^`\n]*)`|(?<!\w)\'([^\'\n]+)\'(?!\w)')
 
 _I = re.IGNORECASE
-_VERBS = {
-    "first_line": re.compile(r"\b(?:first|1st|top)\s+line\b|\bprimera\s+l[ií]nea\b", _I),
-    "write": re.compile(
-        r"\b(?:write|save|store|put|escribe|escribir|esc?r[ií]belo|guarda|guardar|gu[aá]rdalo|pon|ponlo)\b", _I
-    ),
-    "delete": re.compile(r"\b(?:delete|remove|erase|rm|borra|borrar|b[oó]rralo|elimina|eliminar)\b", _I),
-    "read": re.compile(
-        r"\b(?:read|show|open|cat|display|print|summari[sz]e|contents?\s+of|what(?:'s|\s+is)\s+in"
-        r"|lee|leer|l[eé]eme|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a|ense[ñn]ame|resume"
-        r"|contenido\s+de|qu[eé]\s+hay\s+en)\b",
-        _I,
-    ),
-}
-_TIME = re.compile(
-    r"\bwhat\s+time\b|\bthe\s+(?:current\s+)?time\b|\bcurrent\s+time\b|\btime\s+is\s+it\b"
-    r"|\bqu[eé]\s+hora\b|\bla\s+hora\b|\bhora\s+actual\b",
-    _I,
-)
+
+
+def _words(key: str) -> str:
+    """The phrasebook's words for ``key`` in every language, as one alternation."""
+    return "|".join(word for language in LANGUAGES for word in HEAR[language][key])
+
+
+_VERBS = {kind: re.compile(rf"\b(?:{_words(kind)})\b", _I) for kind in ("first_line", "write", "delete", "read")}
+_TIME = re.compile(rf"\b(?:{_words('time')})\b", _I)
 # "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
 _EMAIL = re.compile(
     r"\b(?:e-?mail|send\s+(?:an?\s+)?(?:e-?mail|message)\s+to|(?:escribe|env[ií]a|manda)(?:le)?\s+(?:un\s+)?"
@@ -100,25 +96,17 @@ _EMAIL = re.compile(
     r"(?=\s*(?:$|[.!?\n]|,?\s+(?:and|then|also|y|luego|despu[eé]s)\b))",
     _I,
 )
-_JOINER = re.compile(r"^[\s,;&]*(?:and|also|plus|y|e|tambi[eé]n)?[\s,;&]*(?:then|luego|despu[eé]s)?[\s,;&]*$", _I)
-_REFERS_BACK = re.compile(r"^\s*(?:it|that|this|the\s+(?:result|answer|line|time)|lo|eso|esto|el\s+resultado)\s*$", _I)
+_JOINER = re.compile(rf"^[\s,;&]*(?:{_words('and')})?[\s,;&]*(?:{_words('then')})?[\s,;&]*$", _I)
+_REFERS_BACK = re.compile(rf"^\s*(?:{_words('it')})\s*$", _I)
 _UNQUOTED_CONTENT = re.compile(r"^\s*(.+?)\s+(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
-
-_SPANISH = re.compile(
-    r"[¿¡ñ]|\b(?:lee|l[eé]eme|primera|l[ií]nea|qu[eé]|hora|escribe|esc?r[ií]belo|guarda|gu[aá]rdalo|borra|b[oó]rralo"
-    r"|elimina|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a\w*|dime|contenido|archivo"
-    r"|luego|despu[eé]s|del|la|el|en|es|y|de|por\s+favor)\b",
-    _I,
-)
-_ENGLISH = re.compile(
-    r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please)\b", _I
-)
+_MARKERS = {language: re.compile(pattern, _I) for language, pattern in MARKERS.items()}
 
 
 @lru_cache(maxsize=256)
-def detect_language(text: str) -> str:
-    """'es' when Spanish marker words outnumber English ones, else 'en'."""
-    return "es" if len(_SPANISH.findall(text)) > len(_ENGLISH.findall(text)) else "en"
+def detect_language(text: str) -> str | None:
+    """The language whose marker words (``phrases.MARKERS``) outnumber the other's; None when unclear (a tie)."""
+    counts = sorted(((len(pattern.findall(text)), language) for language, pattern in _MARKERS.items()), reverse=True)
+    return counts[0][1] if counts[0][0] > counts[1][0] else None
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:

@@ -12,7 +12,8 @@ The fallback calls (when a scenario's favourite tool is not offered) are documen
 
 from __future__ import annotations
 
-from .model import Conversation, Reply, fit_args, plan_reply
+from .phrases import SAY
+from .planner import Conversation, Reply, fit_args, plan_reply
 from .tokens import block_tokens, text_tokens
 
 __all__ = ["SCENARIOS", "respond"]
@@ -38,10 +39,7 @@ def _call(name: str, args: dict) -> dict:
 
 
 def _no_tools(conv: Conversation) -> Reply:
-    text = ("Este escenario necesita al menos una herramienta y no se ofreció ninguna."
-            if conv.language == "es" else
-            "This scenario needs at least one tool, and none was offered.")
-    return Reply([{"type": "text", "text": text}], "end_turn")
+    return Reply([{"type": "text", "text": SAY[conv.language]["no_tools"]}], "end_turn")
 
 
 def _first_tool_empty(conv: Conversation) -> dict | None:
@@ -93,18 +91,11 @@ def ping_pong(conv: Conversation) -> Reply:
     return Reply([call], "tool_use") if call else _no_tools(conv)
 
 
-_DRAFT = (
-    "Draft {k}, section {i}: before calling the next tool I am restating everything gathered so far, "
-    "re-reading the earlier notes, and planning the following step in detail, because the task is "
-    "not finished yet and more context might help. "
-)
-
-
-def draft_text(k: int, tokens: int) -> str:
+def draft_text(k: int, tokens: int, language: str = "en") -> str:
     """A deterministic filler "draft" of about ``tokens`` tokens that mentions turn k."""
     parts, size, i = [], 0, 1
     while size < tokens * 4:
-        part = _DRAFT.format(k=k, i=i)
+        part = SAY[language]["draft"].format(k=k, i=i)
         parts.append(part)
         size += len(part)
         i += 1
@@ -119,50 +110,43 @@ def token_hog(conv: Conversation) -> Reply:
         return _no_tools(conv)
     room = conv.max_tokens - block_tokens(call)
     size = min(1500, room)
-    content = [{"type": "text", "text": draft_text(k, size)}] if size > 0 else []
+    content = [{"type": "text", "text": draft_text(k, size, conv.language)}] if size > 0 else []
     return Reply(content + [call], "tool_use")
 
 
 def max_tokens(conv: Conversation) -> Reply:
     """A write_file of a report about twice as long as max_tokens allows, so the reply is cut mid-call."""
-    words = conv.task.strip().replace("\n", " ")[:120] or "the task"
-    section = (f"## Section {{i}}\n\nThis part of the report on \"{words}\" goes through the findings "
-               "in detail, with every caveat and every number, one paragraph after another.\n\n")
-    report, i = "# Report\n\n", 1
+    say = SAY[conv.language]
+    words = conv.task.strip().replace("\n", " ")[:120] or say["report_topic"]
+    report, i = say["report_title"], 1
     while text_tokens(report) < 2 * conv.max_tokens + 200:
-        report += section.format(i=i)
+        report += say["report_section"].format(i=i, words=words)
         i += 1
-    intro = "Escribiré el informe completo en scratch/report.md." if conv.language == "es" \
-        else "I'll write the full report to scratch/report.md."
     args = fit_args(conv, "write_file", {"path": "scratch/report.md", "content": report})
     if args is None:  # no write_file (or the report is too long for its schema): the report as text
         return Reply([{"type": "text", "text": report}], "end_turn")
-    return Reply([{"type": "text", "text": intro}, _call("write_file", args)], "tool_use")
+    return Reply([{"type": "text", "text": say["report_intro"]}, _call("write_file", args)], "tool_use")
 
 
 def refusal(conv: Conversation) -> Reply:
     return Reply([], "refusal", {
         "type": "refusal",
         "category": None,
-        "explanation": "The offline model's 'refusal' scenario declines every request.",
+        "explanation": SAY[conv.language]["refusal"],
     })
 
 
 def pause_turn(conv: Conversation) -> Reply:
     """No assistant turn yet: a short text and "pause_turn". Otherwise (the paused turn was sent back): demo."""
     if conv.assistant_turns == 0:
-        text = "Estoy trabajando en tu petición…" if conv.language == "es" else "Working on your request…"
-        return Reply([{"type": "text", "text": text}], "pause_turn")
+        return Reply([{"type": "text", "text": SAY[conv.language]["working"]}], "pause_turn")
     return plan_reply(conv)
 
 
 def context_window(conv: Conversation) -> Reply:
     """No assistant turn yet: one text block cut mid-sentence. Otherwise: demo."""
     if conv.assistant_turns == 0:
-        text = ("Para responder, primero repaso todo lo que me has dado hasta ahora, empezando por"
-                if conv.language == "es" else
-                "To answer this, I'll first go over everything you've given me so far, starting with")
-        return Reply([{"type": "text", "text": text}], "model_context_window_exceeded")
+        return Reply([{"type": "text", "text": SAY[conv.language]["cut_short"]}], "model_context_window_exceeded")
     return plan_reply(conv)
 
 

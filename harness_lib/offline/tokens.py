@@ -26,31 +26,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from json.encoder import c_make_encoder, encode_basestring
 
 __all__ = [
     "TOOL_USE_SYSTEM_PROMPT", "MESSAGE_OVERHEAD", "TOOL_CALL_OVERHEAD",
     "text_tokens", "count_input_tokens", "split_usage",
-    "block_tokens", "count_output_tokens", "apply_limits",
+    "block_tokens", "apply_limits",
 ]
 
 TOOL_USE_SYSTEM_PROMPT = 346
 MESSAGE_OVERHEAD = 4
 TOOL_CALL_OVERHEAD = 10
 
-
-def _unserialisable(o):
-    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
-
-
-if c_make_encoder is not None:  # the C encoder, built once: about 2x faster than json.dumps per call
-    _encode = c_make_encoder(None, _unserialisable, encode_basestring, None, ":", ",", False, False, True)
-
-    def _dumps(obj) -> str:
-        """Compact JSON, non-ASCII kept as is (so "í" is one character)."""
-        return "".join(_encode(obj, 0))
-else:  # pragma: no cover
-    _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_unserialisable).encode
+# Compact JSON with non-ASCII kept as is (so "í" is one character), like json.dumps(..., separators=(",", ":")).
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def text_tokens(text: str) -> int:
@@ -181,10 +169,6 @@ def block_tokens(block: dict) -> int:
     if block.get("type") == "tool_use":
         return TOOL_CALL_OVERHEAD + text_tokens(_dumps(block.get("input", {})))
     return text_tokens(_dumps(block))
-
-
-def count_output_tokens(content: list[dict]) -> int:
-    return max(1, sum(block_tokens(b) for b in content))
 
 
 def apply_limits(content: list[dict], stop_reason: str, max_tokens: int, stop_sequences=None):

@@ -163,11 +163,6 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _choices(options) -> str:
-    quoted = [f"'{o}'" for o in options]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
-
-
 def _tag_error(where: str, tag, expected) -> APIError:
     if not isinstance(tag, str):
         return _bad(f"{where}.type: Input should be a valid string")
@@ -209,6 +204,18 @@ def _check_cache_control(value, where: str) -> None:
             raise _bad(f"{where}.{key}: Extra inputs are not permitted")
 
 
+_BLOCK_FIELDS = {  # the required fields of a content block that the offline model reads, by block type
+    "text": {"text": "str"},
+    "tool_use": {"id": "str", "name": "str", "input": "dict"},
+    "server_tool_use": {"id": "str", "name": "str", "input": "dict"},
+    "tool_result": {"tool_use_id": "str"},
+    "thinking": {"thinking": "str", "signature": "str"},
+    "redacted_thinking": {"data": "str"},
+    "image": {"source": "dict"},
+    "document": {"source": "dict"},
+}
+
+
 def _check_block(block, where: str, allowed=BLOCK_TYPES) -> None:
     """The type of one content block and of the fields the offline model reads from it."""
     if not isinstance(block, dict) or "type" not in block:
@@ -218,27 +225,15 @@ def _check_block(block, where: str, allowed=BLOCK_TYPES) -> None:
         raise _tag_error(where, kind, allowed)
     if "cache_control" in block:
         _check_cache_control(block["cache_control"], f"{where}.cache_control")
-    if kind == "text":
-        _required(block, "text", "str", where)
-    elif kind in ("tool_use", "server_tool_use"):
-        _required(block, "id", "str", where)
-        _required(block, "name", "str", where)
-        _required(block, "input", "dict", where)
-    elif kind == "tool_result":
-        _required(block, "tool_use_id", "str", where)
+    for key, key_kind in _BLOCK_FIELDS.get(kind, {}).items():
+        _required(block, key, key_kind, where)
+    if kind == "tool_result":
         _optional(block, "is_error", "bool", where)
         content = block.get("content")
         if content is not None and not isinstance(content, (str, list)):
             raise _bad(f"{where}.content: Input should be a valid string or a valid list")
         for i, inner in enumerate(content if isinstance(content, list) else []):
             _check_block(inner, f"{where}.content.{i}", RESULT_TYPES)
-    elif kind == "thinking":
-        _required(block, "thinking", "str", where)
-        _required(block, "signature", "str", where)
-    elif kind == "redacted_thinking":
-        _required(block, "data", "str", where)
-    elif kind in ("image", "document"):
-        _required(block, "source", "dict", where)
 
 
 def _check_fields(body: dict) -> None:

@@ -1,9 +1,10 @@
 """The responsive planner: how the offline model decides its next turn from the conversation.
 
-It is stateless. Every request is answered from the request alone:
+It is stateless. Every request is answered from the request alone (and `HARNESS_LANG`, see 1.):
 
-1. The FIRST user message's text is parsed into ordered steps (:mod:`.parse`), and the language
-   (English or Spanish) is guessed from it. Later user text (a harness's nudge) does not change the plan.
+1. The FIRST user message's text is parsed into ordered steps (:mod:`.parse`), and the answer's language
+   is chosen: the request's own (English or Spanish), else ``HARNESS_LANG`` (the rule is in :mod:`.phrases`).
+   Later user text (a harness's nudge) does not change the plan.
 2. The history is walked: every ``tool_use`` of every assistant message, with the ``tool_result``
    that answered it, is matched to the first unfinished step it fits (same tool, same path).
    A result settles the step: success → done; "declined"/"rechaz…" → the person said no, and that
@@ -15,7 +16,8 @@ It is stateless. Every request is answered from the request alone:
    ``tools`` (or whose arguments would not validate against the tool's ``input_schema``) is skipped.
 4. When nothing is left, the answer (one text block, ``end_turn``) is composed from the ACTUAL
    tool results: the first line the tool returned, the time it returned (ISO 8601 rendered as
-   "10:42 on 26 August 2026", anything else quoted as is), the error texts it returned.
+   "10:42 on 26 August 2026", anything else quoted as is), the error texts it returned. Every
+   sentence comes from the phrasebook (:mod:`.phrases`); this module holds only the logic.
 
 NOT modelled: anything a real model would infer beyond these rules — it does not read file contents
 for meaning (except the injection pattern in :func:`find_injections`), does not follow later user
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .parse import Step, detect_language, parse_steps
+from .phrases import RESULT_WORDS, SAY, answer_language
 from .validation import args_valid
 
 __all__ = [
@@ -108,7 +111,7 @@ def read_conversation(body: dict) -> Conversation:
                     call.is_error = bool(block.get("is_error"))
     return Conversation(
         task=task,
-        language=detect_language(task),
+        language=answer_language(detect_language(task)),  # the request's language, else HARNESS_LANG
         tools=tools,
         calls=list(calls.values()),
         assistant_turns=turns,
@@ -159,10 +162,8 @@ def path_variant(path: str) -> str:
 
 # ---- results ----------------------------------------------------------------------------------------
 
-_POLICY = re.compile(r"polic|pol[ií]tica|forbidden|prohibid", re.I)
-_DECLINED = re.compile(r"declin|rechaz", re.I)
-_REFUSED = re.compile(r"polic|forbidden|denied|not allowed|may only|not permitted|prohibid|no (?:est[aá] )?permitid|refus", re.I)
-_NOT_FOUND = re.compile(r"not found|does not exist|doesn't exist|no such file|no existe|no se encontr", re.I)
+_POLICY, _DECLINED, _REFUSED, _NOT_FOUND = (re.compile("|".join(RESULT_WORDS[k]), re.I)
+                                            for k in ("policy", "declined", "refused", "not_found"))
 
 
 def outcome(call: Call) -> str:
@@ -375,15 +376,11 @@ def next_calls(conv: Conversation, tasks: list[Task], *, parallel: bool) -> list
 
 # ---- the answer -------------------------------------------------------------------------------------
 
-_MONTHS = {
-    "en": "January February March April May June July August September October November December".split(),
-    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
-}
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
 
 
 def render_time(text: str, language: str = "en") -> str | None:
-    """"it is 10:42 on 26 August 2026" / "son las 10:42 del 26 de agosto de 2026"; None if no ISO 8601 time."""
+    """"it is 09:42 on 26 August 2026" / "son las 9:42 del 26 de agosto de 2026"; None if no ISO 8601 time."""
     m = _ISO.search(text or "")
     if not m:
         return None
@@ -391,10 +388,9 @@ def render_time(text: str, language: str = "en") -> str | None:
         t = datetime.fromisoformat(m.group(0))
     except ValueError:
         return None
-    month = _MONTHS[language][t.month - 1]
-    if language == "es":
-        return f"{'es la' if t.hour in (1, 13) else 'son las'} {t:%H:%M} del {t.day} de {month} de {t.year}"
-    return f"it is {t:%H:%M} on {t.day} {month} {t.year}"
+    say = SAY[language]
+    template = say["time_at_one"] if t.hour == 1 else say["time_at"]
+    return template.format(h=t.hour, hh=f"{t:%H}", mm=f"{t:%M}", day=t.day, month=say["months"][t.month - 1], year=t.year)
 
 
 def _q(text: str | None, limit: int = 300) -> str:
@@ -402,91 +398,9 @@ def _q(text: str | None, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-_P = {  # phrasebook: (language, key) -> template
-    "en": {
-        "first_line": 'the first line of {path} is "{line}"',
-        "empty": "the file {path} is empty",
-        "retried": " ({first} was not found, so I read {path})",
-        "read": "Here is {path}:\n\n{text}",
-        "time": "{time}",
-        "time_raw": 'the time tool says "{text}"',
-        "wrote": 'I saved "{content}" to {path}',
-        "deleted": "I deleted {path}",
-        "read_failed": 'I could not read {path}: "{error}"',
-        "read_failed_both": 'I could not read {path} (nor {variant}, which I also tried): "{error}"',
-        "time_failed": 'I could not get the time: "{error}"',
-        "write_failed": 'I could not write {path}: "{error}"; the text would have been "{content}"',
-        "delete_failed": 'I could not delete {path}: "{error}"',
-        "read_declined": "you declined reading {path}, so I did not read it",
-        "time_declined": "you declined the time lookup, so I cannot tell you the time",
-        "write_declined": 'you declined the write, so I did not save anything to {path}; the text would have been "{content}"',
-        "delete_declined": "you declined deleting {path}, so I left it in place",
-        "no_tool": "I cannot {action}, because no {tool} tool is available here",
-        "invalid": "I could not make a valid {tool} call to {action}",
-        "nothing": "I had nothing to save to {path}, because the step before it did not succeed",
-        "blocked_declined": "I did not {action}, because you declined {tool} earlier",
-        "blocked_write": 'I did not save anything to {path}, because you declined write_file earlier; the text would have been "{content}"',
-        "blocked_refused": "I did not {action}, because {tool} was refused earlier",
-        "act_read": "read {path}", "act_time": "tell the time", "act_write": "save to {path}",
-        "act_delete": "delete {path}", "act_injected": "call {tool} on {path}", "act_email": "email {to}",
-        "emailed": 'I emailed {to}: "{content}"',
-        "email_failed": 'I could not email {to}: "{error}"',
-        "email_declined": "you declined the email to {to}, so I did not send it",
-        "inj_done": 'the file {source} contained an instruction to call {tool} on {path}, and I did: "{output}"',
-        "inj_declined": "the file {source} contained an instruction to call {tool} on {path}; you declined it, so I ignored it",
-        "inj_failed": 'the file {source} contained an instruction to call {tool} on {path}; the tool refused: "{error}"',
-        "inj_ignored": "the file {source} also asked me to call {tool} on {path}; I ignored it",
-        "save_done": "I saved this answer to {path}.",
-        "save_declined": "You declined the write, so I did not save this answer to {path}.",
-        "save_failed": 'I could not save this answer to {path}: "{error}".',
-        "save_blocked": "I did not save this answer to {path}, because write_file was {how} earlier.",
-        "declined": "declined", "refused": "refused",
-    },
-    "es": {
-        "first_line": 'la primera línea de {path} es "{line}"',
-        "empty": "el archivo {path} está vacío",
-        "retried": " ({first} no existe, así que leí {path})",
-        "read": "Este es el contenido de {path}:\n\n{text}",
-        "time": "{time}",
-        "time_raw": 'la herramienta de la hora dice "{text}"',
-        "wrote": 'he guardado "{content}" en {path}',
-        "deleted": "he borrado {path}",
-        "read_failed": 'no pude leer {path}: "{error}"',
-        "read_failed_both": 'no pude leer {path} (ni {variant}, que también probé): "{error}"',
-        "time_failed": 'no pude obtener la hora: "{error}"',
-        "write_failed": 'no pude escribir {path}: "{error}"; el texto habría sido "{content}"',
-        "delete_failed": 'no pude borrar {path}: "{error}"',
-        "read_declined": "rechazaste la lectura de {path}, así que no lo leí",
-        "time_declined": "rechazaste consultar la hora, así que no puedo decírtela",
-        "write_declined": 'rechazaste la escritura, así que no guardé nada en {path}; el texto habría sido "{content}"',
-        "delete_declined": "rechazaste borrar {path}, así que lo dejé donde está",
-        "no_tool": "no puedo {action}, porque aquí no tengo la herramienta {tool}",
-        "invalid": "no pude preparar una llamada válida a {tool} para {action}",
-        "nothing": "no tenía nada que guardar en {path}, porque el paso anterior no salió bien",
-        "blocked_declined": "no intenté {action}, porque rechazaste {tool} antes",
-        "blocked_write": 'no guardé nada en {path}, porque rechazaste write_file antes; el texto habría sido "{content}"',
-        "blocked_refused": "no intenté {action}, porque {tool} fue denegada antes",
-        "act_read": "leer {path}", "act_time": "decirte la hora", "act_write": "guardar en {path}",
-        "act_delete": "borrar {path}", "act_injected": "llamar a {tool} con {path}", "act_email": "escribir a {to}",
-        "emailed": 'he escrito a {to}: "{content}"',
-        "email_failed": 'no pude escribir a {to}: "{error}"',
-        "email_declined": "rechazaste el correo a {to}, así que no lo envié",
-        "inj_done": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}, y lo hice: "{output}"',
-        "inj_declined": "el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la rechazaste, así que la ignoré",
-        "inj_failed": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la herramienta se negó: "{error}"',
-        "inj_ignored": "el archivo {source} también pedía llamar a {tool} con {path}; lo ignoré",
-        "save_done": "He guardado esta respuesta en {path}.",
-        "save_declined": "Rechazaste la escritura, así que no guardé esta respuesta en {path}.",
-        "save_failed": 'No pude guardar esta respuesta en {path}: "{error}".',
-        "save_blocked": "No guardé esta respuesta en {path}, porque write_file fue {how} antes.",
-        "declined": "rechazada", "refused": "denegada",
-    },
-}
-
-
 def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     """("clause" | "block", text) for one settled task."""
-    p = _P[lang]
+    p = SAY[lang]
     step, kind, status = task.step, task.step.kind, task.status
     path = task.tried[-1] if task.tried and status == "done" else step.path
     error = _q(task.error)
@@ -524,40 +438,43 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
         return "clause", p["read_failed"].format(path=step.path, error=error)
     if kind == "time":
         if status == "done":
-            rendered = render_time(task.output, lang)
-            return "clause", rendered if rendered else p["time_raw"].format(text=_q(task.output))
+            return "clause", render_time(task.output, lang) or p["time_raw"].format(text=_q(task.output))
         return "clause", p["time_declined" if status == "declined" else "time_failed"].format(error=error)
-    if kind == "write":
+    if kind in ("write", "delete"):
         content = _q(task.saved_text if step.refers_back else step.content, 200)
-        if status == "done":
-            return "clause", p["wrote"].format(content=content, path=step.path)
-        key = "write_declined" if status == "declined" else "write_failed"
+        done = "wrote" if kind == "write" else "deleted"
+        key = {"done": done, "declined": f"{kind}_declined"}.get(status, f"{kind}_failed")
         return "clause", p[key].format(path=step.path, error=error, content=content)
-    if kind == "delete":
-        if status == "done":
-            return "clause", p["deleted"].format(path=step.path)
-        key = "delete_declined" if status == "declined" else "delete_failed"
-        return "clause", p[key].format(path=step.path, error=error)
     if kind == "email":
         key = {"done": "emailed", "declined": "email_declined"}.get(status, "email_failed")
         return "clause", p[key].format(to=step.to, content=_q(step.content, 200), error=error)
     return None
 
 
+def _listed(items: list[str], lang: str, joiner: str = "and") -> str:
+    """"a", "a and b", "a, b and c" in the phrasebook's words (``joiner``: "and" or "or")."""
+    say = SAY[lang]
+    if len(items) == 1:
+        return items[0]
+    if joiner == "or":
+        return ", ".join(items[:-1]) + (say["list_or2"] if len(items) == 2 else say["list_or_last"]) + items[-1]
+    return ", ".join(items[:-1]) + say["list_and"] + items[-1]
+
+
 def _join(clauses: list[str], lang: str) -> str:
+    """The clauses as one sentence: "A, and B." / "A, B, and C." (Spanish: "A, y B." / "A, B y C.")."""
+    say = SAY[lang]
     if len(clauses) == 1:
         text = clauses[0]
     elif len(clauses) == 2:
-        text = f"{clauses[0]}, {'y' if lang == 'es' else 'and'} {clauses[1]}"
-    elif lang == "es":
-        text = ", ".join(clauses[:-1]) + f" y {clauses[-1]}"
+        text = say["and2"].format(*clauses)
     else:
-        text = ", ".join(clauses[:-1]) + f", and {clauses[-1]}"
+        text = ", ".join(clauses[:-1]) + say["and_last"].format(clauses[-1])
     return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True) -> str:
-    """The final answer, built only from what the tools actually returned.
+    """The final answer, built only from what the tools actually returned, in ``conv.language``.
 
     ``final=False`` leaves out the sentence about saving the answer (that text is what gets saved).
     """
@@ -586,46 +503,19 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     if clauses:
         paragraphs.append(_join(clauses, lang))
     if final and save is not None and save.status != "skipped":
-        p = _P[lang]
-        if save.status == "done":
-            paragraphs.append(p["save_done"].format(path=ANSWER_PATH))
-        elif save.status == "declined":
-            paragraphs.append(p["save_declined"].format(path=ANSWER_PATH))
-        elif save.status == "blocked":
-            paragraphs.append(p["save_blocked"].format(path=ANSWER_PATH, how=p[save.why]))
-        else:
-            paragraphs.append(p["save_failed"].format(path=ANSWER_PATH, error=_q(save.error)))
+        p = SAY[lang]
+        key = {"done": "save_done", "declined": "save_declined", "blocked": "save_blocked"}.get(save.status, "save_failed")
+        paragraphs.append(p[key].format(path=ANSWER_PATH, how=p.get(save.why or "", ""), error=_q(save.error)))
     return "\n\n".join(paragraphs)
 
 
 def help_text(conv: Conversation) -> str:
     """The answer to a request that maps to no tool: what the offline model can do here."""
-    es = conv.language == "es"
-    can = {
-        "read_file": "leer un archivo (o solo su primera línea)" if es else "read a file (or just its first line)",
-        "get_time": "decirte la hora" if es else "tell you the current time",
-        "write_file": "escribir texto en un archivo de scratch/" if es else "write text to a file under scratch/",
-        "delete_file": "borrar un archivo de scratch/" if es else "delete a file under scratch/",
-        "send_email": "enviar un correo" if es else "send an email",
-    }
-    offered = [text for name, text in can.items() if name in conv.tools]
+    say = SAY[conv.language]
+    offered = [text for name, text in say["can"].items() if name in conv.tools]
     if not offered:
-        return (
-            "No tengo herramientas en esta conversación, así que solo puedo responder con texto. "
-            "Dame las herramientas get_time, read_file, write_file o delete_file y podré usarlas."
-            if es else
-            "I have no tools in this conversation, so I can only reply in text. "
-            "Offer me get_time, read_file, write_file or delete_file and I can use them."
-        )
-    if len(offered) == 1:
-        listed = offered[0]
-    else:
-        listed = ", ".join(offered[:-1]) + (" o " if es else (", or " if len(offered) > 2 else " or ")) + offered[-1]
-    if es:
-        return (f"No he podido relacionar tu petición con ninguna de mis herramientas. Puedo {listed}. "
-                'Por ejemplo: "Lee la primera línea de README.md y luego dime qué hora es."')
-    return (f"I couldn't match your request to any of my tools. I can {listed}. "
-            'For example: "Read the first line of README.md, then tell me what time it is."')
+        return say["no_tools_help"]
+    return say["help"].format(listed=_listed(offered, conv.language, "or"))
 
 
 def preamble(names: list[str], language: str = "en") -> str:
@@ -633,12 +523,7 @@ def preamble(names: list[str], language: str = "en") -> str:
 
     Live Claude usually says a sentence before its tool calls, so a turn is text + tool_use blocks: code
     that treats every content block as a call, or reads only ``content[0]``, breaks offline too."""
-    names = list(dict.fromkeys(names))
-    if language == "es":
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " y " + names[-1]
-        return f"Voy a usar {listed}."
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"I'll use {listed}."
+    return SAY[language]["preamble"].format(listed=_listed(list(dict.fromkeys(names)), language))
 
 
 def plan_reply(conv: Conversation, *, parallel: bool = False, obey_injections: bool = False,

@@ -1,0 +1,213 @@
+"""The offline model's phrasebook: the words it recognises and the sentences it says, by language.
+
+Data only. :mod:`.parse` builds its patterns from ``HEAR``, :mod:`.planner` reads tool results with
+``RESULT_WORDS`` and answers with ``SAY``, :mod:`.scenarios` takes its fixed sentences from ``SAY``.
+To add a language, add a key to each dict (the tests check that every language has every sentence).
+
+Which language it answers in (decided per request, see :func:`answer_language`):
+
+1. the request's language — the first user message, when its marker words (``MARKERS``) for one language
+   outnumber those of the other: a Spanish request gets a Spanish answer, an English one an English answer;
+2. when that is unclear (a tie, or no marker words at all: "README.md?"), the setting ``HARNESS_LANG``
+   (``es``, ``es_ES.UTF-8``, … → Spanish; read from the environment on every request);
+3. otherwise English.
+
+The model recognises both languages in every request, whatever it answers in. NOT handled: other languages
+(a French request is answered by rule 2 or 3), a request that mixes languages sentence by sentence.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["LANGUAGES", "HEAR", "MARKERS", "RESULT_WORDS", "SAY", "setting", "answer_language"]
+
+LANGUAGES = ("en", "es")
+
+
+def setting() -> str:
+    """The language ``HARNESS_LANG`` asks for: "es" for any value starting with "es", else "en"."""
+    return "es" if os.environ.get("HARNESS_LANG", "").strip().lower().startswith("es") else "en"
+
+
+def answer_language(detected: str | None) -> str:
+    """The language of the answer: the request's own (``detected``), else the setting (see the docstring)."""
+    return detected or setting()
+
+
+# ---- what it recognises in a request (regular-expression pieces, matched case-insensitively) -----------
+
+HEAR = {
+    "en": {
+        "first_line": [r"(?:first|1st|top)\s+line"],
+        "write": ["write", "save", "store", "put"],
+        "delete": ["delete", "remove", "erase", "rm"],
+        "read": ["read", "show", "open", "cat", "display", "print", r"summari[sz]e", r"contents?\s+of",
+                 r"what(?:'s|\s+is)\s+in"],
+        "time": [r"what\s+time", r"the\s+(?:current\s+)?time", r"current\s+time", r"time\s+is\s+it"],
+        "and": ["and", "also", "plus"],
+        "then": ["then"],
+        "it": ["it", "that", "this", r"the\s+(?:result|answer|line|time)"],
+    },
+    "es": {
+        "first_line": [r"primera\s+l[ií]nea"],
+        "write": ["escribe", "escribir", r"esc?r[ií]belo", "guarda", "guardar", r"gu[aá]rdalo", "pon", "ponlo"],
+        "delete": ["borra", "borrar", r"b[oó]rralo", "elimina", "eliminar"],
+        "read": ["lee", "leer", r"l[eé]eme", "muestra", r"mu[eé]strame", "abre", r"[aá]breme", r"ense[ñn]a",
+                 r"ense[ñn]ame", "resume", r"contenido\s+de", r"qu[eé]\s+hay\s+en"],
+        "time": [r"qu[eé]\s+hora", r"la\s+hora", r"hora\s+actual"],
+        "and": ["y", "e", r"tambi[eé]n"],
+        "then": ["luego", r"despu[eé]s"],
+        "it": ["lo", "eso", "esto", r"el\s+resultado"],
+    },
+}
+
+# Words that mark a request's language: whichever language has more of them is the request's language.
+MARKERS = {
+    "en": r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please)\b",
+    "es": r"[¿¡ñ]|\b(?:lee|l[eé]eme|primera|l[ií]nea|qu[eé]|hora|escribe|esc?r[ií]belo|guarda|gu[aá]rdalo|borra"
+          r"|b[oó]rralo|elimina|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a\w*|dime|contenido|archivo"
+          r"|luego|despu[eé]s|del|la|el|en|es|y|de|por\s+favor)\b",
+}
+
+# How it reads an error a tool returned (any language, any case, anywhere in the text): see planner.outcome.
+RESULT_WORDS = {
+    "policy": ["polic", "forbidden", r"pol[ií]tica", "prohibid"],
+    "declined": ["declin", "rechaz"],
+    "refused": ["polic", "forbidden", "denied", "not allowed", "may only", "not permitted", "refus",
+                "prohibid", r"no (?:est[aá] )?permitid"],
+    "not_found": ["not found", "does not exist", "doesn't exist", "no such file", "no existe", "no se encontr"],
+}
+
+# ---- what it says ---------------------------------------------------------------------------------------
+
+SAY = {
+    "en": {
+        # joining the answer's clauses and listing tool names
+        "and2": "{0}, and {1}", "and_last": ", and {0}", "list_and": " and ", "list_or2": " or ", "list_or_last": ", or ",
+        "months": "January February March April May June July August September October November December".split(),
+        "time_at": "it is {hh}:{mm} on {day} {month} {year}",  # {h}: the hour without a leading zero
+        "time_at_one": "it is {hh}:{mm} on {day} {month} {year}",  # when the hour is 1 (Spanish: "es la 1:05")
+        # the answer: one clause (or block) per step
+        "first_line": 'the first line of {path} is "{line}"',
+        "empty": "the file {path} is empty",
+        "retried": " ({first} was not found, so I read {path})",
+        "read": "Here is {path}:\n\n{text}",
+        "time_raw": 'the time tool says "{text}"',
+        "wrote": 'I saved "{content}" to {path}',
+        "deleted": "I deleted {path}",
+        "read_failed": 'I could not read {path}: "{error}"',
+        "read_failed_both": 'I could not read {path} (nor {variant}, which I also tried): "{error}"',
+        "time_failed": 'I could not get the time: "{error}"',
+        "write_failed": 'I could not write {path}: "{error}"; the text would have been "{content}"',
+        "delete_failed": 'I could not delete {path}: "{error}"',
+        "read_declined": "you declined reading {path}, so I did not read it",
+        "time_declined": "you declined the time lookup, so I cannot tell you the time",
+        "write_declined": 'you declined the write, so I did not save anything to {path}; the text would have been "{content}"',
+        "delete_declined": "you declined deleting {path}, so I left it in place",
+        "no_tool": "I cannot {action}, because no {tool} tool is available here",
+        "invalid": "I could not make a valid {tool} call to {action}",
+        "nothing": "I had nothing to save to {path}, because the step before it did not succeed",
+        "blocked_declined": "I did not {action}, because you declined {tool} earlier",
+        "blocked_write": 'I did not save anything to {path}, because you declined write_file earlier; the text would have been "{content}"',
+        "blocked_refused": "I did not {action}, because {tool} was refused earlier",
+        "act_read": "read {path}", "act_time": "tell the time", "act_write": "save to {path}",
+        "act_delete": "delete {path}", "act_injected": "call {tool} on {path}", "act_email": "email {to}",
+        "emailed": 'I emailed {to}: "{content}"',
+        "email_failed": 'I could not email {to}: "{error}"',
+        "email_declined": "you declined the email to {to}, so I did not send it",
+        "inj_done": 'the file {source} contained an instruction to call {tool} on {path}, and I did: "{output}"',
+        "inj_declined": "the file {source} contained an instruction to call {tool} on {path}; you declined it, so I ignored it",
+        "inj_failed": 'the file {source} contained an instruction to call {tool} on {path}; the tool refused: "{error}"',
+        "inj_ignored": "the file {source} also asked me to call {tool} on {path}; I ignored it",
+        "save_done": "I saved this answer to {path}.",
+        "save_declined": "You declined the write, so I did not save this answer to {path}.",
+        "save_failed": 'I could not save this answer to {path}: "{error}".',
+        "save_blocked": "I did not save this answer to {path}, because write_file was {how} earlier.",
+        "declined": "declined", "refused": "refused",
+        # a tool-calling turn's opening sentence, and the answer to a request it cannot map to a tool
+        "preamble": "I'll use {listed}.",
+        "can": {"read_file": "read a file (or just its first line)", "get_time": "tell you the current time",
+                "write_file": "write text to a file under scratch/", "delete_file": "delete a file under scratch/",
+                "send_email": "send an email"},
+        "help": ("I couldn't match your request to any of my tools. I can {listed}. "
+                 'For example: "Read the first line of README.md, then tell me what time it is."'),
+        "no_tools_help": ("I have no tools in this conversation, so I can only reply in text. "
+                          "Offer me get_time, read_file, write_file or delete_file and I can use them."),
+        # the scenarios' fixed sentences
+        "no_tools": "This scenario needs at least one tool, and none was offered.",
+        "working": "Working on your request…",
+        "cut_short": "To answer this, I'll first go over everything you've given me so far, starting with",
+        "refusal": "The offline model's 'refusal' scenario declines every request.",
+        "report_intro": "I'll write the full report to scratch/report.md.",
+        "report_title": "# Report\n\n",
+        "report_section": ('## Section {i}\n\nThis part of the report on "{words}" goes through the findings '
+                           "in detail, with every caveat and every number, one paragraph after another.\n\n"),
+        "report_topic": "the task",
+        "draft": ("Draft {k}, section {i}: before calling the next tool I am restating everything gathered so far, "
+                  "re-reading the earlier notes, and planning the following step in detail, because the task is "
+                  "not finished yet and more context might help. "),
+    },
+    "es": {
+        "and2": "{0}, y {1}", "and_last": " y {0}", "list_and": " y ", "list_or2": " o ", "list_or_last": " o ",
+        "months": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
+        "time_at": "son las {h}:{mm} del {day} de {month} de {year}",
+        "time_at_one": "es la {h}:{mm} del {day} de {month} de {year}",
+        "first_line": 'la primera línea de {path} es "{line}"',
+        "empty": "el archivo {path} está vacío",
+        "retried": " ({first} no existe, así que leí {path})",
+        "read": "Este es el contenido de {path}:\n\n{text}",
+        "time_raw": 'la herramienta de la hora dice "{text}"',
+        "wrote": 'he guardado "{content}" en {path}',
+        "deleted": "he borrado {path}",
+        "read_failed": 'no pude leer {path}: "{error}"',
+        "read_failed_both": 'no pude leer {path} (ni {variant}, que también probé): "{error}"',
+        "time_failed": 'no pude obtener la hora: "{error}"',
+        "write_failed": 'no pude escribir {path}: "{error}"; el texto habría sido "{content}"',
+        "delete_failed": 'no pude borrar {path}: "{error}"',
+        "read_declined": "rechazaste la lectura de {path}, así que no lo leí",
+        "time_declined": "rechazaste consultar la hora, así que no puedo decírtela",
+        "write_declined": 'rechazaste la escritura, así que no guardé nada en {path}; el texto habría sido "{content}"',
+        "delete_declined": "rechazaste borrar {path}, así que lo dejé donde está",
+        "no_tool": "no puedo {action}, porque aquí no tengo la herramienta {tool}",
+        "invalid": "no pude preparar una llamada válida a {tool} para {action}",
+        "nothing": "no tenía nada que guardar en {path}, porque el paso anterior no salió bien",
+        "blocked_declined": "no intenté {action}, porque rechazaste {tool} antes",
+        "blocked_write": 'no guardé nada en {path}, porque rechazaste write_file antes; el texto habría sido "{content}"',
+        "blocked_refused": "no intenté {action}, porque {tool} fue denegada antes",
+        "act_read": "leer {path}", "act_time": "decirte la hora", "act_write": "guardar en {path}",
+        "act_delete": "borrar {path}", "act_injected": "llamar a {tool} con {path}", "act_email": "escribir a {to}",
+        "emailed": 'he escrito a {to}: "{content}"',
+        "email_failed": 'no pude escribir a {to}: "{error}"',
+        "email_declined": "rechazaste el correo a {to}, así que no lo envié",
+        "inj_done": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}, y lo hice: "{output}"',
+        "inj_declined": "el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la rechazaste, así que la ignoré",
+        "inj_failed": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la herramienta se negó: "{error}"',
+        "inj_ignored": "el archivo {source} también pedía llamar a {tool} con {path}; lo ignoré",
+        "save_done": "He guardado esta respuesta en {path}.",
+        "save_declined": "Rechazaste la escritura, así que no guardé esta respuesta en {path}.",
+        "save_failed": 'No pude guardar esta respuesta en {path}: "{error}".',
+        "save_blocked": "No guardé esta respuesta en {path}, porque write_file fue {how} antes.",
+        "declined": "rechazada", "refused": "denegada",
+        "preamble": "Voy a usar {listed}.",
+        "can": {"read_file": "leer un archivo (o solo su primera línea)", "get_time": "decirte la hora",
+                "write_file": "escribir texto en un archivo de scratch/", "delete_file": "borrar un archivo de scratch/",
+                "send_email": "enviar un correo"},
+        "help": ("No he podido relacionar tu petición con ninguna de mis herramientas. Puedo {listed}. "
+                 'Por ejemplo: "Lee la primera línea de README.md y luego dime qué hora es."'),
+        "no_tools_help": ("No tengo herramientas en esta conversación, así que solo puedo responder con texto. "
+                          "Dame las herramientas get_time, read_file, write_file o delete_file y podré usarlas."),
+        "no_tools": "Este escenario necesita al menos una herramienta y no se ofreció ninguna.",
+        "working": "Estoy trabajando en tu petición…",
+        "cut_short": "Para responder, primero repaso todo lo que me has dado hasta ahora, empezando por",
+        "refusal": "El escenario 'refusal' del modelo sin conexión rechaza todas las peticiones.",
+        "report_intro": "Escribiré el informe completo en scratch/report.md.",
+        "report_title": "# Informe\n\n",
+        "report_section": ('## Sección {i}\n\nEsta parte del informe sobre "{words}" repasa los hallazgos '
+                           "en detalle, con cada salvedad y cada cifra, un párrafo tras otro.\n\n"),
+        "report_topic": "la tarea",
+        "draft": ("Borrador {k}, sección {i}: antes de llamar a la siguiente herramienta vuelvo a resumir todo lo "
+                  "reunido hasta ahora, releo las notas anteriores y planeo el siguiente paso en detalle, porque la "
+                  "tarea aún no está terminada y más contexto podría ayudar. "),
+    },
+}
