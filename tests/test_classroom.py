@@ -1,0 +1,124 @@
+"""GitHub Classroom: the workflow is valid YAML, uses only the documented inputs of Classroom's two actions, never
+runs where grade.yml runs, and its grading commands — read from the file and run exactly as written, in a student
+template made by the export command — give the solutions full marks and the starters zero. The export holds no
+solution.
+
+Documented inputs (classroom-resources/autograding-command-grader@v1): test-name, setup-command, command,
+timeout (minutes), max-score; the reporter (autograding-grading-reporter@v1) reads <ID>_RESULTS from env and
+`runners`, the step ids, comma-separated.
+"""
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOWS = ROOT / ".github" / "workflows"
+GRADER = "classroom-resources/autograding-command-grader@v1"
+REPORTER = "classroom-resources/autograding-grading-reporter@v1"
+GRADER_INPUTS = {"test-name", "setup-command", "command", "timeout", "max-score"}
+
+
+def workflow(name):
+    return yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+
+
+def steps():
+    (job,) = workflow("classroom.yml")["jobs"].values()
+    return job["steps"]
+
+
+def graders():
+    return [s for s in steps() if s.get("uses") == GRADER]
+
+
+def test_the_workflow_uses_only_the_documented_inputs():
+    found = graders()
+    assert len(found) == 2
+    for step in found:
+        assert set(step["with"]) <= GRADER_INPUTS and {"test-name", "command", "max-score"} <= set(step["with"])
+        assert isinstance(step["with"]["max-score"], int) and step["with"]["max-score"] > 0
+        assert isinstance(step["with"]["timeout"], int) and 1 <= step["with"]["timeout"] <= 360
+    (reporter,) = [s for s in steps() if s.get("uses") == REPORTER]
+    ids = [s["id"] for s in found]
+    assert set(reporter["with"]) == {"runners"} and reporter["with"]["runners"] == ",".join(ids)
+    assert reporter["env"] == {f"{i.upper()}_RESULTS": f"${{{{ steps.{i}.outputs.result }}}}" for i in ids}
+
+
+def test_it_never_grades_where_the_fork_workflow_grades():
+    (job,) = workflow("classroom.yml")["jobs"].values()
+    assert "!github.event.repository.fork" in job["if"] and "!github.event.repository.is_template" in job["if"]
+    fork = workflow("grade.yml")
+    (fork_job,) = fork["jobs"].values()
+    assert fork_job["if"].startswith("github.event.repository.fork")
+    assert "workflow_dispatch" in fork_job["if"]  # by hand only otherwise: a push to a non-fork is never graded
+
+
+def run_step(step, cwd):
+    """A workflow step's command, run as written ("python" is this interpreter)."""
+    command = step["with"]["command"] if "with" in step else step["run"]
+    argv = shlex.split(command)
+    if argv[0] == "python":
+        argv[0] = sys.executable
+    return subprocess.Popen(argv, cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    out = tmp_path_factory.mktemp("export") / "class"
+    run = subprocess.run([sys.executable, "-m", "exercises.export_template", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    yield out
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
+    assert not (template / "exercises" / "solutions").exists()
+    assert (template / ".github" / "classroom-template").is_file()
+    assert (template / ".github" / "workflows" / "classroom.yml").read_bytes() == (WORKFLOWS / "classroom.yml").read_bytes()
+    assert not (template / ".github" / "workflows" / "grade.yml").exists()
+    assert not (template / "docs" / "teaching.md").exists() and not (template / "tests" / "test_exercises.py").exists()
+    assert "Every push is graded" in (template / "README.md").read_text(encoding="utf-8")
+    # no answer anywhere: the solutions' exercise cells appear in no exported file
+    answers = []
+    for name in ("01_tiered_policy.ipynb", "02_missing_guards.ipynb"):
+        nb = json.loads((ROOT / "exercises" / "solutions" / name).read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if "exercise" in cell["metadata"].get("tags", []):
+                text = "".join(cell["source"])
+                answers += [line.strip() for line in text.splitlines() if len(line.strip()) > 40]
+    exported = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in template.rglob("*") if p.is_file())
+    leaked = [a for a in answers if a in exported]
+    assert not leaked, leaked[:3]
+
+
+@pytest.mark.slow
+def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(template):
+    collect = next(s for s in steps() if s.get("name") == "Collect the submission")
+    found = graders()
+    scores = {}
+    for who in ("starters", "solutions"):
+        work = template.parent / who
+        shutil.copytree(template, work)
+        if who == "solutions":
+            for nb in (ROOT / "exercises" / "solutions").glob("*.ipynb"):
+                shutil.copy2(nb, work / "exercises" / nb.name)
+        assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
+        procs = [(step, run_step(step, work)) for step in found]
+        scores[who] = 0
+        for step, proc in procs:
+            out, _ = proc.communicate(timeout=900)
+            if proc.returncode == 0:
+                scores[who] += step["with"]["max-score"]
+            assert proc.returncode in (0, 1), out[-3000:]
+            print(out[-1500:])
+    full = sum(s["with"]["max-score"] for s in found)
+    assert scores == {"starters": 0, "solutions": full}

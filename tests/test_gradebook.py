@@ -1,0 +1,240 @@
+"""The teacher's gradebook (`python -m exercises.gradebook SUBMISSIONS/ --out grades.csv`) on a class of synthetic
+submissions: right answers, several kinds of wrong, a starter, tampered, a key, broken JSON, not an exercise, an
+endless loop, megabytes of output, a file writer, code that patches the grader (in plain sight and hidden), one
+carrying its own conftest/lock/grading.py, a renamed file, and two submissions by one learner.
+
+Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 2,
+short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the kit's files (`git status`) and the
+submitted files are unchanged, and nothing the submissions wrote is left behind.
+"""
+
+import csv
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXERCISES = ROOT / "exercises"
+EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
+
+pytestmark = pytest.mark.slow  # one run grades ~20 notebooks in kernels: about 1-2 minutes on 2 cores
+
+
+def load(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def solution(name):
+    return load(EXERCISES / "solutions" / name)
+
+
+def starter(name):
+    return load(EXERCISES / name)
+
+
+def src(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def edit(nb, cell_id, old=None, new=None, *, whole=None, prepend=None):
+    cell = next(c for c in nb["cells"] if c.get("id") == cell_id)
+    text = src(cell)
+    if whole is not None:
+        text = whole
+    if old is not None:
+        assert text.count(old) == 1, f"the solution changed: {old!r} no longer applies"
+        text = text.replace(old, new)
+    if prepend:
+        text = prepend + text
+    cell["source"] = text
+    return nb
+
+
+FAKE_KEY = "sk-" + "ant-" + "api03-" + "y" * 24
+APPROVE = "approved = approve is not None and await approve(block.name, block.input) is True"
+DENIED = 'DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."'
+PATCH_IN_PLAIN_SIGHT = ("_Checks = grading.Checks\n"
+                        "_Checks.ok = lambda self, passed, criterion, hint='': True\n")
+PATCH_HIDDEN = ("import anthropic.resources.messages.messages as M\n"
+                "_create = M.AsyncMessages.create\n\n\n"
+                "async def create(self, *args, **kwargs):\n"
+                "    return await _create(self, *args, **kwargs)\n\n\n"
+                "M.AsyncMessages.create = create\n")
+OWN_GRADING = ("class Checks:\n    def __init__(self, *a): pass\n    def ok(self, *a): return True\n"
+               "    def done(self): print('all criteria met')\n"
+               "def __getattr__(name):\n    return lambda *a, **k: print('all criteria met')\n")
+
+
+def class_of_submissions():
+    """{relative path: bytes or notebook dict}"""
+    tampered = edit(solution(EX1), "check-deny", prepend="# all good!\n")
+    own_lock = load(EXERCISES / "checks.lock")
+    digest = hashlib.sha256(("# all good!\n" + src(next(c for c in tampered["cells"] if c["id"] == "check-deny"))
+                             [len("# all good!\n"):]).encode()).hexdigest()
+    for entry in own_lock["notebooks"][EX1]:
+        if entry["id"] == "check-deny":
+            entry["sha256"] = digest  # the submission's own lock "agrees" with its edit: the kit's does not
+    notes = {"cells": [{"cell_type": "code", "id": "x", "metadata": {}, "source": "print('hello')",
+                        "outputs": [], "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return {
+        f"alice/{EX1}": solution(EX1),
+        f"alice/{EX2}": solution(EX2),
+        f"bob/{EX1}": starter(EX1),
+        f"bob/{EX2}": starter(EX2),
+        f"carol/{EX1}": edit(solution(EX1), "run-tool-uses", APPROVE,
+                             APPROVE.replace("approve is not None and", "approve is None or")),
+        f"dan/{EX1}": edit(solution(EX1), "run-tool-uses", DENIED, 'DENIED = "The person declined {name}."'),
+        f"erin/{EX2}": edit(solution(EX2), "capped-loop", "        turns += 1\n",
+                            '        turns += sum(1 for b in response.content if b.type == "tool_use")\n'),
+        f"frank/{EX2}": edit(solution(EX2), "diagnosis", whole="DIAGNOSIS = {}\n"),
+        "gina/homework.ipynb": b'{"cells": [ this is not json',
+        "hank/notes.ipynb": notes,
+        f"ivan/{EX1}": edit(solution(EX1), "check-deny", prepend="# all good!\n"),
+        f"judy/{EX2}": edit(solution(EX2), "diagnosis", prepend=f'import os\nos.environ["KEY"] = "{FAKE_KEY}"\n'),
+        f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="while True:\n    pass\n"),
+        f"leo/{EX2}": edit(solution(EX2), "capped-loop", prepend='print("x" * 3_000_000)\n'),
+        f"mia/{EX1}": edit(solution(EX1), "policy", prepend=(
+            "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
+            "Path('../mia-was-here.txt').write_text('hi')\n")),
+        f"nick/{EX1}": edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT),
+        f"olga/{EX2}": edit(solution(EX2), "capped-loop", prepend=PATCH_HIDDEN),
+        f"pat/{EX1}": tampered,
+        "pat/checks.lock": json.dumps(own_lock).encode(),
+        "pat/conftest.py": b"def pytest_collect_file(file_path, parent):\n    return None\n",
+        f"quinn/{EX2}": starter(EX2),
+        "quinn/grading.py": OWN_GRADING.encode(),
+        f"rita/{EX1}": solution(EX1),
+        f"rita/{EX1[:-6]} (copy).ipynb": solution(EX1),
+        f"sam/{EX2}": edit(solution(EX2), "capped-loop", prepend='raise ValueError("not done yet")\n'),
+        "tess/my_homework.ipynb": solution(EX1),
+        f"uma/{EX2}": edit(starter(EX2), "diagnosis", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
+    }
+
+
+# file -> (exercise, verdict, passed, total, [substrings of failed_criteria], [substrings of reason])
+EXPECTED = {
+    f"alice/{EX1}": (EX1, "PASS", "6", "6", [], []),
+    f"alice/{EX2}": (EX2, "PASS", "3", "3", [], []),
+    f"bob/{EX1}": (EX1, "FAIL", "0", "6", ["check-allow: ✗ run_tool_uses is written and runs"], []),
+    f"bob/{EX2}": (EX2, "FAIL", "0", "3", ["check-turn-cap: ✗ run_capped is written and runs"], []),
+    f"carol/{EX1}": (EX1, "FAIL", "5", "6", ["check-ask: ✗ no approver (approve=None): write_file does not run"], []),
+    f"dan/{EX1}": (EX1, "FAIL", "4", "6", ["check-deny: ✗ ... saying the tool is forbidden by policy"], []),
+    f"erin/{EX2}": (EX2, "FAIL", "2", "3", ["check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
+    f"frank/{EX2}": (EX2, "FAIL", "2", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict"], []),
+    "gina/homework.ipynb": ("", "ERROR", "", "", [], ["not a notebook: JSONDecodeError"]),
+    "hank/notes.ipynb": ("", "NOT GRADED", "", "", [], ["not one of the exercises"]),
+    f"ivan/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
+    f"judy/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
+    f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
+                   ["cell 'run-tool-uses' still running after"]),
+    f"leo/{EX2}": (EX2, "PASS", "3", "3", [], ["output capped in cell(s) 'capped-loop'"]),
+    f"mia/{EX1}": (EX1, "PASS", "6", "6", [], []),
+    f"nick/{EX1}": (EX1, "NOT GRADED", None, "6", [], ["the grader's objects were changed", "grading.Checks",
+                                                         "cell 'policy' touches grader internals: Checks, _Checks"]),
+    f"olga/{EX2}": (EX2, "NOT GRADED", "3", "3", [], ["module anthropic.resources.messages.messages"]),
+    f"pat/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
+    f"quinn/{EX2}": (EX2, "FAIL", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict"], []),
+    f"rita/{EX1}": (EX1, "PASS", "6", "6", [], ["one of 2 submissions of this exercise by rita"]),
+    f"rita/{EX1[:-6]} (copy).ipynb": (EX1, "PASS", "6", "6", [], ["one of 2 submissions of this exercise by rita"]),
+    f"sam/{EX2}": (EX2, "FAIL", "1", "3", ["check-turn-cap: ✗ run_capped is written and runs"], []),
+    "tess/my_homework.ipynb": (EX1, "PASS", "6", "6", [], []),
+    f"uma/{EX2}": (EX2, "NOT GRADED", None, "3", [], ["HARNESS_GRADING / HARNESS_OFFLINE",
+                                                      "touches grader internals: 'HARNESS_', environ"]),
+}
+
+
+def git_status():
+    out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT, capture_output=True,
+                         text=True)
+    return out.stdout if out.returncode == 0 else None
+
+
+def tree_digest(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("submissions")
+    for rel, content in class_of_submissions().items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else
+                         json.dumps(content, indent=1, ensure_ascii=False).encode("utf-8"))
+    out = tmp_path_factory.mktemp("out") / "grades.csv"
+    before_kit, before_subs = git_status(), tree_digest(folder)
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "2",
+                          "--cell-timeout", "25", "--timeout", "300", "--output-cap", "200000"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
+    yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
+           "before_subs": before_subs, "after_subs": tree_digest(folder)}
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_class_is_big_enough():
+    notebooks = [p for p in class_of_submissions() if p.endswith(".ipynb")]
+    assert len(notebooks) >= 20 and set(notebooks) == set(EXPECTED)
+
+
+def test_one_row_per_notebook_with_the_expected_grade(graded):
+    run, rows = graded["run"], graded["rows"]
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert set(rows) == set(EXPECTED), run.stdout[-2000:]
+    problems = []
+    for file, (exercise, verdict, passed, total, criteria, reasons) in EXPECTED.items():
+        row = rows[file]
+        got = (row["exercise"], row["verdict"], row["checks_total"])
+        if got != (exercise, verdict, total) or (passed is not None and row["checks_passed"] != passed):
+            problems.append(f"{file}: {row}")
+            continue
+        for needle in criteria:
+            if needle not in row["failed_criteria"]:
+                problems.append(f"{file}: no {needle!r} in {row['failed_criteria']!r}")
+        for needle in reasons:
+            if needle not in row["reason"]:
+                problems.append(f"{file}: no {needle!r} in {row['reason']!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_header_and_the_summary(graded):
+    header = graded["out"].read_text(encoding="utf-8").splitlines()[0]
+    assert header == "learner,file,exercise,verdict,checks_passed,checks_total,failed_criteria,reason"
+    md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
+    assert f"| {EX1} | " in md and f"| {EX2} | " in md
+    assert "the criteria most often failed" in md and "✗ no approver (approve=None)" in md
+    assert "## To look at" in md and "gina/homework.ipynb" in md
+
+
+def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
+    assert graded["after_subs"] == graded["before_subs"]
+    if graded["before_kit"] is not None:
+        assert graded["after_kit"] == graded["before_kit"]
+    assert not list(EXERCISES.glob("_grading_tmp_*"))
+    assert not list(ROOT.rglob("mia-was-here.txt")) and not list(ROOT.rglob("notes-from-mia.txt"))
+
+
+def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
+    from exercises.gradebook import scan
+
+    cell = lambda text: {"id": "c", "source": text}  # noqa: E731
+    assert scan([cell("import grading\ngrading.Checks.ok = lambda *a: True")])
+    assert scan([cell("import sys\nsys.modules['grading'].check_policy = print")])
+    assert scan([cell("!rm -rf ..")])
+    assert scan([cell("import builtins\nbuiltins.print = lambda *a: None")])
+    assert not scan([cell(src(next(c for c in solution(EX1)["cells"] if c["id"] == "run-tool-uses")))])
+    assert not scan([cell(src(next(c for c in solution(EX2)["cells"] if c["id"] == "capped-loop")))])
+
+
+def test_the_exercise_is_found_by_its_cells_not_its_name():
+    from exercises.gradebook import identify
+
+    lock = load(EXERCISES / "checks.lock")
+    assert identify(solution(EX1), lock) == EX1 and identify(starter(EX2), lock) == EX2
+    assert identify({"cells": []}, lock) is None
