@@ -15,7 +15,7 @@ For every `*.ipynb` under SUBMISSIONS/ it
    folder a temporary copy inside the kit (exercises/_grading_tmp_*/), so the kit's grader and offline model apply;
 5. decides each check's verdict OUTSIDE the kernel, from the check cell's output, and only while a seal holds:
    before any cell runs, and again after every check cell, a fresh snippet fingerprints the grader's objects (the
-   code of every function and method of grading.py, harness_lib, the anthropic SDK and asyncio; the builtins;
+   code of every function and method of grading.py, harness_lib, asyncio, the SDK's client and HTTP; builtins;
    grading's data; the notebook's `grading` name; HARNESS_GRADING; trace hooks and IPython's input transformers).
    A fingerprint that changed means code in the notebook replaced part of the grader: NOT GRADED;
 6. scans the learner's cells (their syntax tree) for code that reaches for grader internals (grading, Checks,
@@ -204,7 +204,7 @@ def __gradebook_seal(kit):
     import builtins, hashlib, json, os, sys, types
     if kit not in sys.path:
         sys.path.insert(0, kit)
-    import asyncio, anthropic, anthropic.resources.messages, httpx, grading
+    import asyncio, anthropic, anthropic.resources.messages, grading
     import harness_lib, harness_lib.approval, harness_lib.client, harness_lib.loop, harness_lib.tools
     import harness_lib.trace, harness_lib.valves, harness_lib.offline, harness_lib.offline.api
     out = {}
@@ -252,7 +252,7 @@ def __gradebook_seal(kit):
         return h.hexdigest()
 
     sdk = ("anthropic._base_client", "anthropic._client", "anthropic._response", "anthropic.resources.messages",
-           "anthropic.resources.beta.messages", "httpx._client", "httpx._transports", "httpx._models")
+           "anthropic.resources.beta.messages", "httpx2._client", "httpx2._transports", "httpx2._models")
     mods = sorted(n for n, m in sys.modules.items() if isinstance(m, types.ModuleType) and (
         n == "grading" or n.split(".")[0] in ("harness_lib", "asyncio") or n.startswith(sdk)))
     for n in mods:
