@@ -191,10 +191,10 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         content, stop_reason, stop_sequence, output_tokens = apply_limits(
             reply.content, reply.stop_reason, body["max_tokens"], body.get("stop_sequences")
         )
-        for block in content:
-            if block["type"] == "tool_use":
-                block["id"] = self._id("toolu_")
-        content = [self._ordered(b) for b in content]
+        content = [  # a tool_use gets its id here, in the API's key order: {type, id, name, input}
+            {"type": "tool_use", "id": self._id("toolu_"), "name": b["name"], "input": b["input"]}
+            if b["type"] == "tool_use" else b for b in content
+        ]
         input_tokens, cache_creation, cache_read = split_usage(body, self._cache)
         return {
             "id": self._id("msg_"),
@@ -212,10 +212,3 @@ class OfflineMessagesAPI(httpx2.MockTransport):
                 "cache_read_input_tokens": cache_read,
             },
         }
-
-    @staticmethod
-    def _ordered(block: dict) -> dict:
-        """Blocks in the API's key order: tool_use is {type, id, name, input}."""
-        if block["type"] == "tool_use":
-            return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": block["input"]}
-        return block
