@@ -1,0 +1,164 @@
+"""Every link a learner can click in the kit's prose leads somewhere.
+
+Checked: the markdown cells of every notebook (lessons, exercise starters, solutions) and the markdown files
+(README.md, exercises/README.md, docs/). For each link:
+
+- a relative link must name an existing *file* inside the repository. A folder is a failure: JupyterLab opens
+  a link by loading it as a document, and a folder gives "File Load Error".
+- an anchor (``file.md#section``, or ``#section`` in the same document) must match a heading of the target:
+  GitHub's form (``where-it-comes-from``) or JupyterLab's (``Where-it-comes-from``).
+- an external link must be a well-formed http(s) URL with a host. No request is made (the tests run offline),
+  so a page that moved is NOT caught.
+
+Links are found with regular expressions, after fenced code blocks and inline code are removed (a link shown
+as code is not a link). Not handled: links inside raw HTML other than ``href="..."`` / ``src="..."``, and
+reference-style links whose definition is in another cell.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted([*(ROOT / "notebooks").glob("*.ipynb"), *(ROOT / "exercises").glob("*.ipynb"),
+                    *(ROOT / "exercises" / "solutions").glob("*.ipynb")])
+MARKDOWN_FILES = sorted([ROOT / "README.md", ROOT / "exercises" / "README.md", *(ROOT / "docs").rglob("*.md")])
+
+FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+INLINE_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")  # [text](target) and ![alt](target)
+REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.MULTILINE)  # [label]: target
+AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
+HTML_LINK = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+def markdown_sources(path: Path) -> list[tuple[str, str]]:
+    """(where, markdown) pieces of one file: each markdown cell of a notebook, or the whole .md file."""
+    if path.suffix == ".ipynb":
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        return [(f"cell {cell.get('id', number)}", "".join(cell["source"]))
+                for number, cell in enumerate(nb["cells"], 1) if cell["cell_type"] == "markdown"]
+    return [("", path.read_text(encoding="utf-8"))]
+
+
+def without_code(markdown: str) -> str:
+    return CODE_SPAN.sub("", FENCE.sub("", markdown))
+
+
+def links_in(markdown: str) -> list[str]:
+    text = without_code(markdown)
+    return [m.group(1) for pattern in (INLINE_LINK, REFERENCE, AUTOLINK, HTML_LINK) for m in pattern.finditer(text)]
+
+
+def anchors_of(path: Path) -> set[str]:
+    """The anchors a link may name in ``path``: each heading in GitHub's and in JupyterLab's form."""
+    anchors, seen = set(), {}
+    for _, markdown in markdown_sources(path):
+        for heading in HEADING.findall(FENCE.sub("", markdown)):
+            text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link in a heading: its text
+            text = re.sub(r"[`*_]{1,3}(?=\S)|(?<=\S)[`*_]{1,3}", "", text).strip()  # code and emphasis marks
+            github = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+            count = seen.get(github, 0)
+            seen[github] = count + 1
+            anchors |= {github if count == 0 else f"{github}-{count}", text.replace(" ", "-")}
+    return anchors
+
+
+def problems_in(path: Path, root: Path = ROOT) -> list[str]:
+    """Every broken link of one file, as 'file [where]: link -> what is wrong'."""
+    found = []
+    for where, markdown in markdown_sources(path):
+        for link in links_in(markdown):
+            label = f"{path.relative_to(root).as_posix()}{f' [{where}]' if where else ''}: {link}"
+            problem = link_problem(path, link, root)
+            if problem:
+                found.append(f"{label} -> {problem}")
+    return found
+
+
+def link_problem(source: Path, link: str, root: Path = ROOT) -> str | None:
+    parts = urlsplit(link)
+    if parts.scheme:
+        if parts.scheme == "mailto":
+            return None if re.fullmatch(r"[^@\s]+@[^@\s]+\.\w+", parts.path) else "not an e-mail address"
+        if parts.scheme not in ("http", "https"):
+            return f"unexpected scheme {parts.scheme!r} (only http, https and relative links)"
+        if not re.fullmatch(r"[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+(:\d+)?", parts.netloc):
+            return "an external link without a proper host"
+        return None
+    if parts.netloc or link.startswith("/"):
+        return "an absolute path: links must be relative to the file they are in"
+    target = (source.parent / unquote(parts.path)).resolve() if parts.path else source
+    if not target.is_relative_to(root.resolve()):
+        return "points outside the repository"
+    if target.is_dir():
+        return "a folder, not a file (JupyterLab shows 'File Load Error'): link a file in it, e.g. its README.md"
+    if not target.is_file():
+        return "no such file"
+    if parts.fragment:
+        if target.suffix not in (".md", ".ipynb"):
+            return f"an anchor into a {target.suffix or 'plain'} file, which has no headings"
+        if unquote(parts.fragment) not in anchors_of(target):
+            return f"no heading #{parts.fragment} in {target.relative_to(root.resolve()).as_posix()}"
+    return None
+
+
+# ---- the kit's own files -----------------------------------------------------------------------------------
+
+
+def test_the_files_to_check_exist():
+    assert len(NOTEBOOKS) >= 11 and all(p.is_file() for p in MARKDOWN_FILES)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + MARKDOWN_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_resolves(path):
+    problems = problems_in(path)
+    assert not problems, "broken links:\n" + "\n".join(problems)
+
+
+def test_the_lessons_link_to_each_other():
+    """The lessons are read in order: each one's 'Next' link exists and was checked above."""
+    lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    for lesson, following in zip(lessons, lessons[1:]):
+        links = [link for _, md in markdown_sources(lesson) for link in links_in(md)]
+        assert following.name in links, f"{lesson.name} does not link to {following.name}"
+
+
+# ---- the checker itself catches what it should -----------------------------------------------------------
+
+
+def test_the_checker_finds_each_kind_of_broken_link(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("# A guide\n\n## Where it comes from\n\n## `code` and *more*\n",
+                                                encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n"
+        "[ok](docs/guide.md) [ok anchor](docs/guide.md#where-it-comes-from) [jlab anchor](docs/guide.md#A-guide)\n"
+        "[code heading](docs/guide.md#code-and-more) [self](#page) [web](https://example.org/a?b=1)\n"
+        "[![badge](https://example.org/b.svg)](https://example.org/launch)\n"
+        "[folder](docs) [folder slash](docs/) [missing](nope.md) [bad anchor](docs/guide.md#nowhere)\n"
+        "[outside](../elsewhere.md) [abs](/etc/hosts) [scheme](file:///etc/hosts) [host](https://localhost)\n"
+        "`[in code](nope2.md)`\n\n```\n[in a fence](nope3.md)\n```\n\n[ref]: also-missing.md\n",
+        encoding="utf-8")
+    problems = problems_in(page, root=tmp_path)
+    assert [p.split(": ", 1)[1].split(" -> ")[0] for p in problems] == [
+        "docs", "docs/", "nope.md", "docs/guide.md#nowhere", "../elsewhere.md", "/etc/hosts", "file:///etc/hosts",
+        "https://localhost", "also-missing.md"]
+    assert "File Load Error" in problems[0]
+
+
+def test_the_checker_reads_notebook_markdown_cells_only(tmp_path):
+    nb = {"cells": [
+        {"id": "intro", "cell_type": "markdown", "source": ["# Title\n", "[next](missing.ipynb) [up](#Title)"]},
+        {"id": "code", "cell_type": "code", "source": ["print('[not a link](missing.md)')"], "outputs": []},
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert problems_in(path, root=tmp_path) == ["lesson.ipynb [cell intro]: missing.ipynb -> no such file"]
