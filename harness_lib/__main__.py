@@ -15,6 +15,10 @@ lesson's task. The task is sent in full; the echo line shows at most its first 2
 Exit status: 0 the model ended its turn; 3 a valve stopped it; 1 an error or a cut-short response
 (one line on stderr); 2 a usage error; 130 interrupted (Ctrl-C).
 
+Language: `--lang es` (or HARNESS_LANG=es) prints its lines, help and usage errors in Spanish, and with no
+task at a terminal it runs the lesson's task in Spanish. `--lang` wins over HARNESS_LANG, for this run only
+(see harness_lib.lang for what stays English).
+
 Not handled: when the task comes from stdin, `--approve ask` has no terminal left to read its answer
 from, so every high-impact action is rejected (end of input means "no"); use `--approve yes|no`.
 The task is read whole, with no size limit (the API refuses what does not fit). Ctrl-C during the
@@ -32,6 +36,7 @@ from pathlib import Path
 
 import anthropic
 
+from . import lang
 from .approval import terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import run_agent
@@ -39,30 +44,13 @@ from .offline import SCENARIOS
 from .tools import SCRATCH, TOOLS, make_tool_impls
 from .trace import Transcript
 
-LESSON_TASK = "Read the first line of README.md, then tell me what time it is"
+LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}
 ECHO_LIMIT = 200  # the echo line shows at most this many characters of the task
 
-USAGE_NOTES = f"""\
-where the task comes from:
-  TASK            the argument, in quotes
-  -               read the task from stdin (also when no TASK is given and stdin is piped);
-                  then --approve ask finds no answers on stdin and rejects every high-impact action
-  --task-file F   read the task from file F (UTF-8)
-  nothing         at a terminal: the default task,
-                  "{LESSON_TASK}"
-
-exit status:
-  0    the model ended its turn
-  1    an error (one line on stderr), or the response was cut short (max_tokens, refusal, ...)
-  2    a usage error (bad flag, empty task)
-  3    a valve stopped the loop (turn cap, token budget, no progress)
-  130  interrupted (Ctrl-C)
-"""
-
-
 async def _always(answer: bool, name: str, tool_input: dict) -> bool:
-    print(f"[approve] {name} -> {'approved' if answer else 'rejected'} (--approve {'yes' if answer else 'no'})")
+    outcome = lang.text("approve.approved" if answer else "approve.rejected")
+    print(lang.text("cli.always", name=name, outcome=outcome, flag="yes" if answer else "no"))
     return answer
 
 
@@ -72,43 +60,53 @@ def _at_least(low: int):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(lang.text("cli.not_a_number", text=text)) from None
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be {low} or more, got {value}")
+            raise argparse.ArgumentTypeError(lang.text("cli.too_small", low=low, value=value))
         return value
     return number
 
 
+def lang_option(argv: list[str] | None) -> str | None:
+    """The value of `--lang` in `argv` (also `--lang=es`, `--la es`), if it is one of lang.LANGUAGES; else None.
+
+    Read before the real parse, so that `--help` and the usage errors are already in that language. A
+    bad value is left to the real parse, which rejects it with a usage error.
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        name, equals, value = arg.partition("=")
+        if len(name) >= 3 and "--lang".startswith(name):
+            value = value if equals else (argv[i + 1] if i + 1 < len(argv) else "")
+            return value if value in lang.LANGUAGES else None
+    return None
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line, with the task resolved: `args.task` is the full task text, never empty."""
-    p = argparse.ArgumentParser(
-        prog="python -m harness_lib", usage="%(prog)s [options] [TASK | -]",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="A small AI agent for the terminal. It asks a model to do TASK; the model may call\n"
-                    "get_time and read_file (files in --root) and, each time you approve, write_file and\n"
-                    "delete_file (only in --root's scratch/ folder). Four valves keep the loop in check:\n"
-                    "a turn cap, a token budget, no-progress detection and your approval.\n"
-                    "Offline by default (no API key needed); with ANTHROPIC_API_KEY set it talks to Claude.",
-        epilog=USAGE_NOTES)
-    p.add_argument("task", nargs="?", metavar="TASK", help="what to ask the agent, in plain words ('-': read stdin)")
-    p.add_argument("--task-file", metavar="FILE", help="read the task from this file")
-    p.add_argument("--root", default=".", metavar="DIR",
-                   help="the folder the tools work on (default: . , the current folder)")
-    p.add_argument("--approve", choices=["ask", "yes", "no"], default="ask",
-                   help="valve 4: ask at the terminal before each high-impact action, or approve (yes) / "
-                        "reject (no) all of them (default: ask)")
-    p.add_argument("--max-turns", type=_at_least(0), default=8, metavar="N",
-                   help="valve 1: the turn cap, tool-calling turns (default: 8)")
-    p.add_argument("--token-budget", type=_at_least(1), default=40_000, metavar="N",
-                   help="valve 2: the token budget, input + output tokens (default: 40000)")
-    p.add_argument("--transcript", metavar="FILE",
-                   help="also append every event to this JSONL file (its folder must exist)")
-    p.add_argument("--scenario", choices=sorted(SCENARIOS), metavar="NAME",
-                   help=f"offline model behaviour (default: demo): {', '.join(sorted(SCENARIOS))}")
-    p.add_argument("--offline", action="store_true", help="use the offline model even if ANTHROPIC_API_KEY is set")
-    p.add_argument("--model", default=MODEL, metavar="ID", help=f"model id (default: {MODEL})")
-    args = p.parse_args(argv)
-    args.task = _read_task(p, args)
+    with lang.using(lang_option(argv)):  # help, usage errors and the default task in the run's language
+        p = argparse.ArgumentParser(
+            prog="python -m harness_lib", usage="%(prog)s [options] [TASK | -]",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            description=lang.text("cli.description"),
+            epilog=lang.text("cli.notes", lesson_task=lang.text("cli.lesson_task")))
+        p.add_argument("task", nargs="?", metavar="TASK", help=lang.text("cli.help.task"))
+        p.add_argument("--task-file", metavar="FILE", help=lang.text("cli.help.task_file"))
+        p.add_argument("--root", default=".", metavar="DIR", help=lang.text("cli.help.root"))
+        p.add_argument("--approve", choices=["ask", "yes", "no"], default="ask", help=lang.text("cli.help.approve"))
+        p.add_argument("--max-turns", type=_at_least(0), default=8, metavar="N", help=lang.text("cli.help.max_turns"))
+        p.add_argument("--token-budget", type=_at_least(1), default=40_000, metavar="N",
+                       help=lang.text("cli.help.token_budget"))
+        p.add_argument("--transcript", metavar="FILE", help=lang.text("cli.help.transcript"))
+        p.add_argument("--scenario", choices=sorted(SCENARIOS), metavar="NAME",
+                       help=lang.text("cli.help.scenario", names=", ".join(sorted(SCENARIOS))))
+        p.add_argument("--offline", action="store_true", help=lang.text("cli.help.offline"))
+        p.add_argument("--model", default=MODEL, metavar="ID", help=lang.text("cli.help.model", model=MODEL))
+        p.add_argument("--lang", choices=lang.LANGUAGES, help=lang.text("cli.help.lang"))
+        args = p.parse_args(argv)
+        args.task = _read_task(p, args)
     return args
 
 
@@ -117,29 +115,30 @@ def _read_task(p: argparse.ArgumentParser, args: argparse.Namespace) -> str:
         p.exit(2, f"{p.prog}: error: {message}\n")
 
     if args.task_file is not None and args.task is not None:
-        usage_error("give the task either as TASK or with --task-file, not both")
+        usage_error(lang.text("cli.both_tasks"))
+    from_stdin = args.task_file is None and (
+        args.task == "-" or (args.task is None and sys.stdin is not None and not sys.stdin.isatty()))
     if args.task_file is not None:
-        source = f"in --task-file {args.task_file}"
-    elif args.task == "-" or (args.task is None and sys.stdin is not None and not sys.stdin.isatty()):
-        source = "read from stdin"
+        source = lang.text("cli.task_file", file=args.task_file)
+    elif from_stdin:
+        source = lang.text("cli.task_stdin")
     elif args.task is None:
-        return LESSON_TASK
+        return lang.text("cli.lesson_task")  # LESSON_TASK, in the run's language
     else:
-        source = "given"
+        source = lang.text("cli.task_given")
     try:
         if args.task_file is not None:
             task = Path(args.task_file).read_text(encoding="utf-8")
         else:
-            task = sys.stdin.read() if source == "read from stdin" else args.task
+            task = sys.stdin.read() if from_stdin else args.task
         task.encode("utf-8")  # stdin and arguments may carry undecodable bytes as surrogates
     except (UnicodeDecodeError, UnicodeEncodeError):
-        usage_error(f"the task {source} is not UTF-8 text")
+        usage_error(lang.text("cli.not_utf8", source=source))
     except OSError as err:
-        usage_error(f"cannot read the task from --task-file {args.task_file}: {err.strerror or err}")
+        usage_error(lang.text("cli.unreadable", file=args.task_file, error=err.strerror or err))
     task = task.strip()  # e.g. the newline `echo` adds
     if not task:
-        usage_error(f"the task {source} is empty; say what the agent should do, "
-                    'e.g. python -m harness_lib "What time is it?"')
+        usage_error(lang.text("cli.empty_task", source=source, example=lang.text("cli.example_task")))
     return task
 
 
@@ -147,17 +146,23 @@ def echo(task: str, limit: int = ECHO_LIMIT) -> str:
     """The task as one short printable line: a long or multi-line task is cut, and says how long it was."""
     first = task.split("\n", 1)[0]
     shown = "".join(c if c.isprintable() else " " for c in first[:limit])  # no escape codes to the terminal
-    return shown if first == task and len(task) <= limit else f"{shown}… ({len(task)} characters)"
+    return shown if first == task and len(task) <= limit else lang.text("cli.long_task", shown=shown, length=len(task))
 
 
 def tools_line(root: Path, approve: str) -> str:
     """`[tools] read: /abs/root · write/delete (with approval): /abs/root/scratch`."""
-    how = {"ask": "with approval", "yes": "approved by --approve yes", "no": "always rejected: --approve no"}
-    return f"[tools] read: {root} · write/delete ({how[approve]}): {root / SCRATCH}"
+    return lang.text("cli.tools", root=root, how=lang.text(f"cli.how.{approve}"), scratch=root / SCRATCH)
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    """Run one task (args from `parse_args`) and return the exit status. Errors: one line on stderr."""
+    """Run one task (args from `parse_args`) and return the exit status. Errors: one line on stderr.
+
+    `args.lang` (`--lang`), when given, is the language of this run only (lang.using)."""
+    with lang.using(getattr(args, "lang", None)):
+        return await _run(args)
+
+
+async def _run(args: argparse.Namespace) -> int:
     if args.offline:
         os.environ["HARNESS_OFFLINE"] = "1"
     approve = terminal_approver if args.approve == "ask" else (
@@ -170,7 +175,7 @@ async def main_async(args: argparse.Namespace) -> int:
     except ValueError as err:  # a bad root; an unknown scenario name from HARNESS_SCENARIO
         return _fail(None, str(err))
     except OSError as err:
-        return _fail(None, f"cannot write the transcript {args.transcript}: {err.strerror or err}")
+        return _fail(None, lang.text("cli.transcript_unwritable", path=args.transcript, error=err.strerror or err))
 
     try:
         print(tools_line(root, args.approve))
@@ -179,9 +184,9 @@ async def main_async(args: argparse.Namespace) -> int:
                                  max_turns=args.max_turns, token_budget=args.token_budget,
                                  approve=approve, on_event=transcript)
     except anthropic.APIStatusError as err:
-        return _fail(transcript, f"the API answered {err.status_code}: {err.message}")
+        return _fail(transcript, lang.text("cli.api_status", status=err.status_code, message=err.message))
     except anthropic.APIConnectionError as err:
-        return _fail(transcript, f"could not reach the API: {err}")
+        return _fail(transcript, lang.text("cli.api_connection", error=err))
     except (BrokenPipeError, KeyboardInterrupt, asyncio.CancelledError) as err:
         _record(transcript, {"event": "error",
                              "message": "stdout closed" if isinstance(err, BrokenPipeError) else "interrupted"})
@@ -202,7 +207,7 @@ def _folder(path: str) -> Path:
     except (OSError, RuntimeError, ValueError) as err:  # RuntimeError: a symlink loop (Python 3.11)
         raise ValueError(f"--root {path}: {err}") from None
     if not root.is_dir():
-        raise ValueError(f"--root {path}: {'not a folder' if root.exists() else 'no such folder'}")
+        raise ValueError(f"--root {path}: {lang.text('cli.not_a_folder' if root.exists() else 'cli.no_such_folder')}")
     return root
 
 
@@ -236,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         except (AttributeError, ValueError):
             pass
     runner = asyncio.Runner()  # not asyncio.run(): its clean-up would wait for that blocked thread
+    with lang.using(lang_option(argv)):  # the one line Ctrl-C leaves, worded before anything can go wrong
+        interrupted = lang.text("cli.interrupted")
     try:
         status = runner.run(main_async(parse_args(argv)))
         sys.stdout.flush()  # inside the try: a reader that has gone is handled below
@@ -244,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 1
     except KeyboardInterrupt:  # the run was cancelled and its transcript closed (see main_async)
-        print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
+        print(("\n" if sys.stderr.isatty() else "") + interrupted, file=sys.stderr)
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -19,6 +19,10 @@ Three approvers live here:
 Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) rejects the
 action and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
 
+What a person reads here follows ``HARNESS_LANG`` (harness_lib.lang): in Spanish the buttons say
+Aprobar / Rechazar, the question ends ``[s/N]`` (``s``, ``si``, ``sí``, ``y``, ``yes`` approve) and a
+decision line reads ``→ aprobada`` / ``→ rechazada``. The ``[approve]`` tag and the action stay as they are.
+
 Why everything is ``async``: while a person thinks, the event loop must stay free. In a notebook the
 button click is delivered *through* that event loop; a cell that blocks (``time.sleep`` polling,
 ``input()``) would never see the click. docs/architecture.md ("Why the approval gate is async") lists
@@ -38,8 +42,12 @@ import sys
 import threading
 import unicodedata
 
+from . import lang
+
 REJECTED_MESSAGE = "The person declined this high-impact action; it was not run."
-"""The is_error tool_result text the model gets when the person says no (or nobody answers)."""
+"""The is_error tool_result text the model gets when the person says no (or nobody answers).
+
+English in every edition: it is for the model, not for the person (see harness_lib.lang)."""
 
 
 class ApprovalInterrupted(asyncio.CancelledError):
@@ -109,8 +117,11 @@ async def _wait_awake(future: asyncio.Future) -> None:
 
 # --- the terminal --------------------------------------------------------------------------------
 
-YES = ("y", "yes")
-"""The only answers that approve (any case, surrounding spaces ignored). Everything else is a no."""
+YES = lang.MESSAGES["en"]["approve.yes"]
+"""The only answers that approve (any case, surrounding spaces ignored). Everything else is a no.
+
+That is ``y`` / ``yes`` in English; with ``HARNESS_LANG=es`` the question ends ``[s/N]`` and ``s``, ``si``,
+``sí``, ``y`` and ``yes`` approve (``lang.yes_answers()``)."""
 
 
 async def _read_line(prompt: str) -> str:
@@ -160,6 +171,11 @@ def _stdin_is_a_terminal() -> bool:
         return False
 
 
+def _decision(action: str, outcome: str, **values) -> str:
+    """``[approve] write_file({...}) → rejected``: the one line that states a decision, in the current language."""
+    return lang.text("approve.decision", action=action, outcome=lang.text(outcome, **values))
+
+
 async def _ask_in_text(action: str, *, terminal: bool) -> bool:
     """Ask ``[y/N]`` on stdin and print one decision line. Shared by the terminal and the old-kernel fallback.
 
@@ -167,25 +183,27 @@ async def _ask_in_text(action: str, *, terminal: bool) -> bool:
     and start the decision on a new line when stdin is piped (a piped answer is not echoed).
     """
     try:  # input() shows the prompt: on the terminal, or in a notebook's text box
-        answer = await _read_line(f"[approve] about to run high-impact action {action} — allow it? [y/N] ")
+        answer = await _read_line(lang.text("approve.prompt", action=action))
     except (asyncio.CancelledError, KeyboardInterrupt):  # Ctrl-C / Stop while the prompt waits
-        line = f"[approve] {action} → rejected (interrupted)"
+        line = _decision(action, "approve.interrupted")
         if terminal:
             print(f"\n{line}", flush=True)
         raise ApprovalInterrupted(line) from None
     except EOFError:
-        print(f"\n[approve] {action} → rejected (no input: end of file)")
+        print("\n" + _decision(action, "approve.eof"))
         return False
     except Exception as err:  # stdin closed or missing, or a kernel that cannot read a line
-        print(f"\n[approve] {action} → rejected (no input: {type(err).__name__})")
+        print("\n" + _decision(action, "approve.no_input", error=type(err).__name__))
         return False
-    said = answer.strip().lower()
+    said = unicodedata.normalize("NFC", answer.strip().lower())  # "sí" typed as s + a combining accent too
     new_line = "\n" if terminal and not _stdin_is_a_terminal() else ""
-    if said in YES:
-        print(f"{new_line}[approve] {action} → approved")
+    if said in lang.yes_answers():
+        print(new_line + _decision(action, "approve.approved"))
         return True
-    why = "" if said in ("", "n", "no") else f" ({answer.strip()!r} is not y or yes)"
-    print(f"{new_line}[approve] {action} → rejected{why}")
+    if said in lang.no_answers():
+        print(new_line + _decision(action, "approve.rejected"))
+    else:
+        print(new_line + _decision(action, "approve.unclear", answer=repr(answer.strip())))
     return False
 
 
@@ -362,8 +380,7 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
         version = kernel_version()
         if not auto and version is not None and version < (7, 0):  # a click would arrive after the cell
             if not told_why_no_buttons:
-                print(f"[approve] this kernel (ipykernel {version[0]}.{version[1]}) cannot deliver a button "
-                      "click while a cell waits; asking in a text box instead")
+                print(lang.text("approve.no_buttons", version=f"{version[0]}.{version[1]}"))
                 told_why_no_buttons = True
             return await _ask_in_text(action, terminal=False)
 
@@ -373,9 +390,11 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
         def show(text: str) -> str:  # an HTML widget wraps long inputs; a Label would cut them off with "…"
             return f'<div style="overflow-wrap:anywhere">{html.escape(text, quote=False)}</div>'
 
-        label = widgets.HTML(show(f"[approve] about to run high-impact action {action}"))
-        approve_button = widgets.Button(description="Approve", button_style="success", icon="check")
-        reject_button = widgets.Button(description="Reject", button_style="danger", icon="times")
+        label = widgets.HTML(show(lang.text("approve.pending", action=action)))
+        approve_button = widgets.Button(description=lang.text("approve.button_approve"), button_style="success",
+                                        icon="check")
+        reject_button = widgets.Button(description=lang.text("approve.button_reject"), button_style="danger",
+                                       icon="times")
 
         def settle(approved: bool) -> None:  # runs on the event loop's thread
             if not decision.done():  # the first click wins; a later one (or one after the timeout) is ignored
@@ -385,11 +404,11 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
             if not decision.done():
                 loop.call_soon_threadsafe(settle, button is approve_button)
 
-        def finish(outcome: str) -> str:  # no live buttons are ever left behind
+        def finish(outcome: str, **values) -> str:  # no live buttons are ever left behind
             if not decision.done():
                 decision.set_result(False)  # a late click decides nothing
             approve_button.disabled = reject_button.disabled = True
-            line = f"[approve] {action} → {outcome}"
+            line = _decision(action, outcome, **values)
             label.value = show(line)
             return line
 
@@ -408,13 +427,13 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
                     break
                 await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
         except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: reject, and let the run end
-            raise ApprovalInterrupted(finish("rejected (interrupted)")) from None
+            raise ApprovalInterrupted(finish("approve.interrupted")) from None
         if decision.done():
             approved = decision.result()
-            print(finish("approved" if approved else "rejected"))
+            print(finish("approve.approved" if approved else "approve.rejected"))
         else:
             approved = False
-            print(finish(f"rejected (no answer within {wait:g} s)"))
+            print(finish("approve.timed_out", seconds=f"{wait:g}"))
         return approved
 
     return approve

@@ -19,6 +19,9 @@ The cell still *fails*: the kernel reports the error (ename, evalue and that one
 Run All stops there, and nbval and nbclient see an error exactly as before, tagged ``raises-exception`` or
 not. Only the picture changes. ``%tb`` in the next cell prints the whole traceback.
 
+In Spanish (``setup(lang="es")``, or ``HARNESS_LANG=es`` before Jupyter starts) the mode line, the one-line
+API errors and the skip line are Spanish; the API's own message inside the line stays as the API wrote it.
+
 NOT handled: errors other than ``anthropic.APIError`` (a bug in your loop keeps its full traceback); an API
 error wrapped in another exception (an ``ExceptionGroup`` from a ``TaskGroup``); plain Python outside
 IPython (``setup()`` then only prints the mode line).
@@ -32,49 +35,48 @@ from urllib.parse import urlsplit
 
 import anthropic
 
+from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
 from .approval import set_headless_clicks
 from .client import MODEL, is_live
 
 __all__ = ["setup", "offline_only", "describe_api_error", "mode_line"]
 
-_ADVICE = {
-    401: "check ANTHROPIC_API_KEY: is it set before Jupyter started, and is it a valid key?",
-    403: "this key may not use this model or feature",
-    404: "check the model id (HARNESS_MODEL, now {model})",
-    413: "the request is too large; send a shorter history",
-}
+_ADVICE = (401, 403, 404, 413)  # the statuses with a piece of advice of their own ("nb.advice.<status>")
 
 
 def mode_line() -> str:
     """One line: offline or live, and which model."""
     if is_live():
         base = urlsplit(os.environ.get("ANTHROPIC_BASE_URL") or "")
-        where = f"{base.scheme}://{base.netloc.rpartition('@')[2]}" if base.netloc else "the Anthropic API"
-        return f"live: requests go to {where} and cost tokens (model {MODEL})"
-    return f"offline: the kit's offline model answers, no API key used (model {MODEL})"
+        where = (f"{base.scheme}://{base.netloc.rpartition('@')[2]}" if base.netloc
+                 else _lang.text("nb.the_anthropic_api"))
+        return _lang.text("nb.live", where=where, model=MODEL)
+    return _lang.text("nb.offline", model=MODEL)
 
 
 def describe_api_error(err: anthropic.APIError) -> str:
     """One line saying what went wrong with an API call, and what to do about it."""
     retries = int(err.request.headers.get("x-stainless-retry-count", 0)) if err.request is not None else 0
-    retried = f"the SDK retried {retries} time{'s' if retries != 1 else ''}"
+    retried = _lang.plural("nb.retried", retries).format(n=retries)
     if isinstance(err, anthropic.APIStatusError):
         status = err.status_code
-        what = f"API error {status} {err.type or ''}".rstrip() + f": {err.api_message or err.message}"
+        what = f"{_lang.text('nb.api_error', status=status)} {err.type or ''}".rstrip()
+        what += f": {err.api_message or err.message}"
         if status in (408, 409, 429) or status >= 500:  # the statuses the SDK retries
-            return f"{what} — {retried}; wait a minute, then run the cell again"
-        advice = _ADVICE.get(status)
-        return f"{what} — {advice.format(model=MODEL)}" if advice else what
+            return _lang.text("nb.wait_and_retry", what=what, retried=retried)
+        if status in _ADVICE:
+            return f"{what} — {_lang.text(f'nb.advice.{status}', model=MODEL)}"
+        return what
     if isinstance(err, anthropic.APIConnectionError):  # also APITimeoutError
         url = err.request.url if err.request is not None else None
-        where = f"{url.scheme}://{url.netloc.decode()}" if url is not None else "the API"
+        where = f"{url.scheme}://{url.netloc.decode()}" if url is not None else _lang.text("nb.the_api")
         if isinstance(err, anthropic.APITimeoutError):
-            what = f"connection error: {where} did not answer in time"
+            what = _lang.text("nb.timeout", where=where)
         else:
             cause = f" ({type(err.__cause__).__name__}: {err.__cause__})" if err.__cause__ else ""
-            what = f"connection error: could not reach {where}{cause}"
-        return f"{what} — {retried}; check the network (and ANTHROPIC_BASE_URL, if set), then run the cell again"
-    return f"API error: {err.message}"
+            what = _lang.text("nb.unreachable", where=where, cause=cause)
+        return _lang.text("nb.check_network", what=what, retried=retried)
+    return _lang.text("nb.api_error_plain", message=err.message)
 
 
 def _one_line(shell, etype, value, tb, tb_offset=None):
@@ -82,19 +84,26 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
     sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb  # what %tb reads
     if sys.version_info >= (3, 12):
         sys.last_exc = value
-    line = " ".join(f"{describe_api_error(value)}  (%tb shows the full traceback)".splitlines())  # ONE line
+    line = " ".join(_lang.text("nb.full_traceback", line=describe_api_error(value)).splitlines())  # ONE line
     shell._showtraceback(etype, value, [line])  # ipykernel sends this as the cell's error output
     # nothing returned: IPython ignores a handler's return value here
 
 
-def setup(shell=None, *, headless_clicks=()) -> None:
+def setup(shell=None, *, headless_clicks=(), lang=None) -> None:
     """Call once, in a lesson's first cell: print :func:`mode_line`, and from now on show an
     ``anthropic.APIError`` that ends a cell as one line (see the module docstring). Calling it again is
     harmless. ``shell`` defaults to the running IPython; outside IPython only the line is printed.
 
     ``headless_clicks``: for the kit's automated runs only (nobody clicks there), the button each approval
     of this notebook presses, in order, e.g. ``["reject", "approve"]``. When you run the notebook yourself,
-    it is ignored and you click (see ``harness_lib.approval.set_headless_clicks``)."""
+    it is ignored and you click (see ``harness_lib.approval.set_headless_clicks``).
+
+    ``lang``: the language of this notebook, ``"en"`` or ``"es"`` -- what harness_lib prints from now on
+    in this kernel (the approver, the transcript, these lines) and the language the offline model answers
+    in; it sets ``HARNESS_LANG`` (see harness_lib.lang). Any other value is a ValueError. ``None`` (the
+    default) leaves the setting as it is: ``HARNESS_LANG``, else English."""
+    if lang is not None:
+        _lang.use(lang)
     set_headless_clicks(headless_clicks)
     if shell is None:
         try:
@@ -115,5 +124,5 @@ def offline_only(reason: str) -> bool:
     """
     if not is_live():
         return True
-    print(f"(skipped live: {reason})")
+    print(_lang.text("nb.skipped_live", reason=reason))
     return False

@@ -18,14 +18,29 @@ written fails then (OSError), before any model call. Events it has no line for (
 approval, and the terminal agent's `{"event": "error", "message": ...}` when a run fails) are
 recorded in the file but not printed. Not handled: rotating or size-capping the file, and redacting
 secrets a tool returned.
+
+The printed lines follow ``HARNESS_LANG`` (harness_lib.lang), read at each event; with ``es``:
+
+    [turn 1] el modelo solicita herramienta: read_file({"path":"README.md"})
+    [turn 1] la herramienta devolvió: "# Agent harness fundamentals\\n..."
+    [turn 3] el modelo cierra (end_turn)
+    Hicieron falta 2 turnos con llamadas a herramientas y 3 peticiones al modelo.
+
+The loop's own stop sentences (``Stopped by the harness: reached the turn cap of 8 ...``) are English in
+``AgentResult.text``: loop.py is the same text as notebook 06's loop. `stop_text` shows them in the
+current language when they are printed; the model's own words are never changed. The JSONL file keeps
+every event exactly as the loop emitted it, in English.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, TextIO
+
+from . import lang
 
 
 def compact(value) -> str:
@@ -42,10 +57,47 @@ def preview(text: str, limit: int = 60) -> str:
 
 
 def summary(turns: int, requests: int) -> str:
-    """`That took 2 tool-calling turns across 3 model requests.`"""
-    t = "turn" if turns == 1 else "turns"
-    r = "request" if requests == 1 else "requests"
-    return f"That took {turns} tool-calling {t} across {requests} model {r}."
+    """`That took 2 tool-calling turns across 3 model requests.` (singular for 1, in the current language)"""
+    return lang.text("transcript.summary", turns=turns, turn_word=lang.plural("turn", turns),
+                     requests=requests, request_word=lang.plural("request", requests))
+
+
+# Which of loop.py's stop sentences each stopped_by may end with (their English text is in lang.MESSAGES).
+_STOP_SENTENCES = {
+    "max_turns": ["stop.max_turns"], "token_budget": ["stop.token_budget"],
+    "no_progress": ["stop.repeat", "stop.cycle"], "max_tokens": ["stop.max_tokens"],
+    "context_window": ["stop.context_window"], "no_tool_calls": ["stop.no_tool_calls"],
+    "unknown_stop": ["stop.unknown_stop"],
+}
+
+
+def _pattern(template: str) -> re.Pattern:
+    """A message template as a regular expression: its {fields} become named groups."""
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.*?)"
+                              for i, part in enumerate(parts)) + r"\Z", re.DOTALL)
+
+
+def stop_text(text: str, stopped_by: str) -> str:
+    """`text` of a run that ended by `stopped_by`, with the harness's English stop sentence in the current language.
+
+    loop.py writes its reasons for stopping in English (it is the same text as notebook 06's loop); this
+    puts the one sentence the harness added -- the whole text after a valve, the last line after a
+    cut-short response, the first sentence of a refusal -- into the current language. Anything else,
+    above all the model's own words, comes back unchanged; in English, everything does.
+    """
+    if lang.current() == "en":
+        return text
+    english = lang.MESSAGES["en"]
+    if stopped_by == "refusal" and text.startswith(english["stop.refusal"]):
+        return lang.text("stop.refusal") + text[len(english["stop.refusal"]):]
+    above, newline, last = text.rpartition("\n")  # a note follows the model's text on a line of its own
+    for key in _STOP_SENTENCES.get(stopped_by, []):
+        for before, sentence in (("", text), (above + newline, last)):  # the whole text, else its last line
+            found = _pattern(english[key]).match(sentence)
+            if found:
+                return before + lang.text(key, **found.groupdict())
+    return text
 
 
 class Transcript:
@@ -62,15 +114,15 @@ class Transcript:
             self.file.flush()
         kind, turn = event["event"], event.get("turn")
         if kind == "tool_call":
-            self.out(f"[turn {turn}] model requests tool: {event['name']}({compact(event['input'])})")
+            self.out(lang.text("transcript.tool_call", turn=turn, call=f"{event['name']}({compact(event['input'])})"))
         elif kind == "tool_result":
-            verb = "tool failed" if event["is_error"] else "tool returned"
-            self.out(f"[turn {turn}] {verb}: {preview(event['content'])}")
+            line = "transcript.tool_failed" if event["is_error"] else "transcript.tool_returned"
+            self.out(lang.text(line, turn=turn, preview=preview(event["content"])))
         elif kind == "end":
-            who = "model ends" if event["stop_reason"] else "harness stops"
-            self.out(f"[turn {turn}] {who} ({event['stop_reason'] or event['stopped_by']})")
+            who = "transcript.model_ends" if event["stop_reason"] else "transcript.harness_stops"
+            self.out(lang.text(who, turn=turn, why=event["stop_reason"] or event["stopped_by"]))
             self.out("")
-            self.out(event["text"])
+            self.out(stop_text(event["text"], event["stopped_by"]))
             self.out(summary(event["turns"], event["requests"]))
 
     def close(self) -> None:

@@ -1,0 +1,355 @@
+"""The language of what harness_lib prints for people: English (the default) or Spanish.
+
+    HARNESS_LANG=es python -m harness_lib "Lee la primera línea de README.md y luego dime qué hora es"
+    python -m harness_lib --lang es "..."          # the same, for one run
+    setup(lang="es")                               # a notebook's first cell (harness_lib.notebook)
+
+`current()` reads ``HARNESS_LANG`` at every call, so a change takes effect at the next printed line.
+``--lang`` (the terminal agent) and ``setup(lang=...)`` (a notebook) set ``HARNESS_LANG`` themselves, so
+every part of the kit that reads it (the offline model too) agrees on one language. Precedence: ``--lang``
+or ``setup(lang=...)``, then ``HARNESS_LANG``, then English.
+
+What follows the language: the approver's prompt, buttons and decision lines, the transcript's lines (the
+harness's own stop sentences included), the terminal agent's lines, help and usage errors, and the notebook
+helpers' mode line and one-line API errors. What does not:
+
+- Tags in square brackets stay as they are in both languages -- ``[turn 2]``, ``[approve]``, ``[tools]``,
+  ``[offline model]`` -- and so do names the code uses (``end_turn``, ``--approve yes``, ``scratch/``).
+- Everything the *model* reads stays English: tool error messages, ``REJECTED_MESSAGE`` and the loop's
+  other is_error texts are part of the conversation with the model (and the offline model reads them),
+  not lines for a person. ``AgentResult.text`` keeps loop.py's English stop sentences; the transcript
+  shows them in Spanish when it prints them.
+- argparse's own words (``usage:``, ``options:``, ``error: unrecognized arguments``) stay English.
+
+Not handled: the machine's locale (``LANG``, ``LC_ALL``) is not consulted -- a kit whose printed lines
+changed with the computer's settings would make its own tests pass on one machine and fail on the next.
+A value of ``HARNESS_LANG`` that names no language here (``fr``, a typo) means English, silently: the
+setting only changes words, so the safe reading of a wrong value is the default. Regional forms are
+read by their language: ``es_MX``, ``es-ES``, ``ES``, ``es_ES.UTF-8`` are all ``es``.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+LANGUAGES = ("en", "es")
+DEFAULT = "en"
+ENVIRONMENT = "HARNESS_LANG"
+
+
+def normalize(value: str | None) -> str | None:
+    """``"es"`` for es, ES, es_MX, es-ES, es_ES.UTF-8; None for anything that names no language here."""
+    code = (value or "").strip().lower().replace("-", "_").split(".")[0].split("_")[0]
+    return code if code in LANGUAGES else None
+
+
+def current() -> str:
+    """The language to print in now: ``HARNESS_LANG`` if it names one of LANGUAGES, else English."""
+    return normalize(os.environ.get(ENVIRONMENT)) or DEFAULT
+
+
+def use(language: str) -> str:
+    """Print in `language` ("en" or "es") from now on, in this process and the programs it starts.
+
+    Sets ``HARNESS_LANG``. An explicit choice in code must be one of LANGUAGES: anything else is a
+    ValueError (a typo in a notebook cell should say so, not quietly print English).
+    """
+    code = normalize(language) if isinstance(language, str) else None
+    if code is None:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+    os.environ[ENVIRONMENT] = code
+    return code
+
+
+@contextmanager
+def using(language: str | None):
+    """``with using("es"):`` -- print in `language` inside the block, then go back to what was set before.
+
+    ``None`` changes nothing. This is how ``--lang`` works for one run of the terminal agent, also when
+    notebook 01 awaits the agent inside its kernel. Not handled: two runs in one process at the same time
+    with different languages (the setting is the process's environment, shared by both).
+    """
+    if language is None:
+        yield
+        return
+    before = os.environ.get(ENVIRONMENT)
+    use(language)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENVIRONMENT, None)
+        else:
+            os.environ[ENVIRONMENT] = before
+
+
+def text(key: str, **values) -> str:
+    """The message `key` in the current language, with `values` filled in (str.format)."""
+    return MESSAGES[current()][key].format(**values)
+
+
+def plural(key: str, n: int) -> str:
+    """The singular (n == 1) or plural word for `key`: plural("turn", 2) == "turns" (or "turnos")."""
+    one, many = MESSAGES[current()][key]
+    return one if n == 1 else many
+
+
+def yes_answers() -> tuple[str, ...]:
+    """What approves at a ``[y/N]`` / ``[s/N]`` prompt (lower case). Everything else is a no."""
+    return MESSAGES[current()]["approve.yes"]
+
+
+def no_answers() -> tuple[str, ...]:
+    """The answers that reject without comment (Enter, n, no); any other unclear answer is named in the line."""
+    return MESSAGES[current()]["approve.no"]
+
+
+# Every learner-facing string harness_lib prints, per language. Both languages have the same keys
+# (tests/test_lang.py checks it, and that the fields in braces match).
+MESSAGES: dict[str, dict] = {
+    "en": {
+        # approval.py: the question, the buttons, one line per decision
+        "approve.yes": ("y", "yes"),
+        "approve.no": ("", "n", "no"),
+        "approve.prompt": "[approve] about to run high-impact action {action} — allow it? [y/N] ",
+        "approve.pending": "[approve] about to run high-impact action {action}",
+        "approve.button_approve": "Approve",
+        "approve.button_reject": "Reject",
+        "approve.decision": "[approve] {action} → {outcome}",
+        "approve.approved": "approved",
+        "approve.rejected": "rejected",
+        "approve.interrupted": "rejected (interrupted)",
+        "approve.timed_out": "rejected (no answer within {seconds} s)",
+        "approve.unclear": "rejected ({answer} is not y or yes)",
+        "approve.eof": "rejected (no input: end of file)",
+        "approve.no_input": "rejected (no input: {error})",
+        "approve.no_buttons": ("[approve] this kernel (ipykernel {version}) cannot deliver a button click while a "
+                               "cell waits; asking in a text box instead"),
+        # trace.py: the transcript
+        "transcript.tool_call": "[turn {turn}] model requests tool: {call}",
+        "transcript.tool_returned": "[turn {turn}] tool returned: {preview}",
+        "transcript.tool_failed": "[turn {turn}] tool failed: {preview}",
+        "transcript.model_ends": "[turn {turn}] model ends ({why})",
+        "transcript.harness_stops": "[turn {turn}] harness stops ({why})",
+        "transcript.summary": "That took {turns} tool-calling {turn_word} across {requests} model {request_word}.",
+        "turn": ("turn", "turns"),
+        "request": ("request", "requests"),
+        # the loop's stop sentences, as the transcript prints them (loop.py writes the English ones)
+        "stop.max_turns": ("Stopped by the harness: reached the turn cap of {cap} "
+                           "(the task may be too hard, or the model may be stuck)."),
+        "stop.token_budget": "Stopped by the harness: {used} tokens used, reaching the token budget of {budget}.",
+        "stop.repeat": ("Stopped by the harness: the model asked again for the identical tool calls of its last "
+                        "turn ({calls}); no progress."),
+        "stop.cycle": ("Stopped by the harness: the model went back round a cycle of {period} turns it had already "
+                       "run ({calls}); no progress."),
+        "stop.max_tokens": ("Stopped: the response hit max_tokens. Any tool call in it was cut off and was not run; "
+                            "retry with a higher max_tokens."),
+        "stop.context_window": "Stopped: the model ran out of context window; this answer is truncated.",
+        "stop.no_tool_calls": ('Stopped: the response said stop_reason "tool_use" but held no tool call, so there '
+                               "was nothing to run."),
+        "stop.unknown_stop": ("Stopped: the response ended with stop_reason {reason}, which this harness does not "
+                              "handle; treat the answer as incomplete."),
+        "stop.refusal": "The model declined this request.",
+        # __main__.py: the terminal agent
+        "cli.lesson_task": "Read the first line of README.md, then tell me what time it is",
+        "cli.tools": "[tools] read: {root} · write/delete ({how}): {scratch}",
+        "cli.how.ask": "with approval",
+        "cli.how.yes": "approved by --approve yes",
+        "cli.how.no": "always rejected: --approve no",
+        "cli.always": "[approve] {name} -> {outcome} (--approve {flag})",
+        "cli.long_task": "{shown}… ({length} characters)",
+        "cli.api_status": "the API answered {status}: {message}",
+        "cli.api_connection": "could not reach the API: {error}",
+        "cli.transcript_unwritable": "cannot write the transcript {path}: {error}",
+        "cli.not_a_folder": "not a folder",
+        "cli.no_such_folder": "no such folder",
+        "cli.interrupted": "interrupted",
+        "cli.task_given": "given",
+        "cli.task_stdin": "read from stdin",
+        "cli.task_file": "in --task-file {file}",
+        "cli.both_tasks": "give the task either as TASK or with --task-file, not both",
+        "cli.not_utf8": "the task {source} is not UTF-8 text",
+        "cli.unreadable": "cannot read the task from --task-file {file}: {error}",
+        "cli.empty_task": ('the task {source} is empty; say what the agent should do, '
+                           'e.g. python -m harness_lib "{example}"'),
+        "cli.example_task": "What time is it?",
+        "cli.not_a_number": "expected a whole number, got {text!r}",
+        "cli.too_small": "must be {low} or more, got {value}",
+        "cli.description": (
+            "A small AI agent for the terminal. It asks a model to do TASK; the model may call\n"
+            "get_time and read_file (files in --root) and, each time you approve, write_file and\n"
+            "delete_file (only in --root's scratch/ folder). Four valves keep the loop in check:\n"
+            "a turn cap, a token budget, no-progress detection and your approval.\n"
+            "Offline by default (no API key needed); with ANTHROPIC_API_KEY set it talks to Claude."),
+        "cli.notes": (
+            "where the task comes from:\n"
+            "  TASK            the argument, in quotes\n"
+            "  -               read the task from stdin (also when no TASK is given and stdin is piped);\n"
+            "                  then --approve ask finds no answers on stdin and rejects every high-impact action\n"
+            "  --task-file F   read the task from file F (UTF-8)\n"
+            "  nothing         at a terminal: the default task,\n"
+            '                  "{lesson_task}"\n'
+            "\n"
+            "exit status:\n"
+            "  0    the model ended its turn\n"
+            "  1    an error (one line on stderr), or the response was cut short (max_tokens, refusal, ...)\n"
+            "  2    a usage error (bad flag, empty task)\n"
+            "  3    a valve stopped the loop (turn cap, token budget, no progress)\n"
+            "  130  interrupted (Ctrl-C)\n"),
+        "cli.help.task": "what to ask the agent, in plain words ('-': read stdin)",
+        "cli.help.task_file": "read the task from this file",
+        "cli.help.root": "the folder the tools work on (default: . , the current folder)",
+        "cli.help.approve": ("valve 4: ask at the terminal before each high-impact action, or approve (yes) / "
+                             "reject (no) all of them (default: ask)"),
+        "cli.help.max_turns": "valve 1: the turn cap, tool-calling turns (default: 8)",
+        "cli.help.token_budget": "valve 2: the token budget, input + output tokens (default: 40000)",
+        "cli.help.transcript": "also append every event to this JSONL file (its folder must exist)",
+        "cli.help.scenario": "offline model behaviour (default: demo): {names}",
+        "cli.help.offline": "use the offline model even if ANTHROPIC_API_KEY is set",
+        "cli.help.model": "model id (default: {model})",
+        "cli.help.lang": "the language of what is printed: en or es (default: HARNESS_LANG, else en)",
+        # notebook.py: who answers, and an API failure as one line
+        "nb.live": "live: requests go to {where} and cost tokens (model {model})",
+        "nb.the_anthropic_api": "the Anthropic API",
+        "nb.offline": "offline: the kit's offline model answers, no API key used (model {model})",
+        "nb.retried": ("the SDK retried {n} time", "the SDK retried {n} times"),
+        "nb.api_error": "API error {status}",
+        "nb.api_error_plain": "API error: {message}",
+        "nb.wait_and_retry": "{what} — {retried}; wait a minute, then run the cell again",
+        "nb.advice.401": "check ANTHROPIC_API_KEY: is it set before Jupyter started, and is it a valid key?",
+        "nb.advice.403": "this key may not use this model or feature",
+        "nb.advice.404": "check the model id (HARNESS_MODEL, now {model})",
+        "nb.advice.413": "the request is too large; send a shorter history",
+        "nb.the_api": "the API",
+        "nb.timeout": "connection error: {where} did not answer in time",
+        "nb.unreachable": "connection error: could not reach {where}{cause}",
+        "nb.check_network": ("{what} — {retried}; check the network (and ANTHROPIC_BASE_URL, if set), "
+                             "then run the cell again"),
+        "nb.full_traceback": "{line}  (%tb shows the full traceback)",
+        "nb.skipped_live": "(skipped live: {reason})",
+    },
+    "es": {
+        "approve.yes": ("s", "si", "sí", "y", "yes"),
+        "approve.no": ("", "n", "no"),
+        "approve.prompt": "[approve] a punto de ejecutar la acción de alto impacto {action} — ¿la permites? [s/N] ",
+        "approve.pending": "[approve] a punto de ejecutar la acción de alto impacto {action}",
+        "approve.button_approve": "Aprobar",
+        "approve.button_reject": "Rechazar",
+        "approve.decision": "[approve] {action} → {outcome}",
+        "approve.approved": "aprobada",
+        "approve.rejected": "rechazada",
+        "approve.interrupted": "rechazada (interrumpida)",
+        "approve.timed_out": "rechazada (nadie respondió en {seconds} s)",
+        "approve.unclear": "rechazada ({answer} no es s ni sí)",
+        "approve.eof": "rechazada (sin respuesta: la entrada terminó)",
+        "approve.no_input": "rechazada (sin respuesta: {error})",
+        "approve.no_buttons": ("[approve] este kernel (ipykernel {version}) no recibe el clic de un botón mientras "
+                               "una celda espera; la pregunta va en un cuadro de texto"),
+        "transcript.tool_call": "[turn {turn}] el modelo solicita herramienta: {call}",
+        "transcript.tool_returned": "[turn {turn}] la herramienta devolvió: {preview}",
+        "transcript.tool_failed": "[turn {turn}] la herramienta falló: {preview}",
+        "transcript.model_ends": "[turn {turn}] el modelo cierra ({why})",
+        "transcript.harness_stops": "[turn {turn}] el arnés se detiene ({why})",
+        "transcript.summary": ("Hicieron falta {turns} {turn_word} con llamadas a herramientas y "
+                               "{requests} {request_word} al modelo."),
+        "turn": ("turno", "turnos"),
+        "request": ("petición", "peticiones"),
+        "stop.max_turns": ("El arnés se detuvo: llegó al tope de turnos de {cap} "
+                           "(quizá la tarea sea demasiado difícil, o el modelo se haya atascado)."),
+        "stop.token_budget": ("El arnés se detuvo: ya se gastaron {used} tokens, y el tope de presupuesto "
+                              "es de {budget}."),
+        "stop.repeat": ("El arnés se detuvo: el modelo volvió a pedir las mismas llamadas a herramientas de su "
+                        "turno anterior ({calls}); falta de progreso."),
+        "stop.cycle": ("El arnés se detuvo: el modelo volvió a recorrer un ciclo de {period} turnos que ya había "
+                       "hecho ({calls}); falta de progreso."),
+        "stop.max_tokens": ("Detenido: la respuesta llegó a max_tokens. Si traía una llamada a herramienta, quedó "
+                            "cortada y no se ejecutó; prueba otra vez con un max_tokens mayor."),
+        "stop.context_window": "Detenido: al modelo se le acabó la ventana de contexto; esta respuesta está cortada.",
+        "stop.no_tool_calls": ('Detenido: la respuesta decía stop_reason "tool_use" pero no traía ninguna llamada a '
+                               "herramienta, así que no había nada que ejecutar."),
+        "stop.unknown_stop": ("Detenido: la respuesta terminó con stop_reason {reason}, que este arnés no sabe "
+                              "tratar; considera la respuesta incompleta."),
+        "stop.refusal": "El modelo rechazó esta petición.",
+        "cli.lesson_task": "Lee la primera línea de README.md y luego dime qué hora es",
+        "cli.tools": "[tools] lee: {root} · escribe/borra ({how}): {scratch}",
+        "cli.how.ask": "si lo apruebas",
+        "cli.how.yes": "aprobado por --approve yes",
+        "cli.how.no": "siempre rechazado: --approve no",
+        "cli.always": "[approve] {name} -> {outcome} (--approve {flag})",
+        "cli.long_task": "{shown}… ({length} caracteres)",
+        "cli.api_status": "la API respondió {status}: {message}",
+        "cli.api_connection": "no se pudo llegar a la API: {error}",
+        "cli.transcript_unwritable": "no se puede escribir la transcripción {path}: {error}",
+        "cli.not_a_folder": "no es una carpeta",
+        "cli.no_such_folder": "no existe esa carpeta",
+        "cli.interrupted": "interrumpido",
+        "cli.task_given": "dada",
+        "cli.task_stdin": "leída de stdin",
+        "cli.task_file": "de --task-file {file}",
+        "cli.both_tasks": "da la tarea como TASK o con --task-file, no de las dos formas",
+        "cli.not_utf8": "la tarea {source} no es texto UTF-8",
+        "cli.unreadable": "no se puede leer la tarea de --task-file {file}: {error}",
+        "cli.empty_task": ('la tarea {source} está vacía; di qué debe hacer el agente, '
+                           'p. ej. python -m harness_lib "{example}"'),
+        "cli.example_task": "¿Qué hora es?",
+        "cli.not_a_number": "se esperaba un número entero, no {text!r}",
+        "cli.too_small": "debe ser {low} o más, no {value}",
+        "cli.description": (
+            "Un pequeño agente de IA para la terminal. Le pide a un modelo que haga TASK; el modelo\n"
+            "puede llamar a get_time y read_file (archivos en --root) y, cada vez que lo apruebes,\n"
+            "a write_file y delete_file (solo en la carpeta scratch/ de --root). Cuatro válvulas\n"
+            "mantienen el bucle a raya: el tope de turnos, el tope de presupuesto, la detección de\n"
+            "falta de progreso y tu aprobación.\n"
+            "Sin conexión por defecto (no hace falta clave de API); con ANTHROPIC_API_KEY habla con Claude."),
+        "cli.notes": (
+            "de dónde sale la tarea:\n"
+            "  TASK            el argumento, entre comillas\n"
+            "  -               la tarea se lee de stdin (también sin TASK cuando stdin viene de una tubería);\n"
+            "                  entonces --approve ask no encuentra respuestas en stdin y rechaza toda acción\n"
+            "                  de alto impacto\n"
+            "  --task-file F   la tarea se lee del archivo F (UTF-8)\n"
+            "  nada            en una terminal: la tarea por defecto,\n"
+            '                  "{lesson_task}"\n'
+            "\n"
+            "código de salida:\n"
+            "  0    el modelo terminó su turno\n"
+            "  1    un error (una línea en stderr), o la respuesta quedó cortada (max_tokens, refusal, ...)\n"
+            "  2    un error de uso (una opción incorrecta, una tarea vacía)\n"
+            "  3    una válvula detuvo el bucle (tope de turnos, tope de presupuesto, falta de progreso)\n"
+            "  130  interrumpido (Ctrl-C)\n"),
+        "cli.help.task": "lo que le pides al agente, con tus palabras ('-': leer de stdin)",
+        "cli.help.task_file": "leer la tarea de este archivo",
+        "cli.help.root": "la carpeta sobre la que trabajan las herramientas (por defecto: . , la carpeta actual)",
+        "cli.help.approve": ("válvula 4: preguntar en la terminal antes de cada acción de alto impacto, o aprobarlas "
+                             "(yes) / rechazarlas (no) todas (por defecto: ask)"),
+        "cli.help.max_turns": "válvula 1: el tope de turnos con llamadas a herramientas (por defecto: 8)",
+        "cli.help.token_budget": ("válvula 2: el tope de presupuesto, tokens de entrada + salida "
+                                  "(por defecto: 40000)"),
+        "cli.help.transcript": "añadir además cada evento a este archivo JSONL (su carpeta debe existir)",
+        "cli.help.scenario": "comportamiento del modelo sin conexión (por defecto: demo): {names}",
+        "cli.help.offline": "usar el modelo sin conexión aunque ANTHROPIC_API_KEY esté definida",
+        "cli.help.model": "id del modelo (por defecto: {model})",
+        "cli.help.lang": "el idioma de lo que se imprime: en o es (por defecto: HARNESS_LANG, si no, en)",
+        "nb.live": "en vivo: las peticiones van a {where} y gastan tokens (modelo {model})",
+        "nb.the_anthropic_api": "la API de Anthropic",
+        "nb.offline": ("sin conexión: responde el modelo sin conexión del kit, no se usa ninguna clave de API "
+                       "(modelo {model})"),
+        "nb.retried": ("el SDK reintentó {n} vez", "el SDK reintentó {n} veces"),
+        "nb.api_error": "error de la API {status}",
+        "nb.api_error_plain": "error de la API: {message}",
+        "nb.wait_and_retry": "{what} — {retried}; espera un minuto y vuelve a ejecutar la celda",
+        "nb.advice.401": ("revisa ANTHROPIC_API_KEY: ¿estaba definida antes de arrancar Jupyter, y es una clave "
+                          "válida?"),
+        "nb.advice.403": "puede que esta clave no tenga acceso a este modelo o función",
+        "nb.advice.404": "revisa el id del modelo (HARNESS_MODEL, ahora {model})",
+        "nb.advice.413": "la petición es demasiado grande; envía un historial más corto",
+        "nb.the_api": "la API",
+        "nb.timeout": "error de conexión: {where} no respondió a tiempo",
+        "nb.unreachable": "error de conexión: no se pudo llegar a {where}{cause}",
+        "nb.check_network": ("{what} — {retried}; revisa la red (y ANTHROPIC_BASE_URL, si está definida) y vuelve "
+                             "a ejecutar la celda"),
+        "nb.full_traceback": "{line}  (%tb muestra la traza completa)",
+        "nb.skipped_live": "(omitida en vivo: {reason})",
+    },
+}
