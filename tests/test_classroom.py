@@ -88,14 +88,22 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
     assert not (template / "docs" / "teaching.md").exists() and not (template / "tests" / "test_exercises.py").exists()
     assert "Every push is graded" in (template / "README.md").read_text(encoding="utf-8")
     # no answer anywhere: the solutions' exercise cells appear in no exported file
+    lessons = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("harness_lib/**/*.py"),
+                                                                   *ROOT.glob("notebooks/*.ipynb"),
+                                                                   ROOT / "exercises" / "grading.py",
+                                                                   ROOT / "exercises" / "README.md"])
     answers = []
-    for name in ("01_tiered_policy.ipynb", "02_missing_guards.ipynb"):
-        nb = json.loads((ROOT / "exercises" / "solutions" / name).read_text(encoding="utf-8"))
+    for solution in (ROOT / "exercises" / "solutions").glob("*.ipynb"):
+        nb = json.loads(solution.read_text(encoding="utf-8"))
+        given = lessons + "".join(p.read_text(encoding="utf-8") for p in (ROOT / "exercises").glob("*.ipynb"))
         for cell in nb["cells"]:
             if "exercise" in cell["metadata"].get("tags", []):
-                text = "".join(cell["source"])
-                answers += [line.strip() for line in text.splitlines() if len(line.strip()) > 40]
-    exported = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in template.rglob("*") if p.is_file())
+                answers += [line.strip() for line in "".join(cell["source"]).splitlines()
+                            if len(line.strip()) > 30 and line.strip() not in given
+                            and json.dumps(line.strip())[1:-1] not in given]
+    assert len(answers) > 10
+    exported = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in template.rglob("*") if p.is_file()
+                         and p.suffix in (".ipynb", ".py", ".md", ".txt", ".toml", ".lock", ".yml", ".cfg", ""))
     leaked = [a for a in answers if a in exported]
     assert not leaked, leaked[:3]
 
