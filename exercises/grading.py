@@ -708,3 +708,775 @@ async def check_model_answer(ns: dict) -> None:
          if ref.problem is None or "NotImplementedError" not in ref.problem else _problem_hint(ref))
     c.done()
 
+
+# =============================================================================================================
+# Exercise 3 — the token budget and no-progress detection
+# (this section and exercise 4's were added after the ones above, and use only their shared helpers)
+# =============================================================================================================
+
+import shutil  # noqa: E402  (this section's own imports)
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from anthropic.types import TextBlock, ToolUseBlock, Usage  # noqa: E402
+
+from harness_lib import valves as _kit_valves  # noqa: E402
+from harness_lib.loop import tool_result  # noqa: E402
+from harness_lib.tools import DEFAULT_ROOT, run_tool  # noqa: E402
+
+TOOLS_3 = [dict(t, description=t["description"] + " (grader's copy)") for t in TOOLS
+           if t["name"] in ("read_file", "get_time")]  # the checks' own tools: the loop must offer exactly them
+TASK_3 = "Read the first line of README.md, then tell me what time it is"
+REVISIT_TASK = "Read the first line of README.md, then tell me the time, then read the first line of README.md again"
+_MANUAL = ("Usage notes for the file tools, long on purpose: a real tool catalogue with its examples easily runs "
+           "to thousands of tokens, which is why it is the first thing a harness puts in the prompt cache. ")
+
+
+def cached_tools() -> list[dict]:
+    """TOOLS_3 with a long manual in read_file's description (over the 1,024 tokens live caching needs) and a
+    cache_control breakpoint on the last tool: every request after the first reads the tools from the prompt
+    cache, and input_tokens counts only what comes after them."""
+    tools = [dict(t) for t in TOOLS_3]
+    tools[0]["description"] += " " + _MANUAL * 30
+    tools[-1] = dict(tools[-1], cache_control={"type": "ephemeral"})
+    return tools
+
+
+def _all_four(usage) -> int:
+    return sum(getattr(usage, name, None) or 0 for name in
+               ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+
+
+async def usages_of(scenario: str, tools: list, task: str = TASK_3, requests: int = 3) -> list:
+    """The usage of each response of a short conversation on the offline model (the grader's own loop)."""
+    client, messages, found = offline(scenario), [{"role": "user", "content": task}], []
+    for _ in range(requests):
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        found.append(response.usage)
+        uses = [b for b in response.content if b.type == "tool_use"]
+        if not uses:
+            break
+        messages += [{"role": "assistant", "content": response.content},
+                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": b.id, "content": "ok"}
+                                                  for b in uses]}]
+    return found
+
+
+async def reference_run(scenario: str, task: str = TASK_3, tools: list | None = None, **limits):
+    """The kit's own run_agent on the same scenario: what a right loop does -> (result, running token totals)."""
+    totals = []
+
+    def on_event(event):
+        if event["event"] == "request":
+            totals.append((totals[-1] if totals else 0) + _all_four(SimpleNamespace(**event["usage"])))
+    result = await run_agent(offline(scenario), task, tools or TOOLS_3, counting_impls([]), on_event=on_event,
+                             **limits)
+    return result, totals
+
+
+def _call(fn, *args):
+    """(value, None), or (None, one line naming the exception fn raised)."""
+    try:
+        return fn(*args), None
+    except Exception as err:
+        return None, one_line(err)
+
+
+async def check_tokens(ns: dict) -> None:
+    c = Checks("check-tokens", "tokens_of: every token one response was billed for")
+    fn = ns.get("tokens_of")
+    if not callable(fn):
+        unfinished(c, "not defined yet", "tokens_of")
+        return c.done()
+    plain = Usage(input_tokens=1200, output_tokens=80, cache_creation_input_tokens=0, cache_read_input_tokens=0)
+    got, problem = _call(fn, plain)
+    if unfinished(c, problem, "tokens_of"):
+        return c.done()
+    c.ok(got == 1280 and type(got) is int, "no caching: input_tokens + output_tokens (1200 + 80 = 1280)"
+         + (f" — {problem}" if problem else "" if got == 1280 else f" (got {got!r})"),
+         f"it raised {problem}" if problem else "return a whole number: usage.input_tokens + usage.output_tokens + …")
+    write, read = (await usages_of("never-ends", cached_tools(), requests=2))[:2]
+    got_w, problem_w = _call(fn, write)
+    got_r, problem_r = _call(fn, read)
+    short = write.input_tokens + write.output_tokens
+    c.note(f"(a cached run on the offline model: the 1st response wrote {write.cache_creation_input_tokens} tokens "
+           f"to the cache, the 2nd read {read.cache_read_input_tokens} from it; input_tokens was only "
+           f"{write.input_tokens}, then {read.input_tokens})")
+    c.ok(got_w == _all_four(write),
+         f"the first request of a cached run counts its cache writes: {_all_four(write)} tokens"
+         + (f" — {problem_w}" if problem_w else "" if got_w == _all_four(write) else f" (got {got_w!r})"),
+         f"it raised {problem_w}" if problem_w else
+         f"input + output alone is {short}: with caching on, the cached part of the prompt is billed as "
+         "cache_creation_input_tokens (first time) and cache_read_input_tokens (after): add both"
+         if got_w == short else "add every billed counter: input, output, cache_creation_input_tokens, "
+                                "cache_read_input_tokens")
+    c.ok(got_r == _all_four(read),
+         f"a later request counts its cache reads: {_all_four(read)} tokens"
+         + (f" — {problem_r}" if problem_r else "" if got_r == _all_four(read) else f" (got {got_r!r})"),
+         f"it raised {problem_r}" if problem_r else
+         "cache reads are billed too (cheaper per token, but they fill the context and the budget): add "
+         "usage.cache_read_input_tokens")
+    bare = Usage(input_tokens=30, output_tokens=12)  # the cache fields are None, as on a response without them
+    got_b, problem_b = _call(fn, bare)
+    c.ok(got_b == 42, "a usage whose cache counters are missing (None) counts them as 0 (30 + 12 = 42)"
+         + (f" — {problem_b}" if problem_b else "" if got_b == 42 else f" (got {got_b!r})"),
+         "a counter can be None: `usage.cache_read_input_tokens or 0` (None + int raises TypeError)"
+         if problem_b and "TypeError" in problem_b else f"it raised {problem_b}" if problem_b else
+         "a missing counter is 0")
+    live = Usage(input_tokens=50, output_tokens=20, cache_creation_input_tokens=3000, cache_read_input_tokens=0,
+                 cache_creation={"ephemeral_5m_input_tokens": 3000, "ephemeral_1h_input_tokens": 0})
+    got_l, problem_l = _call(fn, live)
+    c.ok(got_l == 3070, "a usage shaped like a live one (cache_creation also broken down by lifetime) counts the "
+         "cache writes once (50 + 20 + 3000 = 3070)" + ("" if got_l == 3070 or problem_l else f" (got {got_l!r})"),
+         f"it raised {problem_l}" if problem_l else
+         "usage.cache_creation is a breakdown of cache_creation_input_tokens (by cache lifetime), not more tokens: "
+         "add the four *_tokens counters, nothing else")
+    c.done()
+
+
+async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
+    """YOUR run_guarded on the offline model, bounded by request count: what ran, how often, what came back."""
+    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[])
+    if not callable(fn):
+        run.problem = "run_guarded is not defined yet: run its cell"
+        return run
+    tools = tools or TOOLS_3
+    bound = await bounded(scenario, lambda client: fn(client, task, tools, counting_impls(run.calls), **kwargs),
+                          limit=limit)
+    run.result, run.problem, run.requests = bound.result, bound.problem, bound.requests
+    run.offered = [body.get("tools") for body in offline_api(bound.client).log]
+    if run.problem is None and not isinstance(run.result, AgentResult):
+        run.problem = f"it returned {type(run.result).__name__}, not an AgentResult"
+    return run
+
+
+def _got(run) -> tuple | None:
+    res = run.result if isinstance(run.result, AgentResult) else None
+    return (res.stopped_by, res.turns, res.requests) if res else None
+
+
+def _loop_hint(run) -> str:
+    problem = run.problem or ""
+    if "not defined" in problem:
+        return "run the cell that defines run_guarded first"
+    if "NotImplementedError" in problem:
+        return f"something it calls is not written yet ({problem})"
+    if "runaway" in problem:
+        return "the loop does not stop: keep the turn cap at the top of the body"
+    return f"the run ended with an error ({problem}): it must end with an AgentResult" if problem else \
+        "it must return an AgentResult"
+
+
+async def resend_3(messages) -> str | None:
+    """Continue a returned history as a caller would (one more user message): None if the API takes it."""
+    try:
+        await offline("demo").messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_3, messages=[
+            *messages, {"role": "user", "content": "Thanks. One more thing: what time is it?"}])
+        return None
+    except Exception as err:
+        return one_line(err)
+
+
+async def check_budget(ns: dict) -> None:
+    c = Checks("check-budget", "valve 2: the token budget, checked after the cap and before spending more")
+    fn = ns.get("run_guarded")
+    ref, _ = await reference_run("token-hog", max_turns=8, token_budget=40_000)
+    r = await guarded(fn, "token-hog", max_turns=8, token_budget=40_000)
+    if unfinished(c, r.problem, "run_guarded"):
+        return c.done()
+    want = ("token_budget", ref.turns, ref.requests)
+    got = _got(r)
+    c.ok(got == want, f"token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {ref.turns} "
+         f"turns and {ref.requests} requests" + (f" (got {got})" if got and got != want else "")
+         + (f" — {r.problem}" if r.problem else ""),
+         _loop_hint(r) if got is None else
+         "the cap stopped it, not the budget: add `tokens_used += tokens_of(response.usage)` after every request "
+         "(the first one too) and `if tokens_used >= token_budget:` right after the cap check"
+         if got[0] == "max_turns" else
+         f"stopped at the wrong moment (turns={got[1]}, requests={got[2]}): add each response's tokens as it "
+         "arrives, and ask `tokens_used >= token_budget` at the top of the body, right after the cap")
+    res = r.result if isinstance(r.result, AgentResult) else None
+    c.ok(res is not None and res.tokens_used == ref.tokens_used,
+         f"tokens_used is the sum over every request, the first included ({ref.tokens_used})"
+         + (f" (got {res.tokens_used})" if res is not None and res.tokens_used != ref.tokens_used else ""),
+         _loop_hint(r) if res is None else
+         "add tokens_of(response.usage) after EVERY request, the first one included, and return the total")
+    no_budget = got is not None and got[0] == "max_turns" and got[1] == 8  # nothing but the cap ever stops it
+    absent = ("no budget check stopped this run (see the first criterion): add `if tokens_used >= token_budget:` "
+              "right after the cap")
+    c.ok(len(r.calls) == ref.turns, f"the tools ran in exactly the {ref.turns} turns that were allowed "
+         f"(ran: {len(r.calls)})",
+         _loop_hint(r) if r.problem else absent if no_budget else
+         "stop before running the turn that would spend more, not after")
+    c.ok(res is not None and res.stopped_by == "token_budget" and isinstance(res.text, str) and res.text.strip(),
+         "the budget's stop comes with a text that says the harness stopped the run",
+         _loop_hint(r) if res is None else absent if res.stopped_by != "token_budget" else
+         "when the budget stops the run, say so, e.g. "
+         "f\"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}.\"")
+    problem = await resend_3(res.messages) if res is not None else "no result"
+    c.ok(problem is None, "the history it returns can be continued (no tool_use left without its tool_result)",
+         _loop_hint(r) if res is None else
+         "return before appending the response whose calls you will not run")
+    c.ok(bool(r.offered) and all(t == TOOLS_3 for t in r.offered), "every request offered exactly the tools the "
+         "caller passed", _loop_hint(r) if not r.offered else "pass the tools argument to messages.create")
+    first = await guarded(fn, "never-ends", max_turns=8, token_budget=1)
+    c.ok(_got(first) == ("token_budget", 0, 1) and not first.calls,
+         "token_budget=1: the first response already spends it, so no turn runs (1 request)"
+         + (f" (got {_got(first)})" if _got(first) and _got(first) != ("token_budget", 0, 1) else ""),
+         _loop_hint(first) if _got(first) is None else absent if no_budget else
+         "check the budget at the TOP of the body, before the first turn runs, and count the first response's "
+         "tokens too")
+    both = await guarded(fn, "never-ends", max_turns=0, token_budget=1)
+    c.ok(_got(both) == ("max_turns", 0, 1), "max_turns=0 and token_budget=1 both say stop: the turn cap, "
+         "checked first, names it" + (f" (got {_got(both)})" if _got(both) and _got(both) != ("max_turns", 0, 1)
+                                      else ""),
+         _loop_hint(both) if _got(both) is None else
+         "the order at the top of the body is: turn cap, then token budget (the lessons' valve order)")
+    _, totals = await reference_run("never-ends", max_turns=8)
+    exact = await guarded(fn, "never-ends", max_turns=8, token_budget=totals[3])
+    c.ok(_got(exact) == ("token_budget", 3, 4), f"a budget reached exactly (token_budget={totals[3]}, the total "
+         "after 4 requests) stops the run: `>=`, not `>`"
+         + (f" (got {_got(exact)})" if _got(exact) and _got(exact) != ("token_budget", 3, 4) else ""),
+         _loop_hint(exact) if _got(exact) is None else absent if no_budget else
+         "spent == budget means the budget is used up: `if tokens_used >= token_budget:`"
+         if _got(exact) == ("token_budget", 4, 5) else
+         "count every response's tokens (the first too) and stop at the top of the body once the total reaches "
+         "the budget")
+    _, demo = await reference_run("demo", max_turns=8)  # 2 tool turns, then the model's answer
+    late = await guarded(fn, "demo", max_turns=8, token_budget=demo[1] + 1)
+    lres = late.result if isinstance(late.result, AgentResult) else None
+    c.ok(lres is not None and (lres.stopped_by, lres.turns) == ("end_turn", 2),
+         "a model that ends its turn keeps its answer, even when that last response crosses the budget"
+         + (f" (got stopped_by={lres.stopped_by!r})" if lres is not None and lres.stopped_by != "end_turn" else ""),
+         _loop_hint(late) if lres is None else
+         "the budget is checked before spending MORE: once the model has answered nothing more will be spent, so "
+         "return its answer. A check after the request (at the bottom of the body) replaces it with a stop")
+    tools = cached_tools()
+    _, true_totals = await reference_run("never-ends", tools=tools, max_turns=8)
+    cached = await guarded(fn, "never-ends", tools=tools, max_turns=8, token_budget=true_totals[2])
+    c.ok(_got(cached) == ("token_budget", 2, 3), "with prompt caching on, the budget counts the cached tokens too "
+         f"(token_budget={true_totals[2]}: reached after 3 requests)"
+         + (f" (got {_got(cached)})" if _got(cached) and _got(cached) != ("token_budget", 2, 3) else ""),
+         _loop_hint(cached) if _got(cached) is None else absent if no_budget else
+         "the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: "
+         "a cached prompt shows up in cache_read_input_tokens")
+    c.done()
+
+
+def _recording_detector(seen: list, answer=None):
+    def detector(signatures):
+        seen.append(list(signatures))
+        return answer(signatures) if callable(answer) else answer
+    return detector
+
+
+async def check_progress(ns: dict) -> None:
+    c = Checks("check-progress", "valve 3: a model walking in place is stopped before the repeated turn runs")
+    fn = ns.get("run_guarded")
+    r = await guarded(fn, "stuck")
+    if unfinished(c, r.problem, "run_guarded"):
+        return c.done()
+    got = _got(r)
+    c.ok(got == ("no_progress", 1, 2), "stuck: stopped_by='no_progress' after 1 turn and 2 requests"
+         + (f" (got {got})" if got and got != ("no_progress", 1, 2) else ""),
+         _loop_hint(r) if got is None else
+         "the same call twice in a row must stop the run: keep `signatures`, append signature_of(response.content), "
+         "and return stopped_by='no_progress' when find_loop(signatures) finds a loop"
+         if got[0] != "no_progress" else
+         "the second, identical response is caught before it runs: append its signature and check BEFORE "
+         "`turns += 1` and before the tools run")
+    c.ok(len(r.calls) == 1, f"the repeated call never ran: read_file ran once (ran: {len(r.calls)})",
+         _loop_hint(r) if r.problem else
+         "nothing stopped the repeat (see the first criterion)" if got and got[0] != "no_progress" else
+         "check for no progress before running the tools, not after")
+    res = r.result if isinstance(r.result, AgentResult) else None
+    c.ok(res is not None and await resend_3(res.messages) is None and isinstance(res.text, str)
+         and res.text.strip() != "",
+         "it says why it stopped, and the history it returns can be continued",
+         _loop_hint(r) if res is None else
+         "return before appending the repeated response, with a text that says no progress was made")
+    far = await guarded(fn, "never-ends", max_turns=4)
+    c.ok(_got(far) == ("max_turns", 4, 5), "never-ends (a new file every turn): not stopped as no progress — the "
+         "cap stops it after 4 turns" + (f" (got {_got(far)})" if _got(far) and _got(far) != ("max_turns", 4, 5)
+                                         else ""),
+         _loop_hint(far) if _got(far) is None else
+         "a call with a different argument is a different signature: signature_of must include each call's input"
+         if _got(far)[0] == "no_progress" else "keep the turn cap as it was")
+    demo = await guarded(fn, "demo")
+    c.ok(_got(demo) == ("end_turn", 2, 3), "the lesson's task (2 different turns, then the answer) is left alone"
+         + (f" (got {_got(demo)})" if _got(demo) and _got(demo) != ("end_turn", 2, 3) else ""),
+         _loop_hint(demo) if _got(demo) is None else "a model that makes progress must get to its answer")
+    cap = await guarded(fn, "stuck", max_turns=1)
+    c.ok(_got(cap) == ("max_turns", 1, 2), "stuck with max_turns=1: the cap, asked first, stops the second turn"
+         + (f" (got {_got(cap)})" if _got(cap) and _got(cap) != ("max_turns", 1, 2) else ""),
+         _loop_hint(cap) if _got(cap) is None else
+         "the order at the top of the body: turn cap, token budget, then no progress")
+    stuck_ref, totals = await reference_run("stuck")
+    budget = await guarded(fn, "stuck", token_budget=totals[1])
+    c.ok(_got(budget) == ("token_budget", 1, 2), f"stuck with token_budget={totals[1]} (spent after 2 requests): the "
+         "budget, asked before no progress, stops it"
+         + (f" (got {_got(budget)})" if _got(budget) and _got(budget) != ("token_budget", 1, 2) else ""),
+         _loop_hint(budget) if _got(budget) is None else
+         "no budget check stopped it: see check-budget" if _got(budget)[0] == "max_turns" else
+         "the order at the top of the body: turn cap, token budget, then no progress")
+    seen = []
+    probe = await guarded(fn, "never-ends", max_turns=3, find_loop=_recording_detector(seen))
+    grows = [len(s) for s in seen] == [1, 2, 3] and all(seen[i] == seen[i + 1][:len(seen[i])] for i in range(2))
+    c.ok(grows, "find_loop is asked once per tool-calling turn with every signature so far, oldest first"
+         + ("" if grows else f" (it was given lists of length {[len(s) for s in seen]})"),
+         _loop_hint(probe) if probe.problem else
+         "find_loop was never called: call find_loop(signatures) (the argument), not your own comparison"
+         if not seen else
+         "keep ONE list for the run, append each turn's signature, and pass the whole list every turn")
+    told = await guarded(fn, "never-ends", max_turns=8, find_loop=lambda s: 1 if len(s) >= 3 else None)
+    c.ok(_got(told) == ("no_progress", 2, 3), "when find_loop returns a period, the run stops as no progress "
+         "(a detector that fires at the 3rd turn: 2 turns ran)"
+         + (f" (got {_got(told)})" if _got(told) and _got(told) != ("no_progress", 2, 3) else ""),
+         _loop_hint(told) if _got(told) is None else
+         "stop when find_loop(signatures) returns a period (any number but None/0): the loop must use its verdict")
+    c.done()
+
+
+def _block(kind, **fields):
+    if kind == "text":
+        return TextBlock(type="text", text=fields["text"], citations=None)
+    return ToolUseBlock(type="tool_use", id=fields.get("id", "toolu_01"), name=fields["name"], input=fields["input"])
+
+
+def check_signature(ns: dict) -> None:
+    c = Checks("check-signature", "signature_of: one turn's tool calls, as one comparable fingerprint")
+    fn = ns.get("signature_of")
+    if not callable(fn):
+        unfinished(c, "not defined yet", "signature_of")
+        return c.done()
+    read = lambda i, **kw: _block("tool_use", id=f"toolu_r{i}", name="read_file", input=kw)  # noqa: E731
+    clock = lambda i: _block("tool_use", id=f"toolu_t{i}", name="get_time", input={})  # noqa: E731
+    say = lambda text: _block("text", text=text)  # noqa: E731
+    base, problem = _call(fn, [say("I'll read it and check the time."), read(1, path="README.md", limit=5),
+                               clock(1)])
+    if unfinished(c, problem, "signature_of"):
+        return c.done()
+    c.ok(problem is None, "it takes a response's content (text and tool_use blocks)" + (f" — {problem}" if problem
+                                                                                        else ""),
+         "skip the blocks that are not tool_use (the text a turn opens with has no name or input)"
+         if problem and ("text" in problem.lower() or "AttributeError" in problem) else f"it raised {problem}")
+
+    def same(a, b):
+        x, px = _call(fn, a)
+        y, py = _call(fn, b)
+        return None if px or py else x == y
+
+    ids = same([read(1, path="README.md")], [read(2, path="README.md")])
+    c.ok(ids is True, "the same call in two turns gives the same signature (each turn's blocks have new ids)",
+         "leave the block ids out: every tool_use gets a fresh id, so a signature with ids never repeats")
+    text = same([say("Let me read it."), read(1, path="README.md")],
+                [say("Reading it again."), read(2, path="README.md")])
+    c.ok(text is True, "the text before the calls does not change the signature",
+         "only the tool_use blocks count: the model's sentence changes every turn while it walks in place")
+    order = same([read(1, path="README.md"), clock(1)], [clock(2), read(2, path="README.md")])
+    c.ok(order is True, "the same calls in another order give the same signature",
+         "sort the calls (e.g. the strings 'name(input)') before joining them: a parallel turn's order is not "
+         "meaningful")
+    keys = same([read(1, path="README.md", limit=5, options={"a": 1, "b": 2})],
+                [read(2, options={"b": 2, "a": 1}, limit=5, path="README.md")])
+    c.ok(keys is True, "the same input with its keys in another order (nested ones too) gives the same signature",
+         "write the input as JSON with sorted keys: json.dumps(block.input, sort_keys=True) (str(dict) keeps the "
+         "order the keys came in)")
+    args = same([read(1, path="README.md")], [read(2, path="notes/meeting.md")])
+    c.ok(args is False, "a different argument gives a different signature",
+         "include each call's input, not just its name: reading page 1 and page 2 is not walking in place")
+    names = same([read(1, path="README.md")], [_block("tool_use", id="toolu_w", name="delete_file",
+                                                      input={"path": "README.md"})])
+    c.ok(names is False, "a different tool with the same input gives a different signature",
+         "include each call's name")
+    c.done()
+
+
+def _walkable(fn):
+    """YOUR detector as the grader's loop uses it: -> (period or None, problem)."""
+    return lambda signatures: _call(fn, signatures)
+
+
+async def walk(detector, scenario: str, task: str = TASK_3, max_turns: int = 8) -> SimpleNamespace:
+    """The grader's own loop (the kit's signature_of), stopping when `detector(signatures)` returns a period."""
+    run = SimpleNamespace(stopped_by=None, turns=0, problem=None)
+    client, messages, signatures = offline(scenario), [{"role": "user", "content": task}], []
+    impls = counting_impls([])
+    response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_3, messages=messages)
+    while response.stop_reason == "tool_use":
+        if run.turns >= max_turns:
+            run.stopped_by = "max_turns"
+            return run
+        signatures.append(_kit_valves.signature_of(response.content))
+        period, run.problem = detector(list(signatures))
+        if run.problem or period:
+            run.stopped_by = "no_progress" if period else None
+            return run
+        run.turns += 1
+        results = [tool_result(b.id, *run_tool(impls, b.name, b.input, TOOLS_3))
+                   for b in response.content if b.type == "tool_use"]
+        messages += [{"role": "assistant", "content": response.content}, {"role": "user", "content": results}]
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_3, messages=messages)
+    run.stopped_by = response.stop_reason
+    return run
+
+
+async def check_cycle(ns: dict) -> None:
+    c = Checks("check-cycle", "find_short_cycle: A, B, A, B … within a bounded look-back")
+    fn = ns.get("find_short_cycle")
+    if not callable(fn):
+        unfinished(c, "not defined yet", "find_short_cycle")
+        return c.done()
+    got, problem = _call(fn, ["A", "B", "A", "B"])
+    if unfinished(c, problem, "find_short_cycle"):
+        return c.done()
+
+    def period(signatures, **kwargs):
+        try:
+            return fn(signatures, **kwargs)
+        except Exception as err:
+            return f"raised {one_line(err)}"
+
+    cases = {"A A": (["A", "A"], 1), "A B A B": (["A", "B", "A", "B"], 2),
+             "A B C A B C": (["A", "B", "C", "A", "B", "C"], 3), "X A B A B": (["X", "A", "B", "A", "B"], 2)}
+    found = {name: period(list(sigs)) for name, (sigs, _) in cases.items()}
+    wrong = {name: found[name] for name, (_, want) in cases.items() if found[name] != want}
+    c.ok(not wrong, "it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, "
+         "X A B A B → 2" + (f" (got {wrong})" if wrong else ""),
+         "return the period p itself (an int), when the last p signatures repeat the p before them"
+         if any(v is True for v in wrong.values()) else
+         "for p in 1 … max_period: the last p signatures equal the p before them → return p")
+    quiet = {"(empty)": [], "A": ["A"], "A B": ["A", "B"], "A B A": ["A", "B", "A"],
+             "A B C D": ["A", "B", "C", "D"]}
+    loud = {name: period(list(sigs)) for name, sigs in quiet.items()}
+    loud = {name: p for name, p in loud.items() if p is not None}
+    c.ok(not loud, "no cycle, no answer: [], A, A B, A B A, A B C D → None" + (f" (got {loud})" if loud else ""),
+         "a cycle needs its block twice in a row; with too few signatures for a period, skip that period"
+         + (" (a short list must not raise)" if any(isinstance(p, str) for p in loud.values()) else ""))
+    revisit = period(["A", "B", "C", "A"])
+    left = period(["A", "B", "A", "B", "C"])
+    c.ok(revisit is None and left is None, "a signature seen before, after progress, is not a cycle: A B C A → None; "
+         "a cycle the model has left behind does not count: A B A B C → None"
+         + ("" if revisit is None and left is None else f" (got {revisit!r}, {left!r})"),
+         "look only at the END of the list: the last p signatures against the p just before them, not anywhere "
+         "in the history (a model may come back to a file after doing something else)")
+    bound = {"A B C A B C, max_period=2": period(["A", "B", "C", "A", "B", "C"], max_period=2),
+             "A B A B, max_period=1": period(["A", "B", "A", "B"], max_period=1),
+             "A B C D A B C D (default 3)": period(["A", "B", "C", "D", "A", "B", "C", "D"])}
+    over = {name: p for name, p in bound.items() if p is not None}
+    c.ok(not over, "it looks back at most 2 × max_period signatures: longer cycles are not its business"
+         + (f" (got {over})" if over else ""),
+         "try only p = 1 … max_period (the argument; default 3): that bounds how far back it looks")
+    three = period(["A", "B", "C", "A", "B", "C"], max_period=3)
+    c.ok(three == 3, "max_period=3 is honoured (A B C A B C → 3)" + ("" if three == 3 else f" (got {three!r})"),
+         "use the max_period argument, not a fixed number of periods")
+    pong = await walk(_walkable(fn), "ping-pong")
+    c.ok((pong.stopped_by, pong.turns) == ("no_progress", 3),
+         "in a loop, ping-pong (read_file, get_time, …) is stopped at the 4th response: 3 turns ran"
+         + (f" — {pong.problem}" if pong.problem else f" (got {pong.stopped_by}, {pong.turns} turns)"
+            if (pong.stopped_by, pong.turns) != ("no_progress", 3) else ""),
+         f"it raised {pong.problem}" if pong.problem else "A B A B is a cycle of period 2")
+    back = await walk(_walkable(fn), "demo", REVISIT_TASK)
+    c.ok((back.stopped_by, back.turns) == ("end_turn", 3),
+         "a task that reads README.md, tells the time, then reads README.md again (A B A) gets to its answer"
+         + (f" (got {back.stopped_by}, {back.turns} turns)" if (back.stopped_by, back.turns) != ("end_turn", 3)
+            else ""),
+         f"it raised {back.problem}" if back.problem else
+         "A B A is no cycle yet: only a block repeated twice in a row at the end is")
+    loop = ns.get("run_guarded")
+    mine = await guarded(loop, "ping-pong", find_loop=fn)
+    c.ok(_got(mine) == ("no_progress", 3, 4), "plugged into your run_guarded: ping-pong stops as no progress after "
+         "3 turns and 4 requests" + (f" (got {_got(mine)})" if _got(mine) and _got(mine) != ("no_progress", 3, 4)
+                                     else ""),
+         _loop_hint(mine) if _got(mine) is None else
+         "run_guarded must stop when find_loop(signatures) returns a period (see check-progress)")
+    c.done()
+
+
+# =============================================================================================================
+# Exercise 4 — the approval gate
+# =============================================================================================================
+
+TOOLS_4 = TOOLS_1  # the lesson's four tools and send_email (the checks pass their own high_impact set for it)
+GATE_TASK = "Read the first line of README.md, then tell me what time it is"  # high-impact: then it saves it
+ONE_WRITE = 'Write "draft" to scratch/gate-check.txt, then tell me the time.'
+TWO_WRITES = 'Write "a" to scratch/a.txt and write "b" to scratch/b.txt.'
+MIXED = 'Read the first line of README.md, write "draft" to scratch/c.txt, and tell me the time.'
+
+# Part (a), stored as digests (first 8 hex digits of _digest(text)) of the 🔒 statements cell's constants.
+_STATEMENTS = {"b56927e5", "b92fe69a", "df03609f", "5d4d7993", "732332a8", "194b6f77", "50186d3b", "ee80071d"}
+_REASONS = {"b56927e5", "b92fe69a", "df03609f"}
+_ARGUMENT = {"5d4d7993"}  # the colleague's own argument
+_UNTRUE = {"732332a8", "194b6f77", "50186d3b", "ee80071d"}  # what the run shows is not so
+
+
+def check_why_wrong(ns: dict) -> None:
+    c = Checks("check-why-wrong", "why asking after running is no approval gate")
+    w = ns.get("WHY_WRONG")
+    known = {v for k, v in ns.items() if isinstance(v, str) and k.isupper() and _digest(v)[:8] in _STATEMENTS}
+    items = list(w) if isinstance(w, (set, frozenset, list, tuple)) else [] if w == {} else None
+    c.ok(bool(items) and all(i in known for i in items),
+         "WHY_WRONG is a non-empty set of the statements of the 🔒 cell",
+         "WHY_WRONG is not defined yet: run the exercise cell" if w is None else
+         "WHY_WRONG must be a set (or list) of the statements' constants" if items is None else
+         "fill in WHY_WRONG: at least one statement" if not items else
+         "use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked")
+    if not items:
+        c.note("(the other criteria are checked once WHY_WRONG has entries)")
+        return c.done()
+    marks = {_digest(i)[:8] for i in items if isinstance(i, str)}
+    named = len(marks & _REASONS)
+    c.ok(named == len(_REASONS), f"names every reason the run above shows ({named} of {len(_REASONS)} named)",
+         "go through the run again: what did the disk say after the no, what was the model told, and when was "
+         "the person asked? Each answer is one reason")
+    c.ok(not marks & _ARGUMENT, "does not agree with the colleague's argument",
+         "one of your statements is the colleague's own argument, which the run above disproves")
+    c.ok(not marks & _UNTRUE, "no statement the run above shows to be untrue of this wiring",
+         "one of your statements is not what happened: look at the tool_result the model got, and at which "
+         "calls waited for the person")
+    c.done()
+
+
+def gate_impls(events: list, root) -> dict:
+    """The lesson's real tools on a throwaway folder (so a write is really on disk), plus a pretend send_email;
+    each run is recorded in `events` as it starts. Coroutine functions: the order of "asked" and "ran" events is
+    exactly the order your tool step did things in."""
+    fns = dict(make_tool_impls(root, clock=_clock), send_email=lambda i: f"sent to {i['to']}")
+
+    def recorder(name, fn):
+        async def impl(tool_input):
+            events.append(("ran", name, tool_input))
+            return fn(tool_input)
+        return impl
+    return {name: recorder(name, fn) for name, fn in fns.items()}
+
+
+class ApproverBroke(RuntimeError):
+    pass
+
+
+async def gate_drive(valve, scenario, task, *, answer=True, approver="default", max_turns=6, **step):
+    """The grader's own loop around YOUR run_tool_uses on the offline model, with real tools on a throwaway folder.
+
+    answer: the approver's answer, a function (name, input) -> answer, or an exception to raise.
+    -> run: .events [("asked"|"ran", name, input)], .rounds [(tool_use blocks, your results)], .error, .final,
+       .files {path under scratch/: text} after the run"""
+    run = SimpleNamespace(events=[], rounds=[], error=None, final=None, files={})
+
+    async def approve(name, tool_input):
+        run.events.append(("asked", name, tool_input))
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer(name, tool_input) if callable(answer) else answer
+
+    if not callable(valve):
+        run.error = "run_tool_uses is not defined yet: run its cell"
+        return run
+    root = Path(tempfile.mkdtemp(prefix="gate-check-"))
+    try:
+        (root / "README.md").write_text((DEFAULT_ROOT / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+        impls = gate_impls(run.events, root)
+        client = offline(scenario)
+        messages = [{"role": "user", "content": task}]
+        try:
+            response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_4, messages=messages)
+            while response.stop_reason == "tool_use" and len(run.rounds) < max_turns:
+                results = await asyncio.wait_for(valve(response.content, impls, tools=TOOLS_4, approve=approve
+                                                       if approver == "default" else None, **step), 60)
+                run.rounds.append(([b for b in response.content if b.type == "tool_use"], results))
+                messages += [{"role": "assistant", "content": response.content},
+                             {"role": "user", "content": results}]
+                response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_4,
+                                                        messages=messages)
+            run.final = response
+        except anthropic.BadRequestError as err:
+            run.error = f"the API refused the next request: {getattr(err, 'message', err)}"
+        except Exception as err:
+            run.error = one_line(err)
+        scratch = root / "scratch"
+        run.files = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+                     for p in (scratch.rglob("*") if scratch.is_dir() else []) if p.is_file()}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return run
+
+
+def gate_hint(run) -> str:
+    """A hint that follows from how the run broke."""
+    error = run.error or ""
+    if "NoneType" in error and "call" in error:
+        return "with no approver (approve=None) nobody can say yes: check `approve is None` before calling it"
+    if "ApproverBroke" in error:
+        return ("the approver raised, and the error stopped the run: a broken gate is a closed gate — catch the "
+                "Exception and answer the call like a rejection")
+    return error_hint(run)
+
+
+def _asked(run, name=None):
+    return [(n, i) for k, n, i in run.events if k == "asked" and (name is None or n == name)]
+
+
+def _ran(run, name=None):
+    return [(n, i) for k, n, i in run.events if k == "ran" and (name is None or n == name)]
+
+
+def _early(run) -> bool:
+    """True when some call ran before the question about it was asked."""
+    asked = []
+    for kind, name, tool_input in run.events:
+        if kind == "asked":
+            asked.append((name, tool_input))
+        elif (name, tool_input) not in asked and any(n == name for n, _ in _asked(run)):
+            return True
+    return False
+
+
+def _finished(run) -> bool:
+    return run.error is None and run.final is not None and run.final.stop_reason == "end_turn"
+
+
+async def check_gate(ns: dict) -> None:
+    c = Checks("check-gate", "the gate sits before execution: a no means the tool never runs")
+    valve = _valve(ns)
+    no = await gate_drive(valve, "high-impact", GATE_TASK, answer=False)
+    if unfinished(c, no.error, "run_tool_uses"):
+        return c.done()
+    yes = await gate_drive(valve, "high-impact", GATE_TASK, answer=True)
+    asked = _asked(no, "write_file")
+    c.ok(len(asked) == 1 and asked[0][1].get("path") == "scratch/answer.txt",
+         "write_file was put to the approver once, with its name and input",
+         gate_hint(no) if no.error and not asked else
+         f"it was asked {len(asked)} times: once per call — await approve(block.name, block.input)")
+    c.ok(not _ran(no, "write_file") and "scratch/answer.txt" not in no.files,
+         "rejected: write_file never ran, and scratch/answer.txt is not on disk",
+         gate_hint(no) if no.error and not _ran(no, "write_file") else
+         "the file was written although the person said no: ask BEFORE the tool runs, and run it only after a yes")
+    w = calls(no, "write_file")
+    res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+    c.ok(res.get("is_error") is True, "rejected: the call got exactly one tool_result, with is_error: true",
+         gate_hint(no) if no.error and not res else
+         "answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)")
+    c.ok(bool(res) and read_as("write_file", res) == "declined", "rejected: the model reads it as the person's no",
+         gate_hint(no) if no.error and not res else "send REJECTED_MESSAGE: it tells the model a person declined")
+    c.ok(_finished(no), "rejected run: the API accepted every request and the model finished"
+         + (f" — {no.error}" if no.error else ""), gate_hint(no))
+    kinds = [(k, n) for k, n, _ in yes.events]
+    c.ok(("asked", "write_file") in kinds and ("ran", "write_file") in kinds
+         and kinds.index(("asked", "write_file")) < kinds.index(("ran", "write_file"))
+         and "scratch/answer.txt" in yes.files,
+         "approved: write_file ran after the yes, and the file is on disk",
+         gate_hint(yes) if yes.error else
+         "after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)"
+         if ("ran", "write_file") not in kinds else "ask first, then run")
+    c.ok(_finished(yes), "approved run: the API accepted every request and the model finished"
+         + (f" — {yes.error}" if yes.error else ""), gate_hint(yes))
+    c.ok(not _asked(yes, "read_file") and not _asked(yes, "get_time") and len(_ran(yes, "read_file")) == 1
+         and len(_ran(yes, "get_time")) == 1, "read_file and get_time ran without anybody being asked",
+         gate_hint(yes) if yes.error else "only calls whose name is in high_impact go to the approver")
+    fail = await gate_drive(valve, "demo", 'Write "x" to notes/x.txt.', answer=True)
+    w = calls(fail, "write_file")
+    res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+    c.ok(res.get("is_error") is True and bool(_ran(fail, "write_file")),
+         "approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error: true",
+         gate_hint(fail) if fail.error else
+         "pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)")
+    mail = await gate_drive(valve, "demo", "Email bob@example.com that the report is ready.", answer=False,
+                            high_impact=frozenset({"write_file", "delete_file", "send_email"}))
+    c.ok(len(_asked(mail, "send_email")) == 1 and not _ran(mail, "send_email"),
+         "the gate follows the high_impact set it is given (here it names send_email: asked, rejected, not sent)",
+         gate_hint(mail) if mail.error else
+         "use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person"
+         if not _asked(mail, "send_email") else
+         "send_email was sent before the person was asked: ask first, run only after a yes")
+    c.done()
+
+
+async def check_fail_closed(ns: dict) -> None:
+    c = Checks("check-fail-closed", "fail closed: no approver, a broken one or an unclear answer is a no")
+    valve = _valve(ns)
+    probe = await gate_drive(valve, "demo", ONE_WRITE, answer=False)
+    if unfinished(c, probe.error, "run_tool_uses"):
+        return c.done()
+    cases = [
+        ("no approver (approve=None)", dict(approver=None),
+         "with no approver nobody can say yes: `if approve is None:` → answer it like a rejection"),
+        ("an approver that raises an error", dict(answer=ApproverBroke("approval service unreachable")),
+         "wrap the question: try: … await approve(…) except Exception: → a no (a broken gate is a closed gate)"),
+        ("an approver that answers nothing (None)", dict(answer=None),
+         "only `is True` is a yes: None (an approver that forgot its return) is a no"),
+        ("an approver that answers the string 'yes'", dict(answer="yes"),
+         "only `is True` is a yes: `if await approve(...):` lets any truthy value through"),
+    ]
+    for label, kwargs, hint in cases:
+        run = await gate_drive(valve, "demo", ONE_WRITE, **kwargs)
+        w = calls(run, "write_file")
+        res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+        ok = (not _ran(run, "write_file") and not run.files and res.get("is_error") is True and _finished(run))
+        c.ok(ok, f"{label}: write_file does not run, its call gets an is_error tool_result, and the run goes on"
+             + (f" — {run.error}" if run.error else ""),
+             hint if _ran(run, "write_file") or run.files else gate_hint(run) if run.error else
+             "answer the refused call: tool_result(block.id, <why>, is_error=True)" if not res.get("is_error")
+             else hint)
+    c.done()
+
+
+async def check_parallel_gate(ns: dict) -> None:
+    c = Checks("check-parallel", "a parallel turn: two writes, one approved and one rejected")
+    valve = _valve(ns)
+    two = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/a.txt")
+    if unfinished(c, two.error, "run_tool_uses"):
+        return c.done()
+    asked = [i.get("path") for _, i in _asked(two, "write_file")]
+    c.ok(asked == ["scratch/a.txt", "scratch/b.txt"],
+         "each write was put to the approver once, with its own input, in the order of the calls"
+         + ("" if asked == ["scratch/a.txt", "scratch/b.txt"] else f" (asked about: {asked})"),
+         gate_hint(two) if two.error and not asked else
+         "ask once per call, each with its own block.input: one answer does not cover the turn"
+         if len(asked) < 2 else "ask about each call once")
+    kinds = [k for k, _, _ in two.events]
+    c.ok("asked" in kinds and (("ran" not in kinds) or max(i for i, k in enumerate(kinds) if k == "asked")
+                               < min(i for i, k in enumerate(kinds) if k == "ran")),
+         "both questions were asked before any tool of the turn ran",
+         gate_hint(two) if two.error else
+         "the kit's rule: decide every call of the turn first (ask about each high-impact one), then run what "
+         "may run — here a tool ran before every question of the turn had been asked")
+    c.ok(two.files == {"scratch/a.txt": "a"}, "only the approved write happened: scratch/a.txt is on disk, "
+         "scratch/b.txt is not" + ("" if two.files == {"scratch/a.txt": "a"} else f" (on disk: {sorted(two.files)})"),
+         gate_hint(two) if two.error and not two.files else
+         "a write ran before its question was asked: ask first" if _early(two) else
+         "run a call only on its own yes" if "scratch/b.txt" in two.files else
+         "a no for one call must not stop the other: run every call that was approved")
+    uses, results = two.rounds[0] if two.rounds else ([], [])
+    results = results if isinstance(results, list) else []
+    ids = [r.get("tool_use_id") if isinstance(r, dict) else None for r in results]
+    c.ok(ids == [u.id for u in uses] and len(uses) == 2, "one tool_result per call, in the order of the calls",
+         gate_hint(two) if two.error and not results else
+         "every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too)")
+    by_id = {r.get("tool_use_id"): r for r in results if isinstance(r, dict)}
+    a = by_id.get(uses[0].id, {}) if uses else {}
+    b = by_id.get(uses[1].id, {}) if len(uses) > 1 else {}
+    c.ok(bool(a) and not a.get("is_error") and read_as("write_file", b) == "declined" and b.get("is_error") is True,
+         "scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection",
+         gate_hint(two) if two.error and not results else
+         "each call's result belongs to that call: the approved one gets its tool's output, the rejected one "
+         "REJECTED_MESSAGE with is_error=True")
+    c.ok(_finished(two), "the API accepted every request and the model finished" + (f" — {two.error}" if two.error
+                                                                                     else ""), gate_hint(two))
+    flip = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/b.txt")
+    c.ok(flip.files == {"scratch/b.txt": "b"} and _finished(flip),
+         "the other way round (no to a, yes to b): only scratch/b.txt is written"
+         + ("" if flip.files == {"scratch/b.txt": "b"} else f" (on disk: {sorted(flip.files)})"),
+         gate_hint(flip) if flip.error else
+         "a write ran before its question was asked: ask first" if _early(flip) else
+         "a first no must not decide the rest of the turn: ask about and answer each call on its own")
+    mixed = await gate_drive(valve, "parallel", MIXED, answer=True)
+    kinds = [(k, n) for k, n, _ in mixed.events]
+    first_ran = next((i for i, (k, _) in enumerate(kinds) if k == "ran"), None)
+    c.ok(("asked", "write_file") in kinds and first_ran is not None
+         and kinds.index(("asked", "write_file")) < first_ran and len(_ran(mixed)) == 3 and _finished(mixed),
+         "a turn of read_file, write_file and get_time: the question comes before ANY tool of the turn runs, "
+         "then all three run",
+         gate_hint(mixed) if mixed.error else
+         "first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
+         "person is still deciding is already under way whatever they answer")
+    c.done()
