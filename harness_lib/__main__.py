@@ -48,6 +48,7 @@ LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of 
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}
 ECHO_LIMIT = 200  # the echo line shows at most this many characters of the task
 
+
 async def _always(answer: bool, name: str, tool_input: dict) -> bool:
     outcome = lang.text("approve.approved" if answer else "approve.rejected")
     print(lang.text("cli.always", name=name, outcome=outcome, flag="yes" if answer else "no"))
@@ -163,6 +164,7 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    """main_async's body, in the run's language."""
     if args.offline:
         os.environ["HARNESS_OFFLINE"] = "1"
     approve = terminal_approver if args.approve == "ask" else (

@@ -358,7 +358,7 @@ def test_main_keeps_lang_to_its_run(monkeypatch, capsys):
     monkeypatch.chdir(DEFAULT_ROOT)
     assert main(["--lang", "es", "--approve", "no", "Escribe hola en scratch/a.txt"]) == 0
     out = capsys.readouterr().out
-    assert f"[approve] write_file -> rechazada (--approve no)" in out
+    assert "[approve] write_file -> rechazada (--approve no)" in out
     assert "HARNESS_LANG" not in os.environ  # the kernel that awaited it (notebook 01) keeps its own setting
     assert tools_line(DEFAULT_ROOT, "ask") == \
         f"[tools] read: {DEFAULT_ROOT} · write/delete (with approval): {DEFAULT_ROOT / 'scratch'}"
