@@ -156,7 +156,10 @@ GRADER_NAMES = {"grading", "Checks", "_Checks", "conftest", "checks_lock", "offl
 INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__", "__closure__", "__defaults__",
              "__kwdefaults__", "__dict__", "__class__", "__subclasses__", "__import__", "setattr", "delattr",
              "globals", "vars", "exec", "eval", "compile", "importlib", "ctypes", "gc", "settrace", "setprofile",
-             "_getframe", "addaudithook", "environ", "putenv", "unsetenv", "modules"}
+             "_getframe", "addaudithook", "environ", "putenv", "unsetenv", "modules",
+             # walking the stack to the grader's frames
+             "currentframe", "stack", "f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "cr_frame",
+             "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__"}
 MODULES = ("exercises", "conftest", "grading", "harness_lib.offline", "nbval", "nbclient", "pytest", "_pytest",
            "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
 STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
