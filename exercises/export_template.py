@@ -74,6 +74,10 @@ shown to your teacher. Never put an API key in a notebook: such a notebook is no
 EXERCISE_ROWS = {
     "01_tiered_policy.ipynb": "`POLICY`, `DEFAULT_TIER` and `run_tool_uses`: a per-tool allow / ask / deny valve",
     "02_missing_guards.ipynb": "`DIAGNOSIS`, `MAX_TURNS` and `run_capped`: what a bare loop lacks, and a turn cap",
+    "03_budget_and_progress.ipynb": "valves 2 and 3 by hand: what a response costs, the token budget, a turn's "
+                                    "signature and the no-progress check",
+    "04_the_approval_gate.ipynb": "why asking after a tool ran is no gate, and the gate before execution, failing "
+                                  "closed",
 }
 
 

@@ -41,7 +41,10 @@ def graders():
 
 def test_the_workflow_uses_only_the_documented_inputs():
     found = graders()
-    assert len(found) == 2
+    assert len(found) == 4
+    commands = [s["with"]["command"] for s in found]
+    for notebook in sorted((ROOT / "exercises").glob("[0-9]*.ipynb")):  # one graded step per exercise
+        assert sum(f"submitted/{notebook.name} " in c for c in commands) == 1, notebook.name
     for step in found:
         assert set(step["with"]) <= GRADER_INPUTS and {"test-name", "command", "max-score"} <= set(step["with"])
         assert isinstance(step["with"]["max-score"], int) and step["with"]["max-score"] > 0
