@@ -338,10 +338,6 @@ def unexpected_errors(run: NotebookRun) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "lessons not yet live-ready (issue 10): 03 [runaway] AssertionError 'This cell runs a loop with no cap', "
-    "03 [turn-cap-counts] TypeError from offline_api(); the notebook owners make offline-only cells skip "
-    "themselves live with harness_lib.notebook.offline_only, then this marker goes"))
 def test_no_lesson_cell_fails_live(lessons_live):
     failures = [line for run in lessons_live for line in unexpected_errors(run)]
     assert not failures, "cells that fail live:\n" + "\n".join(failures)
