@@ -1018,7 +1018,8 @@ async def check_progress(ns: dict) -> None:
          + (f" (got {_got(budget)})" if _got(budget) and _got(budget) != ("token_budget", 1, 2) else ""),
          _loop_hint(budget) if _got(budget) is None else
          "no budget check stopped it: see check-budget" if _got(budget)[0] == "max_turns" else
-         "the order at the top of the body: turn cap, token budget, then no progress")
+         "the budget must stop it first: the order at the top of the body is turn cap, token budget "
+         "(`tokens_used >= token_budget`: spent == budget is used up), then no progress")
     seen = []
     probe = await guarded(fn, "never-ends", max_turns=3, find_loop=_recording_detector(seen))
     grows = [len(s) for s in seen] == [1, 2, 3] and all(seen[i] == seen[i + 1][:len(seen[i])] for i in range(2))
@@ -1463,12 +1464,17 @@ async def check_parallel_gate(ns: dict) -> None:
     c.ok(_finished(two), "the API accepted every request and the model finished" + (f" — {two.error}" if two.error
                                                                                      else ""), gate_hint(two))
     flip = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/b.txt")
-    c.ok(flip.files == {"scratch/b.txt": "b"} and _finished(flip),
-         "the other way round (no to a, yes to b): only scratch/b.txt is written"
-         + ("" if flip.files == {"scratch/b.txt": "b"} else f" (on disk: {sorted(flip.files)})"),
+    flip_asked = [i.get("path") for _, i in _asked(flip, "write_file")]
+    c.ok(flip.files == {"scratch/b.txt": "b"} and flip_asked == ["scratch/a.txt", "scratch/b.txt"]
+         and _finished(flip),
+         "the other way round (no to a, yes to b): both are asked about, and only scratch/b.txt is written"
+         + ("" if flip.files == {"scratch/b.txt": "b"} else f" (on disk: {sorted(flip.files)})")
+         + ("" if flip_asked == ["scratch/a.txt", "scratch/b.txt"] else f" (asked about: {flip_asked})"),
          gate_hint(flip) if flip.error else
          "a write ran before its question was asked: ask first" if _early(flip) else
-         "a first no must not decide the rest of the turn: ask about and answer each call on its own")
+         "after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked "
+         "about must not run" if len(flip_asked) < 2 else
+         "a first no must not decide the rest of the turn: answer each call by its own answer")
     mixed = await gate_drive(valve, "parallel", MIXED, answer=True)
     kinds = [(k, n) for k, n, _ in mixed.events]
     first_ran = next((i for i, (k, _) in enumerate(kinds) if k == "ran"), None)

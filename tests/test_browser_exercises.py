@@ -1,9 +1,9 @@
 """Run All on an exercise in a real JupyterLab (headless Chromium) reaches every 🔍 CHECK cell.
 
 A check prints ✓ / ✗ and does not raise outside the grader, and a "try it" cell catches a broken valve's error and
-prints it in one line, so Run All on a wrong answer never stops before the checks. Opened here: both untouched
-starters, and a copy of exercise 1's solution with a classic mistake (every content block treated as a tool call,
-so the try cells' runs break). Skipped (loudly) without Chromium or playwright; failing instead when CI=true.
+prints it in one line, so Run All on a wrong answer never stops before the checks. Opened here: every untouched
+starter, the reference answers of exercises 3 and 4 (every check ✓, no error output), and a copy of exercise 1's
+solution with a classic mistake (every content block treated as a tool call, so the try cells' runs break). Skipped (loudly) without Chromium or playwright; failing instead when CI=true.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ pytestmark = pytest.mark.browser
 
 RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook"}  # approval cells click the button they name, as under nbval
 RUN_ALL_TIMEOUT_MS = 240_000
-STARTERS = ["exercises/01_tiered_policy.ipynb", "exercises/02_missing_guards.ipynb"]
+STARTERS = ["exercises/01_tiered_policy.ipynb", "exercises/02_missing_guards.ipynb",
+            "exercises/03_budget_and_progress.ipynb", "exercises/04_the_approval_gate.ipynb"]
+SOLUTIONS = ["exercises/solutions/03_budget_and_progress.ipynb", "exercises/solutions/04_the_approval_gate.ipynb"]
 WRONG_COPY = "01_tiered_policy.ipynb"  # under exercises/_browser_tmp_*/, so the kit is found the same way
 
 
@@ -69,8 +71,9 @@ def wrong_copy():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str) -> list[str]:
-    """Run All on `path`; [] when every check cell ran and printed its ✓ / ✗ lines, else what went wrong."""
+def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str, passing: bool = False) -> list[str]:
+    """Run All on `path`; [] when every check cell ran and printed its ✓ / ✗ lines (with passing=True: only ✓),
+    else what went wrong."""
     source = (REPO / path).read_bytes()
     nb = lab_page.open_notebook(path)
     problems = []
@@ -95,6 +98,8 @@ def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str) -> list
                 problems.append(f"{path}: check cell {i} raised {info[i]['errors']}")
             elif not printed.startswith("🔍 ") or not any(f"  {mark} " in printed for mark in ("✓", "✗")):
                 problems.append(f"{path}: check cell {i} printed no criteria: {printed[:300]!r}")
+            elif passing and "  ✗ " in printed:
+                problems.append(f"{path}: check cell {i} has a ✗: {printed[:300]!r}")
         for i, c in enumerate(info):
             if c["type"] == "code" and (c["count"] is None or c["errors"]):
                 problems.append(f"{path}: cell {i} {'did not run' if c['count'] is None else c['errors']}")
@@ -113,6 +118,18 @@ def test_run_all_on_the_starters_reaches_every_check(browser):
         if i + 1 < len(STARTERS):
             lab_page.lab.start_kernel(STARTERS[i + 1])
         problems += run_all_reaches_every_check(lab_page, path, f"run-all-starter-{i + 1}.png")
+    assert not problems, "\n".join(problems)
+    assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
+
+
+def test_run_all_on_the_newer_solutions_passes_every_check(browser):
+    """Exercises 3 and 4's reference answers in JupyterLab: Run All, no error output, and no ✗ in any check."""
+    lab_page, netlog = browser
+    problems = []
+    for i, path in enumerate(SOLUTIONS):
+        if i + 1 < len(SOLUTIONS):
+            lab_page.lab.start_kernel(SOLUTIONS[i + 1])
+        problems += run_all_reaches_every_check(lab_page, path, f"run-all-solution-{i + 3}.png", passing=True)
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
 

@@ -1,6 +1,6 @@
 """The exercises grade as promised, through the learner's own command (`pytest --nbval-lax <notebook>`):
 
-- both reference solutions pass; both untouched starters fail — by their checks, not by a crash;
+- the reference solutions pass; the untouched starters fail — by their checks, not by a crash;
 - every wrong answer fails on a ✗ criterion of the check that guards it. Two batches: the classes of wrong answer
   the checks were designed for (ISSUE_CLASSES), and answers written the way a beginner writes them, without
   looking at the checks (BEGINNER); answers that are right but worded or built differently still pass (CORRECT);
@@ -321,6 +321,321 @@ CORRECT = {
 ''', head=CAPPED_HEAD.replace("MAX_TURNS = 8", "MAX_TURNS = 5"))}),
 }
 
+# ---- exercises 3 and 4: the budget and progress valves, the approval gate ----------------------------------
+# Wrong answers written the way a beginner writes them. Two wrong answers that sit in different cells and are
+# judged by criteria that look only at their own cell (a pure function's cases, WHY_WRONG) share one graded copy
+# ("a + b"), so the batch needs fewer kernels; each one's own ✗ line is asserted.
+
+EX3, EX4 = "03_budget_and_progress.ipynb", "04_the_approval_gate.ipynb"
+EDIT = "# ✏️ EXERCISE — your code here.\n"
+
+
+def tokens_cell(body: str) -> str:
+    return EDIT + "def tokens_of(usage) -> int:\n" + body
+
+
+def signature_cell(body: str) -> str:
+    return EDIT + "def signature_of(content) -> str:\n" + body
+
+
+def cycle_cell(body: str) -> str:
+    return EDIT + "def find_short_cycle(signatures, max_period=3):\n" + body
+
+
+def gate_cell(body: str) -> str:
+    return ("# ✏️ EXERCISE — move the gate before execution, and make it fail closed.\n"
+            "async def run_tool_uses(content, tool_impls, *, tools, approve=None, high_impact=HIGH_IMPACT):\n" + body)
+
+
+BUDGET_CHECK = '''\
+        if tokens_used >= token_budget:  # valve 2: everything spent so far, before spending more
+            return AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "
+                               f"of {token_budget}.", "token_budget", turns, requests, tokens_used, messages)
+'''
+PROGRESS_CHECK = '''\
+        signatures.append(signature_of(response.content))  # valve 3: before this turn runs
+        period = find_loop(signatures)
+        if period:
+            return AgentResult(f"Stopped by the harness: the last turns repeat a cycle of {period} "
+                               f"({' -> '.join(signatures[-period:])}); no progress.",
+                               "no_progress", turns, requests, tokens_used, messages)
+'''
+COUNT = "        tokens_used += tokens_of(response.usage)  # spent is spent: counted as soon as it arrives\n"
+RUN_TOOLS = '        messages.append({"role": "user", "content": await run_tool_uses(response.content, tool_impls, tools)})\n'
+
+# single wrong answers: name -> ({cell id: edits}, [(check cell id, ✗ criterion it must print)])
+_V = {
+    # exercise 3, part 1: tokens_of
+    "3-tokens-input-output": ({"tokens": tokens_cell("    return usage.input_tokens + usage.output_tokens\n")},
+        [("check-tokens", "✗ the first request of a cached run counts its cache writes")]),
+    "3-tokens-none-crash": ({"tokens": tokens_cell(
+        "    return (usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens\n"
+        "            + usage.cache_read_input_tokens)\n")},
+        [("check-tokens", "✗ a usage whose cache counters are missing (None) counts them as 0")]),
+    "3-tokens-no-reads": ({"tokens": tokens_cell(
+        "    return usage.input_tokens + usage.output_tokens + (usage.cache_creation_input_tokens or 0)\n")},
+        [("check-tokens", "✗ a later request counts its cache reads")]),
+    "3-tokens-sums-everything": ({"tokens": tokens_cell(
+        "    def total(d):\n"
+        "        return sum(total(v) if isinstance(v, dict) else v for v in d.values() if isinstance(v, (int, dict)))\n"
+        "    return total(usage.model_dump())\n")},
+        [("check-tokens", "✗ a usage shaped like a live one (cache_creation also broken down by lifetime)")]),
+    # part 2: signature_of
+    "3-sig-unsorted": ({"signature": signature_cell(
+        '    return " | ".join(f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content if b.type == "tool_use")\n')},
+        [("check-signature", "✗ the same calls in another order give the same signature")]),
+    "3-sig-with-ids": ({"signature": signature_cell(
+        '    return " | ".join(sorted(f"{b.id}:{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content\n'
+        '                             if b.type == "tool_use"))\n')},
+        [("check-signature", "✗ the same call in two turns gives the same signature")]),
+    "3-sig-str-of-input": ({"signature": signature_cell(
+        '    return " | ".join(sorted(f"{b.name}({b.input})" for b in content if b.type == "tool_use"))\n')},
+        [("check-signature", "✗ the same input with its keys in another order")]),
+    "3-sig-text-too": ({"signature": signature_cell(
+        "    parts = []\n    for b in content:\n        if b.type == \"text\":\n            parts.append(b.text)\n"
+        "        else:\n            parts.append(b.name + json.dumps(b.input, sort_keys=True))\n"
+        "    return \"|\".join(sorted(parts))\n")},
+        [("check-signature", "✗ the text before the calls does not change the signature")]),
+    "3-sig-names-only": ({"signature": signature_cell(
+        '    return ",".join(sorted(b.name for b in content if b.type == "tool_use"))\n')},
+        [("check-signature", "✗ a different argument gives a different signature"),
+         ("check-progress", "✗ never-ends (a new file every turn): not stopped as no progress")]),
+    # part 3: run_guarded
+    "3-budget-at-bottom": ({"guarded-loop": [(BUDGET_CHECK, ""), (COUNT, COUNT + '''\
+        if tokens_used >= token_budget:
+            return AgentResult("Token budget exceeded.", "token_budget", turns, requests, tokens_used, messages)
+''')]}, [("check-budget", "✗ a model that ends its turn keeps its answer"),
+         ("check-budget", "✗ token_budget=1: the first response already spends it, so no turn runs")]),
+    "3-budget-before-cap": ({"guarded-loop": [(BUDGET_CHECK, ""), (
+        '    while response.stop_reason == "tool_use":\n',
+        '    while response.stop_reason == "tool_use":\n'
+        '        if tokens_used >= token_budget:\n'
+        '            return AgentResult("Out of budget.", "token_budget", turns, requests, tokens_used, messages)\n')]},
+        [("check-budget", "✗ max_turns=0 and token_budget=1 both say stop: the turn cap, checked first, names it")]),
+    "3-budget-greater-than": ({"guarded-loop": [("if tokens_used >= token_budget:", "if tokens_used > token_budget:")]},
+        [("check-budget", "✗ a budget reached exactly")]),
+    "3-budget-last-response-only": ({"guarded-loop": [(COUNT, COUNT.replace("tokens_used +=", "tokens_used ="))]},
+        [("check-budget", "✗ token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget'"),
+         ("check-budget", "✗ tokens_used is the sum over every request")]),
+    "3-budget-first-not-counted": ({"guarded-loop": [(
+        "turns, requests, tokens_used = 0, 1, tokens_of(response.usage)", "turns, requests, tokens_used = 0, 1, 0")]},
+        [("check-budget", "✗ tokens_used is the sum over every request, the first included"),
+         ("check-budget", "✗ token_budget=1: the first response already spends it")]),
+    "3-budget-input-plus-output": ({"guarded-loop": [
+        ("turns, requests, tokens_used = 0, 1, tokens_of(response.usage)",
+         "turns, requests, tokens_used = 0, 1, response.usage.input_tokens + response.usage.output_tokens"),
+        (COUNT, "        tokens_used += response.usage.input_tokens + response.usage.output_tokens\n")]},
+        [("check-budget", "✗ with prompt caching on, the budget counts the cached tokens too")]),
+    "3-budget-after-append": ({"guarded-loop": [(BUDGET_CHECK, ""), (
+        '        messages.append({"role": "assistant", "content": response.content})\n',
+        '        messages.append({"role": "assistant", "content": response.content})\n'
+        '        if tokens_used >= token_budget:\n'
+        '            return AgentResult("Budget reached.", "token_budget", turns, requests, tokens_used, messages)\n')]},
+        [("check-budget", "✗ the history it returns can be continued")]),
+    "3-progress-after-tools": ({"guarded-loop": [(PROGRESS_CHECK, ""), (RUN_TOOLS, RUN_TOOLS + '''\
+        signatures.append(signature_of(response.content))
+        if find_loop(signatures):
+            return AgentResult("No progress.", "no_progress", turns, requests, tokens_used, messages)
+''')]}, [("check-progress", "✗ the repeated call never ran")]),
+    "3-progress-own-comparison": ({"guarded-loop": [(
+        "        period = find_loop(signatures)\n",
+        "        period = 1 if len(signatures) >= 2 and signatures[-1] == signatures[-2] else None\n")]},
+        [("check-progress", "✗ find_loop is asked once per tool-calling turn")]),
+    "3-progress-before-cap": ({"guarded-loop": [(PROGRESS_CHECK, ""), (
+        '    while response.stop_reason == "tool_use":\n',
+        '    while response.stop_reason == "tool_use":\n'
+        '        signatures.append(signature_of(response.content))\n'
+        '        if find_loop(signatures):\n'
+        '            return AgentResult("No progress.", "no_progress", turns, requests, tokens_used, messages)\n')]},
+        [("check-progress", "✗ stuck with max_turns=1: the cap, asked first, stops the second turn")]),
+    # part 4: find_short_cycle
+    "3-cycle-seen-anywhere": ({"cycle": cycle_cell(
+        "    return 1 if signatures and signatures[-1] in signatures[:-1] else None\n")},
+        [("check-cycle", "✗ a signature seen before, after progress, is not a cycle")]),
+    "3-cycle-unbounded": ({"cycle": cycle_cell(
+        "    for p in range(1, len(signatures) // 2 + 1):\n        if signatures[-p:] == signatures[-2 * p:-p]:\n"
+        "            return p\n    return None\n")},
+        [("check-cycle", "✗ it looks back at most 2 × max_period signatures")]),
+    "3-cycle-returns-true": ({"cycle": cycle_cell(
+        "    for p in range(1, max_period + 1):\n"
+        "        if len(signatures) >= 2 * p and signatures[-p:] == signatures[-2 * p:-p]:\n"
+        "            return True\n    return None\n")},
+        [("check-cycle", "✗ it returns the period of a cycle at the end")]),
+    "3-cycle-empty-slices": ({"cycle": cycle_cell(
+        "    for p in range(1, max_period + 1):\n        if signatures[-p:] == signatures[-2 * p:-p]:\n"
+        "            return p\n    return None\n")},
+        [("check-cycle", "✗ no cycle, no answer")]),
+    "3-cycle-two-fixed-periods": ({"cycle": cycle_cell(
+        "    if len(signatures) >= 2 and signatures[-1] == signatures[-2]:\n        return 1\n"
+        "    if len(signatures) >= 4 and signatures[-2:] == signatures[-4:-2]:\n        return 2\n    return None\n")},
+        [("check-cycle", "✗ max_period=3 is honoured")]),
+    "3-cycle-repeats-in-window": ({"cycle": cycle_cell(
+        "    window = signatures[-2 * max_period:]\n    if len(window) >= 2 and len(set(window)) < len(window):\n"
+        "        return len(window) - len(set(window))\n    return None\n")},
+        [("check-cycle", "✗ no cycle, no answer")]),
+    # exercise 4, part (a): WHY_WRONG
+    "4-why-the-argument": ({"why-wrong": "WHY_WRONG = {SAME_THING}\n"},
+        [("check-why-wrong", "✗ does not agree with the colleague's argument")]),
+    "4-why-plus-dangling": ({"why-wrong": "WHY_WRONG = {RAN_BEFORE_ASKED, DISCARD_UNDOES_NOTHING, "
+                                          "HISTORY_CONTRADICTS_DISK, LEFT_DANGLING}\n"},
+        [("check-why-wrong", "✗ no statement the run above shows to be untrue of this wiring")]),
+    "4-why-one-and-untold": ({"why-wrong": "WHY_WRONG = {RAN_BEFORE_ASKED, MODEL_NEVER_TOLD}\n"},
+        [("check-why-wrong", "✗ names every reason the run above shows (1 of 3 named)")]),
+    "4-why-own-words": ({"why-wrong": 'WHY_WRONG = {"the file is written before anyone is asked"}\n'},
+        [("check-why-wrong", "✗ WHY_WRONG is a non-empty set of the statements of the 🔒 cell")]),
+    "4-why-a-dict": ({"why-wrong": "WHY_WRONG = {RAN_BEFORE_ASKED: DISCARD_UNDOES_NOTHING}\n"},
+        [("check-why-wrong", "✗ WHY_WRONG is a non-empty set of the statements of the 🔒 cell")]),
+    # part (b) and (c): run_tool_uses
+    "4-ask-then-run-per-call": ({"gate": gate_cell('''\
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        if block.name in high_impact:
+            try:
+                ok = approve is not None and await approve(block.name, block.input) is True
+            except Exception:
+                ok = False
+            if not ok:
+                results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+                continue
+        text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+        results.append(tool_result(block.id, text, is_error))
+    return results
+''')}, [("check-parallel", "✗ both questions were asked before any tool of the turn ran")]),
+    "4-truthy-yes": ({"gate": [("await approve(block.name, block.input) is True",
+                                "bool(await approve(block.name, block.input))")]},
+        [("check-fail-closed", "✗ an approver that answers the string 'yes'")]),
+    "4-no-approver-allows": ({"gate": [("approved = approve is not None and await approve(block.name, block.input) is True",
+                                        "approved = approve is None or await approve(block.name, block.input) is True")]},
+        [("check-fail-closed", "✗ no approver (approve=None): write_file does not run")]),
+    "4-no-try": ({"gate": [('''\
+            try:
+                approved = approve is not None and await approve(block.name, block.input) is True
+            except Exception:  # a broken gate is a closed gate
+                approved = False
+''', "            approved = approve is not None and await approve(block.name, block.input) is True\n")]},
+        [("check-fail-closed", "✗ an approver that raises an error")]),
+    "4-rejection-unanswered": ({"gate": [('''\
+        if block.id in refused:
+            results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+        else:
+''', "        if block.id not in refused:\n")]},
+        [("check-gate", "✗ rejected: the call got exactly one tool_result, with is_error: true")]),
+    "4-rejection-without-is-error": ({"gate": [("results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))",
+                                                "results.append(tool_result(block.id, REJECTED_MESSAGE))")]},
+        [("check-gate", "✗ rejected: the call got exactly one tool_result, with is_error: true")]),
+    "4-one-answer-for-the-turn": ({"gate": gate_cell('''\
+    calls = [b for b in content if b.type == "tool_use"]
+    risky = [b for b in calls if b.name in high_impact]
+    ok = True
+    if risky:
+        try:
+            ok = approve is not None and await approve(risky[0].name, risky[0].input) is True
+        except Exception:
+            ok = False
+    results = []
+    for b in calls:
+        if b.name in high_impact and not ok:
+            results.append(tool_result(b.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            text, is_error = await arun_tool(tool_impls, b.name, b.input, tools)
+            results.append(tool_result(b.id, text, is_error))
+    return results
+''')}, [("check-parallel", "✗ each write was put to the approver once, with its own input")]),
+    "4-stop-asking-after-a-no": ({"gate": [("            if not approved:\n                refused.add(block.id)\n",
+                                            "            if not approved:\n                refused.add(block.id)\n"
+                                            "                break\n")]},
+        [("check-parallel", "✗ the other way round (no to a, yes to b): both are asked about")]),
+    "4-global-high-impact": ({"gate": [("        if block.name in high_impact:", "        if block.name in HIGH_IMPACT:")]},
+        [("check-gate", "✗ the gate follows the high_impact set it is given")]),
+    "4-asks-about-every-call": ({"gate": [("        if block.name in high_impact:\n            try:",
+                                           "        if True:\n            try:")]},
+        [("check-gate", "✗ read_file and get_time ran without anybody being asked")]),
+    "4-tool-error-dropped": ({"gate": [("            results.append(tool_result(block.id, text, is_error))",
+                                        "            results.append(tool_result(block.id, text))")]},
+        [("check-gate", "✗ approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error")]),
+    "4-every-block-a-call": ({"gate": [('    calls = [block for block in content if block.type == "tool_use"]',
+                                        "    calls = list(content)")]},
+        [("check-gate", "✗ rejected run: the API accepted every request and the model finished")]),
+    "4-approve-name-only": ({"gate": [("await approve(block.name, block.input)", "await approve(block.name)")]},
+        [("check-gate", "✗ write_file was put to the approver once, with its name and input")]),
+    "4-rejection-says-policy": ({"gate": [("results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))",
+                                           'results.append(tool_result(block.id, "Error: not allowed by the policy.", '
+                                           "is_error=True))")]},
+        [("check-gate", "✗ rejected: the model reads it as the person's no")]),
+    "4-run-then-overwrite": ({"gate": [('''\
+        if block.id in refused:
+            results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+            results.append(tool_result(block.id, text, is_error))''', '''\
+        text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+        if block.id in refused:
+            text, is_error = REJECTED_MESSAGE, True
+        results.append(tool_result(block.id, text, is_error))''')]},
+        [("check-gate", "✗ rejected: write_file never ran, and scratch/answer.txt is not on disk")]),
+}
+
+# graded copies: name -> (notebook, the wrong answers it holds); a pair only where both are judged on their own cells
+_COPIES = {
+    EX3: [("3-tokens-input-output", "3-sig-unsorted"), ("3-tokens-none-crash", "3-sig-with-ids"),
+          ("3-tokens-no-reads", "3-sig-str-of-input"), ("3-tokens-sums-everything", "3-sig-text-too"),
+          ("3-sig-names-only",), ("3-budget-at-bottom", "3-cycle-seen-anywhere"),
+          ("3-budget-before-cap", "3-cycle-unbounded"), ("3-budget-greater-than", "3-cycle-returns-true"),
+          ("3-budget-last-response-only", "3-cycle-empty-slices"),
+          ("3-budget-first-not-counted", "3-cycle-two-fixed-periods"),
+          ("3-budget-input-plus-output", "3-cycle-repeats-in-window"), ("3-budget-after-append",),
+          ("3-progress-after-tools",), ("3-progress-own-comparison",), ("3-progress-before-cap",)],
+    EX4: [("4-why-the-argument", "4-ask-then-run-per-call"), ("4-why-plus-dangling", "4-truthy-yes"),
+          ("4-why-one-and-untold", "4-no-approver-allows"), ("4-why-own-words", "4-no-try"),
+          ("4-why-a-dict", "4-rejection-unanswered"), ("4-rejection-without-is-error",),
+          ("4-one-answer-for-the-turn",), ("4-stop-asking-after-a-no",), ("4-global-high-impact",),
+          ("4-asks-about-every-call",), ("4-tool-error-dropped",), ("4-every-block-a-call",),
+          ("4-approve-name-only",), ("4-rejection-says-policy",), ("4-run-then-overwrite",)],
+}
+VALVES = {" + ".join(names): (name, {k: v for n in names for k, v in _V[n][0].items()},
+                              [e for n in names for e in _V[n][1]])
+          for name, groups in _COPIES.items() for names in groups}
+assert sorted(n for groups in _COPIES.values() for names in groups for n in names) == sorted(_V), "a case is unused"
+
+CORRECT = CORRECT | {  # right answers built differently, for exercises 3 and 4
+    "c3-other-structure": (EX3, {
+        "tokens": tokens_cell("    u = usage.model_dump()\n    return sum(u.get(k) or 0 for k in ('input_tokens', "
+                              "'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'))\n"),
+        "signature": signature_cell("    calls = sorted((b.name, json.dumps(b.input, sort_keys=True)) for b in content "
+                                    "if b.type == 'tool_use')\n    return ';'.join(f'{n}:{i}' for n, i in calls)\n"),
+        "cycle": cycle_cell("    n = len(signatures)\n    for p in range(1, min(max_period, n // 2) + 1):\n"
+                            "        if all(signatures[n - 1 - i] == signatures[n - 1 - i - p] for i in range(p)):\n"
+                            "            return p\n    return None\n")}),
+    "c4-other-structure": (EX4, {
+        "why-wrong": "WHY_WRONG = [HISTORY_CONTRADICTS_DISK, RAN_BEFORE_ASKED, DISCARD_UNDOES_NOTHING]\n",
+        "gate": gate_cell('''\
+    import asyncio
+    uses = [b for b in content if getattr(b, "type", None) == "tool_use"]
+    verdict = {}
+    for b in uses:
+        if b.name not in high_impact:
+            verdict[b.id] = None
+            continue
+        if approve is None:
+            verdict[b.id] = "No approver is set up, so this action was declined and not run."
+            continue
+        try:
+            answer = await approve(b.name, b.input)
+        except Exception as err:
+            answer = err
+        verdict[b.id] = None if answer is True else REJECTED_MESSAGE
+
+    async def one(b):
+        if verdict[b.id] is not None:
+            return tool_result(b.id, verdict[b.id], is_error=True)
+        text, failed = await arun_tool(tool_impls, b.name, b.input, tools)
+        return tool_result(b.id, text, is_error=failed)
+    return list(await asyncio.gather(*(one(b) for b in uses)))
+''')}),
+}
+
 FAKE_KEY = "sk-" + "ant-" + "api03-" + "x" * 24  # shaped like a key, is none
 
 # case -> (notebook, how it is changed, what the refusal must say)
@@ -332,7 +647,7 @@ REFUSED = {
     "key-in-output": (EX2, "key-output", "in cell 'it-works' (output)"),
 }
 
-WRONG = ISSUE_CLASSES | BEGINNER
+WRONG = ISSUE_CLASSES | BEGINNER | VALVES
 
 
 def cell(nb, cell_id):
@@ -425,6 +740,8 @@ def runs():
         groups |= {
             "root": (ROOT, [f"exercises/solutions/{EX1}", f"exercises/solutions/{EX2}",
                             f"exercises/{EX1}", f"exercises/{EX2}"]),
+            "root-3-4": (ROOT, [f"exercises/solutions/{EX3}", f"exercises/solutions/{EX4}",
+                                f"exercises/{EX3}", f"exercises/{EX4}"]),
             "from-exercises": (EXERCISES, [f"solutions/{EX1}", EX2]),
             "from-solutions": (EXERCISES / "solutions", [EX1]),
             "from-elsewhere": (elsewhere, [str(EXERCISES / EX2)]),
@@ -464,6 +781,21 @@ def test_starters_fail_by_their_checks(runs):
     # a check of a function that still raises NotImplementedError says so once, instead of ✗ on every criterion
     assert "      ✗ run_tool_uses is written and runs\n          hint: write run_tool_uses" in sections[f"exercises/{EX1}"]
     assert "      ✗ run_capped is written and runs\n          hint: write run_capped" in sections[f"exercises/{EX2}"]
+
+
+def test_exercises_3_and_4_solutions_pass_and_starters_fail_by_their_checks(runs):
+    code, out, sections = runs["root-3-4"]
+    assert code == 1, out[-4000:]
+    assert f"exercises/solutions/{EX3}: PASS — 5 of 5 checks pass" in out, out[-6000:]
+    assert f"exercises/solutions/{EX4}: PASS — 4 of 4 checks pass" in out, out[-6000:]
+    assert f"exercises/{EX3}: FAIL — 0 of 5 checks pass" in out and f"exercises/{EX4}: FAIL — 0 of 4 checks pass" in out
+    for path in (f"exercises/{EX3}", f"exercises/{EX4}"):
+        section = sections[path]
+        assert "raised" not in section, section  # each check ran to its verdict: ✗ criteria, no crash
+        assert section.count("      ✗ ") >= 4 and "          hint: " in section, section
+    assert "      ✗ tokens_of is written and runs\n          hint: write tokens_of" in sections[f"exercises/{EX3}"]
+    # the colleague's wiring, as the starter holds it, fails where the lesson says it does
+    assert "      ✗ rejected: write_file never ran, and scratch/answer.txt is not on disk" in sections[f"exercises/{EX4}"]
 
 
 def test_a_failing_grade_is_short_and_names_cells_by_id(runs):
