@@ -419,11 +419,14 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     broken = []
     if not first:
         broken.append("the seal could not be taken before the notebook ran")
+    first_seen = {}  # what changed -> the check cell after which it was first seen changed
     for s in seals[1:]:
         if s["seal"] is None:
             broken.append(f"no seal after '{s['after']}'")
         elif first:
-            broken += [f"{k} (after '{s['after']}')" for k in seal_diff(first, s["seal"])]
+            for k in seal_diff(first, s["seal"]):
+                first_seen.setdefault(k, s["after"])
+    broken += [f"{k} (first seen after '{after}')" for k, after in first_seen.items()]
     by_id = {c["id"]: c for c in report.get("cells", []) if c["kind"] == "check"}
     passed = 0
     for check in checks:
