@@ -5,8 +5,8 @@
 What goes in: the lessons (notebooks/), the exercise starters and their grader (exercises/ without solutions/),
 harness_lib/, workspace/, the files that install and configure the kit, docs/architecture.md, the Classroom
 workflow (.github/workflows/classroom.yml) with its switch, .github/classroom-template, and a README for students.
-What stays with the teacher: exercises/solutions/, the kit's tests and benchmarks, docs/teaching.md (it lists
-the common wrong answers), the fork workflow grade.yml, CI files.
+What stays with the teacher: exercises/solutions/ and exercises/es/solutions/, the kit's tests and benchmarks,
+docs/teaching.md (it lists the common wrong answers), the fork workflow grade.yml, CI files.
 
 Then: `cd OUT_DIR && git init && git add . && git commit -m "Exercises"`, push it to a new repository, mark that
 repository as a template, and pick it as the starter code of a GitHub Classroom assignment.
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 KEEP = ("harness_lib/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
         "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
         ".github/workflows/classroom.yml")
-DROP = ("exercises/solutions/", "exercises/_grading_tmp_", "exercises/export_template.py")
+DROP = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/export_template.py")
 
 MARKER = """This file switches on .github/workflows/classroom.yml: a repository holding it is a Classroom copy, and
 every push is graded, one score per exercise. Delete it to switch the autograding off.
