@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-SOLUTIONS = sorted((ROOT / "exercises" / "solutions").glob("*.ipynb"))
-STARTERS = sorted((ROOT / "exercises").glob("*.ipynb"))
+# Both editions: the English notebooks and their Spanish twins one folder down (notebooks/es, exercises/es).
+LESSONS = sorted([*(ROOT / "notebooks").glob("*.ipynb"), *(ROOT / "notebooks" / "es").glob("*.ipynb")])
+SOLUTIONS = sorted([*(ROOT / "exercises" / "solutions").glob("*.ipynb"),
+                    *(ROOT / "exercises" / "es" / "solutions").glob("*.ipynb")])
+STARTERS = sorted([*(ROOT / "exercises").glob("*.ipynb"), *(ROOT / "exercises" / "es").glob("*.ipynb")])
 ALL = LESSONS + SOLUTIONS + STARTERS
 
 

@@ -1,7 +1,7 @@
 """Every link a learner can click in the kit's prose leads somewhere.
 
-Checked: the markdown cells of every notebook (lessons, exercise starters, solutions) and the markdown files
-(README.md, exercises/README.md, docs/). For each link:
+Checked: the markdown cells of every notebook (lessons, exercise starters, solutions, in English and in Spanish)
+and the markdown files (README.md, README.es.md, exercises/README.md, docs/). For each link:
 
 - a relative link must name an existing *file* inside the repository. A folder is a failure: JupyterLab opens
   a link by loading it as a document, and a folder gives "File Load Error".
@@ -25,9 +25,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted([*(ROOT / "notebooks").glob("*.ipynb"), *(ROOT / "exercises").glob("*.ipynb"),
-                    *(ROOT / "exercises" / "solutions").glob("*.ipynb")])
-MARKDOWN_FILES = sorted([ROOT / "README.md", ROOT / "exercises" / "README.md", *(ROOT / "docs").rglob("*.md")])
+# English folders, and the Spanish edition one folder down in each (notebooks/es/, exercises/es/solutions/, ...).
+ENGLISH_FOLDERS = [ROOT / "notebooks", ROOT / "exercises", ROOT / "exercises" / "solutions"]
+SPANISH_FOLDERS = [ROOT / "notebooks" / "es", ROOT / "exercises" / "es", ROOT / "exercises" / "es" / "solutions"]
+NOTEBOOKS = sorted(path for folder in ENGLISH_FOLDERS + SPANISH_FOLDERS for path in folder.glob("*.ipynb"))
+MARKDOWN_FILES = sorted([ROOT / "README.md", ROOT / "README.es.md", ROOT / "exercises" / "README.md",
+                         *(ROOT / "exercises" / "es").glob("*.md"), *(ROOT / "docs").rglob("*.md")])
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
@@ -122,12 +125,46 @@ def test_every_link_resolves(path):
     assert not problems, "broken links:\n" + "\n".join(problems)
 
 
-def test_the_lessons_link_to_each_other():
-    """The lessons are read in order: each one's 'Next' link exists and was checked above."""
-    lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+@pytest.mark.parametrize("folder", [ROOT / "notebooks", ROOT / "notebooks" / "es"], ids=["en", "es"])
+def test_the_lessons_link_to_each_other(folder):
+    """The lessons are read in order: each one's 'Next' link exists and was checked above (in each edition)."""
+    lessons = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
     for lesson, following in zip(lessons, lessons[1:]):
+        if int(following.name[:2]) != int(lesson.name[:2]) + 1:
+            continue  # a lesson in between is missing (an edition being written): test_spanish_edition.py says so
         links = [link for _, md in markdown_sources(lesson) for link in links_in(md)]
         assert following.name in links, f"{lesson.name} does not link to {following.name}"
+
+
+def english_links_with_a_spanish_twin(path: Path, root: Path = ROOT) -> list[str]:
+    """Links in a Spanish file to an English notebook that has a Spanish twin (the reader wants the twin)."""
+    english_to_spanish = {english.resolve(): spanish.resolve()
+                          for english, spanish in zip([root / "notebooks", root / "exercises",
+                                                       root / "exercises" / "solutions"],
+                                                      [root / "notebooks" / "es", root / "exercises" / "es",
+                                                       root / "exercises" / "es" / "solutions"])}
+    found = []
+    for where, markdown in markdown_sources(path):
+        for link in links_in(markdown):
+            parts = urlsplit(link)
+            if parts.scheme or not parts.path.endswith(".ipynb"):
+                continue
+            target = (path.parent / unquote(parts.path)).resolve()
+            twin = english_to_spanish.get(target.parent, Path("/nonexistent")) / target.name
+            if twin.is_file():
+                found.append(f"{path.relative_to(root).as_posix()}{f' [{where}]' if where else ''}: {link} -> "
+                             f"{twin.relative_to(root.resolve()).as_posix()}")
+    return found
+
+
+SPANISH_FILES = sorted([*(p for folder in SPANISH_FOLDERS for p in folder.glob("*.ipynb")), ROOT / "README.es.md",
+                        *(ROOT / "exercises" / "es").glob("*.md")])
+
+
+@pytest.mark.parametrize("path", SPANISH_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_spanish_edition_links_its_own_notebooks(path):
+    found = english_links_with_a_spanish_twin(path)
+    assert not found, "links to an English notebook whose Spanish twin exists (link the twin):\n" + "\n".join(found)
 
 
 # ---- the checker itself catches what it should -----------------------------------------------------------
@@ -162,3 +199,19 @@ def test_the_checker_reads_notebook_markdown_cells_only(tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     assert problems_in(path, root=tmp_path) == ["lesson.ipynb [cell intro]: missing.ipynb -> no such file"]
+
+
+def test_a_spanish_link_to_an_english_notebook_with_a_twin_is_found(tmp_path):
+    for folder in ("notebooks/es", "exercises/solutions", "exercises/es/solutions"):
+        (tmp_path / folder).mkdir(parents=True)
+    for name in ("notebooks/02_loop.ipynb", "notebooks/es/02_loop.ipynb", "notebooks/03_stop.ipynb",
+                 "exercises/solutions/01_policy.ipynb", "exercises/es/solutions/01_policy.ipynb"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    page = tmp_path / "notebooks" / "es" / "01_intro.ipynb"
+    page.write_text(json.dumps({"cells": [{"id": "next", "cell_type": "markdown", "source": [
+        "[twin](02_loop.ipynb) [english, twin exists](../02_loop.ipynb) [english, no twin yet](../03_stop.ipynb) ",
+        "[solution](../../exercises/solutions/01_policy.ipynb) [code](../../harness_lib/loop.py)"]}]}), encoding="utf-8")
+    assert english_links_with_a_spanish_twin(page, root=tmp_path) == [
+        "notebooks/es/01_intro.ipynb [cell next]: ../02_loop.ipynb -> notebooks/es/02_loop.ipynb",
+        "notebooks/es/01_intro.ipynb [cell next]: ../../exercises/solutions/01_policy.ipynb -> "
+        "exercises/es/solutions/01_policy.ipynb"]
