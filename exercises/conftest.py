@@ -17,8 +17,9 @@ solution, or a copy with the same file name anywhere under exercises/) this file
    cell's failure report to what helps: the ✗ criteria of a check, the last lines of an error elsewhere;
 4. prints the "exercise grade" at the very end: per notebook PASS / FAIL and how many checks pass, then one block
    per check cell — its id, each ✗ criterion and its hint.
-It also resolves pyproject's relative `--nbval-sanitize-with` against the repository root, so grading gives the
-same result from the root, from exercises/, from exercises/solutions/, or with an absolute path from elsewhere.
+Under pytest-xdist (the whole suite, see the root conftest.py) the workers run the cells and the controller prints
+the grade: what it needs travels with each test report. (The root conftest.py also resolves pyproject's relative
+`--nbval-sanitize-with`, so grading gives the same result from any folder.)
 
 Tamper-evidence, not tamper-proofing: whoever edits this file or the lock can fake a pass; the point is that nobody
 does it by accident, and a reviewer sees it. After changing a check cell or grading.py on purpose, rebuild the lock
@@ -177,20 +178,11 @@ def pytest_collect_file(file_path: Path, parent):
     return None
 
 
-def pytest_configure(config):
-    """pyproject's `--nbval-sanitize-with tests/sanitize.cfg` is relative to the root: resolve it from anywhere."""
-    for attr in ("nbval_sanitize_with", "sanitize_with"):
-        value = getattr(config.option, attr, None)
-        if value and not os.path.isabs(value) and not os.path.exists(value):
-            candidate = Path(config.rootpath) / value
-            if candidate.exists():
-                setattr(config.option, attr, str(candidate))
-
-
 # ---- cells named by id, short failure reports, and the grade at the end ---------------------------------
 
 _cells: dict[str, tuple[Path, str, str]] = {}  # nodeid -> (notebook, cell id, kind: allowed|check|exercise|...)
 _seen: dict[str, tuple[str, str, list]] = {}  # nodeid -> (outcome, one line, [(criterion, hint)])
+_refused: dict[Path, str] = {}  # notebook -> why it is not graded
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -217,6 +209,29 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if item.nodeid not in _cells:
         return
+    _note(item, report)
+    # Under pytest-xdist this ran in a worker; the controller prints the grade from what the report carries.
+    cells = [n for n, c in _cells.items() if c[0] == item.path] if _cells[item.nodeid][2] == "allowed" else [item.nodeid]
+    report.exercise_grade = {
+        "cells": {n: [str(_cells[n][0]), _cells[n][1], _cells[n][2]] for n in cells},
+        "seen": {item.nodeid: list(_seen[item.nodeid])} if item.nodeid in _seen else {},
+        "refused": {str(item.path): _refused[item.path]} if item.path in _refused else {},
+    }
+
+
+def pytest_runtest_logreport(report):
+    """Record what a report carries (the same values in a single process; a worker's results under xdist)."""
+    carried = getattr(report, "exercise_grade", None)
+    if not carried:
+        return
+    for nodeid, (notebook, cell_id, kind) in carried["cells"].items():
+        _cells[nodeid] = (Path(notebook), cell_id, kind)
+    for nodeid, (outcome, line, criteria) in carried["seen"].items():
+        _seen[nodeid] = (outcome, line, [tuple(c) for c in criteria])
+    _refused.update({Path(notebook): reason for notebook, reason in carried["refused"].items()})
+
+
+def _note(item, report):
     notebook, cell_id, kind = _cells[item.nodeid]
     if report.when != "call" and report.outcome == "passed":
         return
@@ -247,7 +262,7 @@ def pytest_collection_modifyitems(session, config, items):
     if not LOCK.exists():
         return
     lock = load_lock()
-    refused = {}
+    refused = _refused
     for item in items:
         if not graded(item.path, lock):
             continue
@@ -273,7 +288,6 @@ def pytest_collection_modifyitems(session, config, items):
     for item in items:
         if item.path in refused and not isinstance(item, GradingAllowedItem):
             item.add_marker(pytest.mark.skip(reason=f"not graded: {refused[item.path]}"))
-    config._exercise_refused = refused
 
 
 def _shown_path(config, path: Path) -> str:
@@ -283,7 +297,7 @@ def _shown_path(config, path: Path) -> str:
 
 def grade_lines(config) -> list[str]:
     lines = []
-    refused = getattr(config, "_exercise_refused", {})
+    refused = _refused
     for notebook in dict.fromkeys(path for path, _, _ in _cells.values()):
         nodes = [n for n, (path, _, _) in _cells.items() if path == notebook]
         if not any(n in _seen for n in nodes):
@@ -316,6 +330,8 @@ def grade_lines(config) -> list[str]:
 def pytest_unconfigure(config):
     """The grade comes last, after pytest's own summary, so it is what the learner reads first."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller prints the grade
     lines = grade_lines(config) if reporter is not None else []
     if lines:
         reporter.write_sep("=", "exercise grade")
