@@ -527,6 +527,14 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str]) -> Job:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def closest(nb: dict, candidates: list[dict]) -> dict:
+    """The starter this submission was made from: of the kit's editions of the exercise (exercises/NAME, and e.g.
+    exercises/es/NAME, same grader cells), the one sharing the most cell sources with it."""
+    digest = _conftest_module().digest
+    mine = {digest(source_of(c)) for c in nb.get("cells", []) if isinstance(c, dict)}
+    return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
+
+
 def prepare(job: Job, lock: dict, starters: dict) -> None:
     """Everything decided before a kernel runs: readable? which exercise? refused? flagged? the graded notebook."""
     conftest = _conftest_module()
@@ -558,7 +566,7 @@ def prepare(job: Job, lock: dict, starters: dict) -> None:
         job.verdict = "NOT GRADED"
         job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
         return
-    starter = starters[name]
+    starter = closest(nb, starters[name])
     job.flags = scan(learner_cells(nb, starter))
     job.graded = graded_notebook(nb, starter)
 
@@ -625,7 +633,9 @@ def main(argv=None) -> int:
     folder = args.submissions.resolve()
     conftest = _conftest_module()
     lock = conftest.load_lock()
-    starters = {name: json.loads((HERE / name).read_text(encoding="utf-8")) for name in lock["notebooks"]}
+    starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (HERE / name, *sorted(HERE.glob(f"*/{name}")))
+                       if p.is_file() and p.parent.name not in ("solutions",) and not p.parent.name.startswith("_")]
+                for name in lock["notebooks"]}
     checks = {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
     kit_before = snapshot(kit_files())
     submitted = sorted(p for p in (folder.rglob("*") if folder.is_dir() else [folder]) if p.is_file())

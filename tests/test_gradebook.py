@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
 
-pytestmark = pytest.mark.slow  # one run grades ~20 notebooks in kernels: about 1-2 minutes on 2 cores
+SLOW = pytest.mark.slow  # the class is graded by one run of ~20 notebooks in kernels: 1-3 minutes on 2 cores
 
 
 def load(path):
@@ -183,6 +183,7 @@ def test_the_class_is_big_enough():
     assert len(notebooks) >= 20 and set(notebooks) == set(EXPECTED)
 
 
+@SLOW
 def test_one_row_per_notebook_with_the_expected_grade(graded):
     run, rows = graded["run"], graded["rows"]
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
@@ -203,6 +204,7 @@ def test_one_row_per_notebook_with_the_expected_grade(graded):
     assert not problems, "\n".join(problems)
 
 
+@SLOW
 def test_the_header_and_the_summary(graded):
     header = graded["out"].read_text(encoding="utf-8").splitlines()[0]
     assert header == "learner,file,exercise,verdict,checks_passed,checks_total,failed_criteria,reason"
@@ -213,6 +215,7 @@ def test_the_header_and_the_summary(graded):
     assert "## To look at" in md and "gina/homework.ipynb" in md
 
 
+@SLOW
 def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
     assert graded["after_subs"] == graded["before_subs"]
     if graded["before_kit"] is not None:
@@ -248,3 +251,15 @@ def test_the_exercise_is_found_by_its_cells_not_its_name():
     lock = load(EXERCISES / "checks.lock")
     assert identify(solution(EX1), lock) == EX1 and identify(starter(EX2), lock) == EX2
     assert identify({"cells": []}, lock) is None
+
+
+
+def test_a_submission_is_rebuilt_from_the_edition_it_was_made_from():
+    from exercises.gradebook import closest
+
+    en = starter(EX1)
+    assert closest(solution(EX1), [en]) is en
+    if (EXERCISES / "es" / EX1).is_file():  # the Spanish edition: same grader cells, Spanish prose and setup
+        es = load(EXERCISES / "es" / EX1)
+        assert closest(solution(EX1), [en, es]) is en
+        assert closest(load(EXERCISES / "es" / "solutions" / EX1), [en, es]) is es
