@@ -17,6 +17,7 @@ Two more things, for every run in the repository:
 """
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,21 @@ def pytest_cmdline_main(config):
     config.option.numprocesses = "logical"  # xdist turns it into the number of cores (os.cpu_count())
     config.option.dist = "loadfile"
     config.option.loadscopereorder = False  # keep LONGEST_FIRST's order
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, except that a lesson and its translation (notebooks/es/05_x.ipynb) go to one worker, one
+    after the other: both write the same file in workspace/scratch/ and print whether it is there."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class LessonWithTranslation(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            return re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", super()._split_scope(nodeid))
+
+    return LessonWithTranslation(config, log)
 
 
 def pytest_configure(config):
