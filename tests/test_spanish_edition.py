@@ -16,8 +16,8 @@ Everything else must be the same, so the editions cannot drift apart:
   magic or shell line, which ``ast`` cannot read) must be the same text;
 - the same nbval markers (``# NBVAL_CHECK_OUTPUT`` and the others): they are comments, but they decide what the
   tests compare;
-- the language the notebook asks for: ``setup(lang="en")`` / ``setup(lang="es")`` and a ``"--lang"`` argument
-  followed by ``"en"`` / ``"es"``.
+- the language the notebook asks for: ``setup(lang="en")`` / ``setup(lang="es")``, ``lang.use("en")`` /
+  ``lang.use("es")``, and a ``"--lang"`` argument followed by ``"en"`` / ``"es"``.
 
 A mismatch is reported with the cell id and the first place the two parse trees differ, with both lines.
 
@@ -213,6 +213,11 @@ def language_problems(nb: dict, language: str) -> list[str]:
                 lang = next((k.value for k in node.keywords if k.arg == "lang"), None)
                 if not (isinstance(lang, ast.Constant) and lang.value == language):
                     problems.append(f"cell {cell.get('id')!r}: setup(...) without lang={language!r}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "use" \
+                    and getattr(node.func.value, "id", None) == "lang":  # harness_lib.lang.use("es")
+                chosen = node.args[0] if node.args else None
+                if not (isinstance(chosen, ast.Constant) and chosen.value == language):
+                    problems.append(f"cell {cell.get('id')!r}: lang.use(...) without {language!r}")
             if isinstance(node, (ast.List, ast.Tuple, ast.Call)):
                 items = node.elts if not isinstance(node, ast.Call) else node.args
                 for flag, value in zip(items, items[1:]):
@@ -225,14 +230,14 @@ def language_problems(nb: dict, language: str) -> list[str]:
 # ---- the kit's own notebooks ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("english, spanish", pairs(), ids=lambda p: rel(p) if isinstance(p, Path) else str(p))
+@pytest.mark.parametrize("english, spanish", pairs(), ids=[rel(spanish) for _, spanish in pairs()])
 def test_the_spanish_twin_is_the_same_code(english, spanish):
     problems = edition_differences(load(english), load(spanish))
     assert not problems, (f"{rel(spanish)} is not the same code as {rel(english)} (only markdown, comments and "
                           "string constants may differ):\n" + "\n".join(problems))
 
 
-@pytest.mark.parametrize("english, spanish", pairs(), ids=lambda p: rel(p) if isinstance(p, Path) else str(p))
+@pytest.mark.parametrize("english, spanish", pairs(), ids=[rel(spanish) for _, spanish in pairs()])
 def test_each_edition_asks_for_its_language(english, spanish):
     problems = ([f"{rel(english)} {p}" for p in language_problems(load(english), "en")]
                 + [f"{rel(spanish)} {p}" for p in language_problems(load(spanish), "es")])
@@ -343,6 +348,12 @@ def test_the_wrong_language_is_caught():
     assert language_problems(english_in_spanish, "es") == ["cell 'setup': setup(...) without lang='es'"]
     assert language_problems(ENGLISH, "es") == ["cell 'setup': setup(...) without lang='es'",
                                                 "cell 'task': \"--lang\" not followed by 'es'"]
+
+
+def test_lang_use_is_checked_too():
+    cell = {"metadata": {}, "cells": [_cell("setup", 'from harness_lib import lang\n\nlang.use("en")\n')]}
+    assert language_problems(cell, "en") == []
+    assert language_problems(cell, "es") == ["cell 'setup': lang.use(...) without 'es'"]
 
 
 def test_drift_in_a_real_lesson_is_caught():
