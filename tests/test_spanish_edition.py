@@ -251,9 +251,8 @@ def test_every_spanish_notebook_has_an_english_original():
     assert not orphans, f"Spanish notebooks without an English original (same file name): {orphans}"
 
 
-@pytest.mark.xfail(strict=False, reason="the Spanish edition is being written: lessons 02-05 and the exercises "
-                                        "are still in progress (issue 16); remove this mark when they land")
 def test_every_english_notebook_has_a_spanish_twin():
+    """Issue 16's done-when: every lesson, exercise starter and solution has its Spanish twin."""
     missing = [f"{rel(english)} -> {rel(twin_of(english))}" for english in english_notebooks()
                if not twin_of(english).is_file()]
     assert not missing, "no Spanish twin yet:\n" + "\n".join(missing)
