@@ -57,6 +57,7 @@ ALLOWED = [
     # The toy workspace's meeting minutes, and the lesson output that quotes them.
     ("workspace/notes/meeting.md", "reference to note files", r"drafts the release note[s]"),
     ("notebooks/05_human_in_the_loop.ipynb", "reference to note files", r"drafts the release note[s]"),
+    ("notebooks/es/05_human_in_the_loop.ipynb", "reference to note files", r"drafts the release note[s]"),
     # The offline model's "stuck" scenario thinks aloud about its own earlier reading.
     ("harness_lib/offline/phrases.py", "reference to note files", r"re-reading the earlier note[s]"),
 ]

@@ -1,0 +1,93 @@
+"""The Spanish edition's approval buttons in a real JupyterLab: headless Chromium clicks «Aprobar» once.
+
+notebooks/es/05_human_in_the_loop.ipynb asks for Spanish in its setup cell (setup(lang="es")), so its
+`approval-demo` cell shows the pending action with the buttons Aprobar / Rechazar. The test runs the cells
+above it, runs it, clicks Aprobar as a person would, and checks what that click did: one decision line
+"→ aprobada", the transcript in Spanish, and the file the model asked to write on disk with the content
+the label showed. tests/test_browser.py does the same for the English buttons (approve, reject, timeout,
+Stop); this file only proves the Spanish buttons are wired to the same decisions.
+
+Skipped (loudly) without /usr/bin/chromium or playwright, failing instead when CI=true. The tools work
+on a copy of workspace/ (HARNESS_TOOL_ROOT), so the repository's scratch/ is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "notebooks/es/05_human_in_the_loop.ipynb"
+APPROVAL_TAG = "approval-demo"
+APPROVAL_TIMEOUT_S = 60  # far longer than the click takes: a timeout here would be a failure, not the test
+LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
+PENDING = re.compile(r"\[approve\] a punto de ejecutar la acción de alto impacto write_file\((\{.*\})\)")
+DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (aprobada|rechazada.*)$", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    require_browser()
+    tool_root = tmp_path_factory.mktemp("tool-root-es")  # a copy of workspace/ (README.md, notes/, ...)
+    shutil.copytree(REPO / "workspace", tool_root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("scratch"))
+    (tool_root / "scratch").mkdir()
+    server = start_lab(
+        tmp_path_factory.mktemp("jupyter-es"),
+        kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},
+    )
+    server.tool_root = tool_root
+    server.start_kernel(NOTEBOOK)  # starts while Chromium and JupyterLab boot
+    try:
+        yield server
+    finally:
+        server.stop()  # kernels too, always
+
+
+def test_aprobar_runs_the_write_in_live_jupyterlab(lab, tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    source = (REPO / NOTEBOOK).read_bytes()
+    netlog = NetLog()
+    with sync_playwright() as playwright:
+        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile-es"), netlog)
+        try:
+            nb = LabPage(context.new_page(), lab).boot().open_notebook(NOTEBOOK)
+            gate = nb.index_of_tag(APPROVAL_TAG)
+            nb.run_all_above(gate)  # setup(lang="es", ...), the gate, the loop
+            nb.wait_executed(range(gate))
+
+            nb.run_cell(gate)
+            cell = nb.cell(gate)
+            aprobar = cell.locator(".widget-button:enabled", has_text="Aprobar")
+            aprobar.wait_for(timeout=15_000)
+            buttons = cell.locator(".widget-button")
+            assert [b.inner_text().strip() for b in buttons.all()] == ["Aprobar", "Rechazar"]
+            assert nb.prompt(gate) == "[*]:", "the cell must stay busy while the buttons wait for a person"
+            pending = PENDING.search(cell.locator(LABEL).first.inner_text())
+            assert pending, f"the label shows the pending write_file action in Spanish: {cell.locator(LABEL).first.inner_text()!r}"
+            action_input = json.loads(pending.group(1))
+            effect = lab.tool_root / action_input["path"]
+            assert not effect.exists(), "nothing may run before the person decides"
+
+            aprobar.click()
+            nb.wait_executed([gate], timeout_ms=30_000)
+
+            printed = nb.stdout_text(gate)
+            assert DECISION.findall(printed) == ["aprobada"], f"one decision line expected:\n{nb.output_text(gate)}"
+            assert effect.read_text(encoding="utf-8") == action_input["content"], "approved: the tool ran"
+            assert "[turn 3] la herramienta devolvió:" in printed, printed  # the transcript, in Spanish
+            assert all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
+            assert cell.locator(LABEL, has_text="→ aprobada").count() == 1, "the label shows the decision"
+            assert not nb.cells_info()[gate]["errors"], nb.output_text(gate)
+            nb.screenshot(ARTIFACTS / "approval-es-aprobar.png")
+            nb.close()
+        finally:
+            context.close()
+    assert (REPO / NOTEBOOK).read_bytes() == source, "the browser run must not save the notebook"
+    assert netlog.urls and not netlog.outside_loopback(), netlog.outside_loopback()[:10]
