@@ -553,7 +553,7 @@ def prepare(job: Job, lock: dict, starters: dict) -> None:
         return
     job.exercise = name
     # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
-    copy_dir = HERE / f"_grading_tmp_{uuid.uuid4().hex[:12]}"
+    copy_dir = HERE / f"_grading_tmp_gradebook_{uuid.uuid4().hex[:12]}"
     copy_dir.mkdir()
     try:
         copy = copy_dir / name
@@ -643,7 +643,7 @@ def main(argv=None) -> int:
     jobs = discover(folder)
     for job in jobs:
         prepare(job, lock, starters)
-    tmp_root = HERE / f"_grading_tmp_{uuid.uuid4().hex[:12]}"
+    tmp_root = HERE / f"_grading_tmp_gradebook_{uuid.uuid4().hex[:12]}"
     todo = [j for j in jobs if j.graded is not None]
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
