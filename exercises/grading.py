@@ -14,6 +14,10 @@ question, then prints one ✓ or ✗ line per criterion, with a hint under each 
 
 What it does NOT do: judge style, read your code, or call live Claude. A loop that never stops is cut off after a
 fixed number of model requests (a request count, not a clock); a valve that hangs is cut off after 60 s.
+
+Language: the checks of exercises 1 and 2 print in the notebook's language (harness_lib.lang, which the first code
+cell sets): English, or Spanish for the twins in exercises/es/ -- see _t() and SPANISH. The words a check *reads*
+(an exception's text, the API's errors) and exercises 3 and 4 stay English.
 """
 
 from __future__ import annotations
@@ -27,12 +31,25 @@ from types import SimpleNamespace
 
 import anthropic
 
+from harness_lib import lang
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.loop import AgentResult, run_agent
 from harness_lib.offline import read_tool_result
 from harness_lib.tools import TOOLS, make_tool_impls
 
 __all__ = ["Checks", "offline", "bounded"]
+
+
+def _t(text: str, **values) -> str:
+    """`text` -- a title, criterion, hint or note, written here in English -- in the notebook's language.
+
+    The language is harness_lib.lang.current(): the exercise's first code cell sets it (lang.use("en") in
+    exercises/, lang.use("es") in exercises/es/). Spanish is looked up in SPANISH at the end of this file, keyed by
+    the English text, so the English stays where the check is; a text with no entry stays English. `values` fill
+    its {fields} (str.format), the same in both languages."""
+    if lang.current() == "es":
+        text = SPANISH.get(text, text)
+    return text.format(**values) if values else text
 
 
 def grading() -> bool:
@@ -49,7 +66,7 @@ class Checks:
 
     def ok(self, passed, criterion: str, hint: str = "") -> bool:
         passed = bool(passed)
-        print(f"  {'✓' if passed else '✗'} {criterion}" + ("" if passed else f"\n      hint: {hint}"))
+        print(f"  {'✓' if passed else '✗'} {criterion}" + ("" if passed else f"\n      {_t('hint')}: {hint}"))
         if not passed:
             self.failed.append((criterion, hint))
         return passed
@@ -59,13 +76,14 @@ class Checks:
 
     def done(self) -> None:
         if not self.failed:
-            print("  all criteria met")
+            print("  " + _t("all criteria met"))
             return
         n = len(self.failed)
         if grading():
-            raise AssertionError(f"{self.cell_id}: {n} criterion(s) not met\n" + "\n".join(
-                f"✗ {criterion}\n    hint: {hint}" for criterion, hint in self.failed))
-        print(f"  → {n} criterion(s) not met: fix your cell, run it, then run this check again")
+            # "hint:" stays English in both languages: exercises/conftest.py reads it
+            raise AssertionError(_t("{cell_id}: {n} criterion(s) not met", cell_id=self.cell_id, n=n) + "\n"
+                                 + "\n".join(f"✗ {criterion}\n    hint: {hint}" for criterion, hint in self.failed))
+        print("  → " + _t("{n} criterion(s) not met: fix your cell, run it, then run this check again", n=n))
 
 
 def offline(scenario: str, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
@@ -99,11 +117,12 @@ def _supports_max_requests() -> bool:
 async def bounded(scenario: str, make_run, limit: int = 50):
     """Run ``make_run(client)`` on a fresh offline client of `scenario`, stopped once the model has been asked
     more than `limit` times. -> run: .result, .problem (None when it ended by itself within the bound, else one
-    line), .client, .requests (how many requests the offline API received).
+    line), .client, .requests (how many requests the offline API received), .runaway (True when the bound or the
+    safety net stopped it).
 
     The bound is a request count, not a clock: the offline API refuses every request past `limit` with a 400
     (``make_client(max_requests=...)``), so a loop that never stops ends with an error instead of hanging."""
-    run = SimpleNamespace(result=None, problem=None, client=None, requests=0)
+    run = SimpleNamespace(result=None, problem=None, client=None, requests=0, runaway=False)
     native = _supports_max_requests()
     run.client = client = offline(scenario, max_requests=limit if native else None)
     api = offline_api(client)
@@ -124,9 +143,9 @@ async def bounded(scenario: str, make_run, limit: int = 50):
     error = task.exception() if done and not task.cancelled() else None  # retrieved, so asyncio logs nothing
     if not done:
         task.cancel()
-        run.problem = f"runaway: still running after 300 s ({run.requests} requests)"
+        run.runaway, run.problem = True, _t("runaway: still running after 300 s ({n} requests)", n=run.requests)
     elif task.cancelled() or len(api.log) > limit:
-        run.problem = f"runaway: still asking the model after {limit} requests"
+        run.runaway, run.problem = True, _t("runaway: still asking the model after {limit} requests", limit=limit)
     elif error is not None:
         run.problem = one_line(error)
     else:
@@ -201,7 +220,8 @@ async def drive(valve, scenario, task, *, policy=SPEC, default_tier="deny", answ
             response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_1, messages=messages)
         run.final = response
     except anthropic.BadRequestError as err:
-        run.error = f"the API refused the next request: {err.message if hasattr(err, 'message') else err}"
+        run.error = _t("the API refused the next request: {message}",
+                       message=err.message if hasattr(err, "message") else err)
     except Exception as err:
         run.error = one_line(err)
     return run
@@ -237,18 +257,18 @@ def error_hint(run) -> str:
     """A hint that follows from how the run broke."""
     error = run.error or ""
     if "TextBlock" in error or "'text'" in error:
-        return ("your code treated the text block the model sends before its calls as a call: handle only blocks "
-                "whose type is 'tool_use' (a turn is a sentence, then the tool_use blocks)")
+        return _t("your code treated the text block the model sends before its calls as a call: handle only "
+                  "blocks whose type is 'tool_use' (a turn is a sentence, then the tool_use blocks)")
     if "not defined yet" in error:
-        return "run the cell that defines run_tool_uses first"
+        return _t("run the cell that defines run_tool_uses first")
     if "NotImplementedError" in error:
-        return "write run_tool_uses (it still raises NotImplementedError)"
+        return _t("write run_tool_uses (it still raises NotImplementedError)")
     if "tool_result" in error or "tool_use" in error:
-        return ("every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user message; "
-                "look at every block of content, not only the first")
+        return _t("every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user "
+                  "message; look at every block of content, not only the first")
     if "TimeoutError" in error:
-        return "run_tool_uses did not return within 60 s: is it waiting on something?"
-    return "return a list with one tool_result per tool_use block; read the error above"
+        return _t("run_tool_uses did not return within 60 s: is it waiting on something?")
+    return _t("return a list with one tool_result per tool_use block; read the error above")
 
 
 def why(run, hint: str) -> str:
@@ -258,7 +278,8 @@ def why(run, hint: str) -> str:
 
 def completed(c, run, label):
     c.ok(run.error is None and run.final is not None and run.final.stop_reason == "end_turn",
-         f"{label}: the API accepted every request and the model finished" + (f" — {run.error}" if run.error else ""),
+         _t("{label}: the API accepted every request and the model finished", label=label)
+         + (f" — {run.error}" if run.error else ""),
          error_hint(run))
 
 
@@ -268,10 +289,10 @@ def unfinished(c, problem, name: str) -> bool:
     problem = problem or ""
     if "not defined yet" not in problem and "NotImplementedError" not in problem:
         return False
-    c.ok(False, f"{name} is written and runs",
-         f"write {name}: it still raises NotImplementedError" if "NotImplementedError" in problem
-         else f"run the cell that defines {name} first")
-    c.note("(the other criteria are checked once it runs)")
+    c.ok(False, _t("{name} is written and runs", name=name),
+         _t("write {name}: it still raises NotImplementedError", name=name) if "NotImplementedError" in problem
+         else _t("run the cell that defines {name} first", name=name))
+    c.note(_t("(the other criteria are checked once it runs)"))
     return True
 
 
@@ -280,100 +301,103 @@ def _valve(ns):
 
 
 def check_policy(ns: dict) -> None:
-    c = Checks("check-policy", "POLICY and DEFAULT_TIER")
+    c = Checks("check-policy", _t("POLICY and DEFAULT_TIER"))
     policy, default = ns.get("POLICY"), ns.get("DEFAULT_TIER")
     bad = sorted(repr(t) for t in policy.values() if t not in TIERS) if isinstance(policy, dict) else []
     c.ok(isinstance(policy, dict) and policy and not bad,
-         "POLICY is a dict: tool name -> 'allow' | 'ask' | 'deny'",
-         "POLICY is not defined yet: run the exercise cell" if policy is None else
-         "fill in POLICY: one entry per tool of the colleague's list" if policy == {} else
-         f"tiers are the plain lowercase strings 'allow', 'ask', 'deny' (found {', '.join(bad)})" if bad else
-         "POLICY must be a dict")
+         _t("POLICY is a dict: tool name -> 'allow' | 'ask' | 'deny'"),
+         _t("POLICY is not defined yet: run the exercise cell") if policy is None else
+         _t("fill in POLICY: one entry per tool of the colleague's list") if policy == {} else
+         _t("tiers are the plain lowercase strings 'allow', 'ask', 'deny' (found {found})", found=", ".join(bad))
+         if bad else _t("POLICY must be a dict"))
     for name, tier in SPEC.items():
         got = policy.get(name) if isinstance(policy, dict) else None
         c.ok(got == tier, f"POLICY[{name!r}] == {tier!r}",
-             f"{name} is not in POLICY yet" if got is None else f"it is {got!r}; the colleague's list says {tier!r}")
-    c.ok(default in ("ask", "deny"), "DEFAULT_TIER fails closed: 'ask' or 'deny'",
-         "with 'allow', any tool added later (delete_file is one already) would run unchecked" if default == "allow"
-         else "set DEFAULT_TIER to 'ask' or 'deny' (plain lowercase strings)")
+             _t("{name} is not in POLICY yet", name=name) if got is None else
+             _t("it is {got!r}; the colleague's list says {tier!r}", got=got, tier=tier))
+    c.ok(default in ("ask", "deny"), _t("DEFAULT_TIER fails closed: 'ask' or 'deny'"),
+         _t("with 'allow', any tool added later (delete_file is one already) would run unchecked")
+         if default == "allow" else _t("set DEFAULT_TIER to 'ask' or 'deny' (plain lowercase strings)"))
     c.done()
 
 
 async def check_allow(ns: dict) -> None:
-    c = Checks("check-allow", "allow: the tool runs without asking, and its result goes back as it is")
+    c = Checks("check-allow", _t("allow: the tool runs without asking, and its result goes back as it is"))
     valve = _valve(ns)
     run = await drive(valve, "demo", "Read the first line of README.md, then tell me the time.")
     if unfinished(c, run.error, "run_tool_uses"):
         return c.done()
     c.ok(count(run, "ran", "read_file") == 1 and count(run, "ran", "get_time") == 1,
-         "read_file and get_time (allow) each ran once",
+         _t("read_file and get_time (allow) each ran once"),
          error_hint(run) if run.error else
-         why(run, "an allowed tool runs straight away: await arun_tool(tool_impls, block.name, block.input, tools)"))
-    c.ok(not run.error and not any(k == "asked" for k, _, _ in run.events), "nobody was asked about an allowed tool",
-         why(run, "only 'ask' tools go to the approver"))
+         why(run, _t("an allowed tool runs straight away: await arun_tool(tool_impls, block.name, block.input, "
+                     "tools)")))
+    c.ok(not run.error and not any(k == "asked" for k, _, _ in run.events),
+         _t("nobody was asked about an allowed tool"), why(run, _t("only 'ask' tools go to the approver")))
     res = only_result(run, "get_time")
     c.ok(bool(res) and not res.get("is_error") and "2026-08-26T10:42:07" in str(res.get("content")),
-         "the tool's output went back as its tool_result content",
-         why(run, "pass on the text arun_tool returned: tool_result(block.id, text, is_error)"))
-    completed(c, run, "the run")
+         _t("the tool's output went back as its tool_result content"),
+         why(run, _t("pass on the text arun_tool returned: tool_result(block.id, text, is_error)")))
+    completed(c, run, _t("the run"))
     missing = await drive(valve, "demo", "Read the first line of missing.md.")
     found = calls(missing, "read_file")
     answered = [r[0] for _, r in found if len(r) == 1]
     c.ok(found and len(answered) == len(found) and all(r.get("is_error") is True for r in answered),
-         "a tool that fails (read_file of a missing file) is answered with is_error: true",
-         why(missing, "keep the tool's own failure: text, is_error = await arun_tool(...) and pass is_error on to "
-             "tool_result; dropped, a missing file reaches the model as a success"))
+         _t("a tool that fails (read_file of a missing file) is answered with is_error: true"),
+         why(missing, _t("keep the tool's own failure: text, is_error = await arun_tool(...) and pass is_error on "
+                         "to tool_result; dropped, a missing file reaches the model as a success")))
     custom = await drive(valve, "demo", "Email bob@example.com that the report is ready.",
                          policy=dict(SPEC, send_email="allow"))
     c.ok(count(custom, "ran", "send_email") == 1,
-         "an allowed tool the caller offers, not in the lesson's TOOLS (send_email), runs",
+         _t("an allowed tool the caller offers, not in the lesson's TOOLS (send_email), runs"),
          error_hint(custom) if custom.error else
-         "pass the tools argument to arun_tool (arun_tool(tool_impls, name, input, tools)): it checks the input "
-         "against the schemas the caller gave, and the lesson's TOOLS has no send_email")
+         _t("pass the tools argument to arun_tool (arun_tool(tool_impls, name, input, tools)): it checks the input "
+            "against the schemas the caller gave, and the lesson's TOOLS has no send_email"))
     c.done()
 
 
 async def check_deny(ns: dict) -> None:
-    c = Checks("check-deny", "deny: the tool never runs, nobody is asked, and the model is told why")
+    c = Checks("check-deny", _t("deny: the tool never runs, nobody is asked, and the model is told why"))
     valve = _valve(ns)
     run = await drive(valve, "demo", "Read the first line of README.md, then email bob@example.com that the report is ready.")
     if unfinished(c, run.error, "run_tool_uses"):
         return c.done()
-    c.ok(not run.error and count(run, "ran", "send_email") == 0, "send_email (deny) never ran",
-         why(run, "look the tier up BEFORE running anything; a deny never reaches arun_tool"))
-    c.ok(not run.error and count(run, "asked", "send_email") == 0, "nobody was asked about send_email",
-         why(run, "deny is not ask: a forbidden tool is refused without bothering the person"))
+    c.ok(not run.error and count(run, "ran", "send_email") == 0, _t("send_email (deny) never ran"),
+         why(run, _t("look the tier up BEFORE running anything; a deny never reaches arun_tool")))
+    c.ok(not run.error and count(run, "asked", "send_email") == 0, _t("nobody was asked about send_email"),
+         why(run, _t("deny is not ask: a forbidden tool is refused without bothering the person")))
     email = calls(run, "send_email")
-    c.ok(len(email) == 1 and len(email[0][1]) == 1, "the send_email call got exactly one tool_result",
+    c.ok(len(email) == 1 and len(email[0][1]) == 1, _t("the send_email call got exactly one tool_result"),
          error_hint(run) if run.error and not email else
-         "a call you do not run still needs its tool_result (tool_use_id=block.id), or it is left dangling"
-         if email and not email[0][1] else "one tool_result per call, not two")
+         _t("a call you do not run still needs its tool_result (tool_use_id=block.id), or it is left dangling")
+         if email and not email[0][1] else _t("one tool_result per call, not two"))
     res = only_result(run, "send_email")
-    c.ok(res.get("is_error") is True, "... with is_error: true",
-         why(run, "the call did not succeed: tool_result(..., is_error=True)"))
+    c.ok(res.get("is_error") is True, _t("... with is_error: true"),
+         why(run, _t("the call did not succeed: tool_result(..., is_error=True)")))
     reading = read_as("send_email", res) if res else None
-    c.ok(reading == "refused", "... saying the tool is forbidden by policy (so the model does not try again)",
-         "it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
-         "'forbidden'), not REJECTED_MESSAGE" if reading == "declined" else
-         why(run, "say why: e.g. \"send_email is forbidden by policy; it was not run\" (the words 'forbidden' or "
-             "'policy')"))
-    completed(c, run, "the run")
+    c.ok(reading == "refused", _t("... saying the tool is forbidden by policy (so the model does not try again)"),
+         _t("it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
+            "'forbidden'), not REJECTED_MESSAGE") if reading == "declined" else
+         why(run, _t("say why: e.g. \"send_email is forbidden by policy; it was not run\" (the words 'forbidden' "
+                     "or 'policy')")))
+    completed(c, run, _t("the run"))
     typo = await drive(valve, "demo", "Email bob@example.com that the report is ready.",
                        policy=dict(SPEC, send_email="Deny"))
     res = only_result(typo, "send_email")
     c.ok(count(typo, "ran", "send_email") == 0 and count(typo, "asked", "send_email") == 0
          and res.get("is_error") is True and read_as("send_email", res) == "refused",
-         "a tier that is none of the three (a typo: 'Deny') is treated as deny",
-         "the typo ran the tool: fail closed — anything that is not exactly 'allow' or 'ask' is a deny"
+         _t("a tier that is none of the three (a typo: 'Deny') is treated as deny"),
+         _t("the typo ran the tool: fail closed — anything that is not exactly 'allow' or 'ask' is a deny")
          if count(typo, "ran", "send_email") else
-         "the typo went to the approver: fail closed — anything that is not exactly 'allow' or 'ask' is a deny"
+         _t("the typo went to the approver: fail closed — anything that is not exactly 'allow' or 'ask' is a deny")
          if count(typo, "asked", "send_email") else
-         error_hint(typo) if typo.error else "answer it exactly like a deny: one is_error tool_result, forbidden by policy")
+         error_hint(typo) if typo.error else
+         _t("answer it exactly like a deny: one is_error tool_result, forbidden by policy"))
     c.done()
 
 
 async def check_ask(ns: dict) -> None:
-    c = Checks("check-ask", "ask: the approval gate decides, before the tool runs")
+    c = Checks("check-ask", _t("ask: the approval gate decides, before the tool runs"))
     valve = _valve(ns)
     task = 'Write "draft" to scratch/policy-check.txt, then tell me the time.'
     yes = await drive(valve, "demo", task, answer=True)
@@ -382,111 +406,114 @@ async def check_ask(ns: dict) -> None:
     no = await drive(valve, "demo", task, answer=False)
     asked = [(n, i) for k, n, i in yes.events if k == "asked"]
     c.ok(asked == [("write_file", {"path": "scratch/policy-check.txt", "content": "draft"})],
-         "write_file (ask) was put to the approver once, with its name and input",
+         _t("write_file (ask) was put to the approver once, with its name and input"),
          error_hint(yes) if yes.error and not asked else
-         "for an 'ask' tool: await approve(block.name, block.input) — the gate you already have")
+         _t("for an 'ask' tool: await approve(block.name, block.input) — the gate you already have"))
     kinds = [(k, n) for k, n, _ in yes.events]
     c.ok(("ran", "write_file") in kinds and ("asked", "write_file") in kinds
          and kinds.index(("asked", "write_file")) < kinds.index(("ran", "write_file")),
-         "approved: write_file ran, and only after the yes",
-         why(yes, "it never ran after a yes: run it when approve(...) returns True") if ("ran", "write_file") not in kinds else
-         "ask first, then run: a question asked after the tool ran comes too late, the file is already written")
-    c.ok(not no.error and count(no, "ran", "write_file") == 0, "rejected: write_file never ran",
-         why(no, "on a no, skip arun_tool"))
+         _t("approved: write_file ran, and only after the yes"),
+         why(yes, _t("it never ran after a yes: run it when approve(...) returns True"))
+         if ("ran", "write_file") not in kinds else
+         _t("ask first, then run: a question asked after the tool ran comes too late, the file is already written"))
+    c.ok(not no.error and count(no, "ran", "write_file") == 0, _t("rejected: write_file never ran"),
+         why(no, _t("on a no, skip arun_tool")))
     w = calls(no, "write_file")
     c.ok(len(w) == 1 and len(w[0][1]) == 1 and w[0][1][0].get("is_error") is True,
-         "rejected: the call still got exactly one tool_result, with is_error: true",
-         why(no, "answer it: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — a rejection is a result, "
-             "not silence"))
+         _t("rejected: the call still got exactly one tool_result, with is_error: true"),
+         why(no, _t("answer it: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — a rejection is a result, "
+                    "not silence")))
     res = only_result(no, "write_file")
     reading = read_as("write_file", res) if res else None
-    c.ok(reading == "declined", "rejected: the model reads it as the person's no",
-         "it reads as a refusal by policy: a rejection is not a deny — send REJECTED_MESSAGE"
-         if reading == "refused" else why(no, "send REJECTED_MESSAGE (from harness_lib.approval): it tells the model "
-                                              "a person declined"))
-    completed(c, yes, "approved run")
-    completed(c, no, "rejected run")
+    c.ok(reading == "declined", _t("rejected: the model reads it as the person's no"),
+         _t("it reads as a refusal by policy: a rejection is not a deny — send REJECTED_MESSAGE")
+         if reading == "refused" else why(no, _t("send REJECTED_MESSAGE (from harness_lib.approval): it tells the "
+                                                 "model a person declined")))
+    completed(c, yes, _t("approved run"))
+    completed(c, no, _t("rejected run"))
     nobody = await drive(valve, "demo", task, approver=None)
     w = calls(nobody, "write_file")
     c.ok(count(nobody, "ran", "write_file") == 0 and len(w) == 1 and len(w[0][1]) == 1
          and w[0][1][0].get("is_error") is True,
-         "no approver (approve=None): write_file does not run, and gets an is_error tool_result",
-         why(nobody, "with no approver nobody can say yes: fail closed, answer it like a rejection")
+         _t("no approver (approve=None): write_file does not run, and gets an is_error tool_result"),
+         why(nobody, _t("with no approver nobody can say yes: fail closed, answer it like a rejection"))
          if not count(nobody, "ran", "write_file") else
-         "approve=None ran the tool: with no approver nobody can say yes — fail closed, treat it as a no")
+         _t("approve=None ran the tool: with no approver nobody can say yes — fail closed, treat it as a no"))
     odd = await drive(valve, "demo", task, answer=lambda name, tool_input: "no")
     c.ok(not odd.error and count(odd, "ran", "write_file") == 0,
-         "an approver that answers something other than True (here the string 'no') does not approve",
-         why(odd, "only `True` is a yes: `if await approve(...) is True:` — a truthy 'no' must not run the tool"))
+         _t("an approver that answers something other than True (here the string 'no') does not approve"),
+         why(odd, _t("only `True` is a yes: `if await approve(...) is True:` — a truthy 'no' must not run the tool")))
     c.done()
 
 
 async def check_default_tier(ns: dict) -> None:
-    c = Checks("check-default-tier", "the default tier: what a tool the policy does not list gets")
+    c = Checks("check-default-tier", _t("the default tier: what a tool the policy does not list gets"))
     valve = _valve(ns)
     task = "Delete scratch/old-report.txt."
     probe = await drive(valve, "demo", task, default_tier="deny")
     if unfinished(c, probe.error, "run_tool_uses"):
         return c.done()
-    expect = {"allow": ((0, 1), "ran without asking"), "ask": ((1, 1), "was asked, then ran"),
-              "deny": ((0, 0), "was neither asked about nor run")}
+    expect = {"allow": ((0, 1), _t("ran without asking")), "ask": ((1, 1), _t("was asked, then ran")),
+              "deny": ((0, 0), _t("was neither asked about nor run"))}
     for tier, (want, said) in expect.items():
         run = await drive(valve, "demo", task, default_tier=tier)  # the policy lists no delete_file
         got = (count(run, "asked", "delete_file"), count(run, "ran", "delete_file"))
-        c.ok(got == want, f"default_tier={tier!r}: the unlisted delete_file {said}",
+        c.ok(got == want, _t("default_tier={tier!r}: the unlisted delete_file {said}", tier=tier, said=said),
              error_hint(run) if run.error and got == (0, 0) else
-             "look the tier up with policy.get(block.name, default_tier): the default_tier argument, not a fixed tier")
+             _t("look the tier up with policy.get(block.name, default_tier): the default_tier argument, not a fixed "
+                "tier"))
         if tier == "deny":
             res = only_result(run, "delete_file")
             c.ok(res.get("is_error") is True and read_as("delete_file", res) == "refused",
-                 "default_tier='deny': delete_file got one is_error tool_result saying it is forbidden by policy",
-                 why(run, "an unlisted tool that falls to deny is answered exactly like a listed deny"))
+                 _t("default_tier='deny': delete_file got one is_error tool_result saying it is forbidden by policy"),
+                 why(run, _t("an unlisted tool that falls to deny is answered exactly like a listed deny")))
     run = await drive(valve, "demo", task, policy=dict(SPEC, delete_file="allow"), default_tier="deny")
-    c.ok(count(run, "ran", "delete_file") == 1, "a tool the policy lists gets its own tier, not the default",
-         why(run, "use the policy argument the loop passes in (the checks pass their own), not the global POLICY"))
+    c.ok(count(run, "ran", "delete_file") == 1, _t("a tool the policy lists gets its own tier, not the default"),
+         why(run, _t("use the policy argument the loop passes in (the checks pass their own), not the global POLICY")))
     c.done()
 
 
 async def check_parallel(ns: dict) -> None:
-    c = Checks("check-parallel", "a turn of several calls: approvals first, then one tool_result each, in order")
+    c = Checks("check-parallel", _t("a turn of several calls: approvals first, then one tool_result each, in order"))
     valve = _valve(ns)
     run = await drive(valve, "parallel", PARALLEL_TASK)
     if unfinished(c, run.error, "run_tool_uses"):
         return c.done()
     uses, results = run.rounds[0] if run.rounds else ([], None)
-    c.ok(len(uses) == 4 and isinstance(results, list), "for a turn of 4 tool calls, run_tool_uses returned a list",
+    c.ok(len(uses) == 4 and isinstance(results, list), _t("for a turn of 4 tool calls, run_tool_uses returned a list"),
          error_hint(run) if run.error and not run.rounds else
-         "return a list of tool_result blocks; the loop sends it as ONE user message")
+         _t("return a list of tool_result blocks; the loop sends it as ONE user message"))
     results = results if isinstance(results, list) else []
     c.ok([r.get("tool_use_id") if isinstance(r, dict) else None for r in results] == [u.id for u in uses],
-         "exactly one tool_result per tool_use, in the tool_use order",
-         why(run, "one result per tool_use block, in the order of the blocks, none skipped, none twice "
-             "(the text block before them gets none)"))
+         _t("exactly one tool_result per tool_use, in the tool_use order"),
+         why(run, _t("one result per tool_use block, in the order of the blocks, none skipped, none twice "
+                     "(the text block before them gets none)")))
     c.ok(bool(results) and all(isinstance(r, dict) and r.get("type") == "tool_result" and "content" in r
                                for r in results),
-         "every block is a tool_result: type, tool_use_id, content (and is_error when it failed)",
-         why(run, "build each one with tool_result(block.id, text, is_error)"))
+         _t("every block is a tool_result: type, tool_use_id, content (and is_error when it failed)"),
+         why(run, _t("build each one with tool_result(block.id, text, is_error)")))
     first_turn = [(k, n) for k, n, _ in run.events]
     ran = sorted(n for k, n in first_turn if k == "ran")
     c.ok(ran == ["get_time", "read_file", "write_file"],
-         "read_file, get_time and the approved write_file ran; send_email did not",
-         why(run, "allow runs, ask runs after a yes, deny never runs — in a turn of several calls too"))
+         _t("read_file, get_time and the approved write_file ran; send_email did not"),
+         why(run, _t("allow runs, ask runs after a yes, deny never runs — in a turn of several calls too")))
     kinds = [k for k, _ in first_turn]
     c.ok("asked" in kinds and "ran" in kinds and max(i for i, k in enumerate(kinds) if k == "asked")
          < min(i for i, k in enumerate(kinds) if k == "ran"),
-         "every approval of the turn was asked before any tool of the turn ran",
-         why(run, "the kit's rule: first decide every call of the turn (look up tiers, ask the approver for each "
-             "'ask'), then run the calls that may run — here a tool ran before the turn's question was asked"))
-    completed(c, run, "the run")
+         _t("every approval of the turn was asked before any tool of the turn ran"),
+         why(run, _t("the kit's rule: first decide every call of the turn (look up tiers, ask the approver for "
+                     "each 'ask'), then run the calls that may run — here a tool ran before the turn's question "
+                     "was asked")))
+    completed(c, run, _t("the run"))
     two = await drive(valve, "parallel", 'Write "a" to scratch/a.txt and write "b" to scratch/b.txt.',
                       answer=lambda name, tool_input: tool_input.get("path") == "scratch/a.txt")
     asked = [i.get("path") for k, n, i in two.events if (k, n) == ("asked", "write_file")]
     ran = [i.get("path") for k, n, i in two.events if (k, n) == ("ran", "write_file")]
     c.ok(asked == ["scratch/a.txt", "scratch/b.txt"] and ran == ["scratch/a.txt"],
-         "two write_file calls in one turn: each was asked about, and only the approved one ran",
+         _t("two write_file calls in one turn: each was asked about, and only the approved one ran"),
          error_hint(two) if two.error and not asked else
-         f"the approver was asked {len(asked)} time(s) for 2 calls: ask once per call (with its own input), and "
-         f"run a call only on its own yes (ran: {ran})")
+         _t("the approver was asked {n} time(s) for 2 calls: ask once per call (with its own input), and run a call "
+            "only on its own yes (ran: {ran})", n=len(asked), ran=ran))
     c.done()
 
 
@@ -528,16 +555,17 @@ def counting_impls(calls_made: list) -> dict:
 
 async def capped(fn, scenario, task=TASK_2, limit=50, **kwargs):
     """YOUR run_capped on the offline model, bounded by request count: what ran, how often, what came back."""
-    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[])
+    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[], runaway=False)
     if not callable(fn):
         run.problem = "run_capped is not defined yet: run its cell"
         return run
     bound = await bounded(scenario, lambda client: fn(client, task, TOOLS_2, counting_impls(run.calls), **kwargs),
                           limit=limit)
     run.result, run.problem, run.requests = bound.result, bound.problem, bound.requests
+    run.runaway = bound.runaway
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
-        run.problem = f"it returned {type(run.result).__name__}, not an AgentResult"
+        run.problem = _t("it returned {kind}, not an AgentResult", kind=type(run.result).__name__)
     return run
 
 
@@ -554,157 +582,166 @@ async def resend(messages) -> str | None:
 def _problem_hint(run) -> str:
     problem = run.problem or ""
     if "not defined" in problem:
-        return "run the cell that defines MAX_TURNS and run_capped first"
+        return _t("run the cell that defines MAX_TURNS and run_capped first")
     if "NotImplementedError" in problem:
-        return "write run_capped (it still raises NotImplementedError)"
-    if "runaway" in problem:
-        return "the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the top"
-    return "the run ended with an error (shown above): it must end with an AgentResult" if problem else \
-        "it must return an AgentResult"
+        return _t("write run_capped (it still raises NotImplementedError)")
+    if run.runaway:
+        return _t("the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the "
+                  "top")
+    return _t("the run ended with an error (shown above): it must end with an AgentResult") if problem else \
+        _t("it must return an AgentResult")
 
 
 def check_diagnosis(ns: dict) -> None:
-    c = Checks("check-diagnosis", "the diagnosis: what the bare loop lacks, and how each absence runs away")
+    c = Checks("check-diagnosis", _t("the diagnosis: what the bare loop lacks, and how each absence runs away"))
     d = ns.get("DIAGNOSIS")
     vocab = {name: value for name, value in ns.items() if isinstance(value, str) and name.isupper()
              and _digest(value)[:8] in _KNOWN}
     known = set(vocab.values())
     c.ok(isinstance(d, dict) and d and all(k in known for k in d) and all(v in known for v in d.values()),
-         "DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell",
-         "DIAGNOSIS is not defined yet: run the exercise cell" if d is None else
-         "DIAGNOSIS must be a dict" if not isinstance(d, dict) else
-         "fill in DIAGNOSIS: at least one entry" if not d else
-         "use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked")
+         _t("DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell"),
+         _t("DIAGNOSIS is not defined yet: run the exercise cell") if d is None else
+         _t("DIAGNOSIS must be a dict") if not isinstance(d, dict) else
+         _t("fill in DIAGNOSIS: at least one entry") if not d else
+         _t("use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked"))
     if not (isinstance(d, dict) and d):
-        c.note("(the other criteria are checked once DIAGNOSIS has entries)")
+        c.note(_t("(the other criteria are checked once DIAGNOSIS has entries)"))
         c.done()
         return
     keys = [_digest(k)[:8] for k in d if isinstance(k, str)]
     named = sum(1 for k in keys if k in _RUNAWAY_GUARDS)
     c.ok(named == len(_RUNAWAY_GUARDS),
-         f"names every missing guard that lets this loop run away ({named} of {len(_RUNAWAY_GUARDS)} named)",
-         "read the while line (who decides when it ends?), then the two runaway runs: what grows without end, "
-         "and what goes unnoticed? Each has a guard whose absence allows it")
+         _t("names every missing guard that lets this loop run away ({named} of {total} named)",
+            named=named, total=len(_RUNAWAY_GUARDS)),
+         _t("read the while line (who decides when it ends?), then the two runaway runs: what grows without end, "
+            "and what goes unnoticed? Each has a guard whose absence allows it"))
     runaway_keys = [(k, v) for k, v in d.items() if isinstance(k, str) and _digest(k)[:8] in _RUNAWAY_GUARDS]
     right = sum(1 for k, v in runaway_keys if isinstance(v, str) and _digest(k, v)[:16] in _RIGHT_PAIRS)
     if runaway_keys:
         c.ok(right == len(runaway_keys),
-             f"each of those guards is mapped to the runaway its absence allows ({right} of {len(runaway_keys)} right)",
-             "for each guard ask: without it, what happens when the model keeps asking for tools? "
-             "Pick the runaway constant that describes exactly that")
+             _t("each of those guards is mapped to the runaway its absence allows ({right} of {total} right)",
+                right=right, total=len(runaway_keys)),
+             _t("for each guard ask: without it, what happens when the model keeps asking for tools? "
+                "Pick the runaway constant that describes exactly that"))
     c.ok(not any(_digest(k)[:8] in _DECOY_GUARDS for k in d if isinstance(k, str)),
-         "no key is a guard whose absence does not make this loop run away",
-         "one of your keys names something the bare loop lacks, but its absence never makes a loop run away "
-         "(hint: what does the SDK already do by itself?)")
+         _t("no key is a guard whose absence does not make this loop run away"),
+         _t("one of your keys names something the bare loop lacks, but its absence never makes a loop run away "
+            "(hint: what does the SDK already do by itself?)"))
     c.ok(not any(_digest(v)[:8] in _DECOY_RUNAWAYS for v in d.values() if isinstance(v, str)),
-         "no value is a failure this loop does not have",
-         "one of your values describes something that does not happen in this loop: "
-         "look at what it sends back after every tool_use")
+         _t("no value is a failure this loop does not have"),
+         _t("one of your values describes something that does not happen in this loop: "
+            "look at what it sends back after every tool_use"))
     c.done()
 
 
 async def check_turn_cap(ns: dict) -> None:
-    c = Checks("check-turn-cap", "the turn cap: a hard stop, asked at the top of the loop body")
+    c = Checks("check-turn-cap", _t("the turn cap: a hard stop, asked at the top of the loop body"))
     fn = ns.get("run_capped")
     r = await capped(fn, "never-ends", max_turns=3)
     if unfinished(c, r.problem, "run_capped"):
         cap = ns.get("MAX_TURNS")
         c.ok(isinstance(cap, int) and not isinstance(cap, bool) and 1 <= cap <= 30,
-             "MAX_TURNS is a whole number from 1 to 30" + (f" (it is {cap!r})" if not isinstance(cap, int) else ""),
-             "set MAX_TURNS to your cap, e.g. 8 (the lessons' value)")
+             _t("MAX_TURNS is a whole number from 1 to 30")
+             + (_t(" (it is {cap!r})", cap=cap) if not isinstance(cap, int) else ""),
+             _t("set MAX_TURNS to your cap, e.g. 8 (the lessons' value)"))
         return c.done()
-    c.ok(r.problem is None, "a model that never ends its turn is stopped (never-ends, max_turns=3)"
+    c.ok(r.problem is None, _t("a model that never ends its turn is stopped (never-ends, max_turns=3)")
          + (f" — {r.problem}" if r.problem else ""), _problem_hint(r))
     n = len(r.calls)
-    c.ok(n == 3, f"exactly 3 tool turns ran (ran: {n})",
-         "one turn short: the cap fired with 2 turns done — is `turns` counted before the check? Ask first, "
-         "then count the turn" if n == 2 else
-         "more turns than the cap: ask `turns >= max_turns` before every turn" if n > 3 else
-         _problem_hint(r) if r.problem else "fewer turns than the cap: the run ended early")
-    c.ok(r.requests == 4, f"exactly 4 model requests: the first, and one after each turn (sent: {r.requests})",
-         "stop before running a 4th turn, so no 5th request is sent" if r.requests > 4 else
-         "a request after each turn that ran, plus the first" if r.requests else _problem_hint(r))
+    c.ok(n == 3, _t("exactly 3 tool turns ran (ran: {n})", n=n),
+         _t("one turn short: the cap fired with 2 turns done — is `turns` counted before the check? Ask first, "
+            "then count the turn") if n == 2 else
+         _t("more turns than the cap: ask `turns >= max_turns` before every turn") if n > 3 else
+         _problem_hint(r) if r.problem else _t("fewer turns than the cap: the run ended early"))
+    c.ok(r.requests == 4, _t("exactly 4 model requests: the first, and one after each turn (sent: {n})", n=r.requests),
+         _t("stop before running a 4th turn, so no 5th request is sent") if r.requests > 4 else
+         _t("a request after each turn that ran, plus the first") if r.requests else _problem_hint(r))
     res = r.result if isinstance(r.result, AgentResult) else None
     got = (res.stopped_by, res.turns, res.requests) if res else None
-    c.ok(got == ("max_turns", 3, 4), f"it returns AgentResult with stopped_by='max_turns', turns=3, requests=4"
-         + (f" (got {got})" if got and got != ("max_turns", 3, 4) else ""),
+    c.ok(got == ("max_turns", 3, 4), _t("it returns AgentResult with stopped_by='max_turns', turns=3, requests=4")
+         + (_t(" (got {got})", got=got) if got and got != ("max_turns", 3, 4) else ""),
          _problem_hint(r) if r.problem else
-         "return AgentResult(text, 'max_turns', turns, requests, 0, messages) when the cap fires; "
-         "turns counts the turns that ran, requests every request sent")
+         _t("return AgentResult(text, 'max_turns', turns, requests, 0, messages) when the cap fires; "
+            "turns counts the turns that ran, requests every request sent"))
     c.ok(res is not None and isinstance(res.text, str) and res.text.strip() != "",
-         "its text says the harness stopped the run (not empty)",
+         _t("its text says the harness stopped the run (not empty)"),
          _problem_hint(r) if r.problem else
-         "give the caller a sentence, e.g. f\"Stopped by the harness: turn cap of {max_turns} reached.\"")
+         _t("give the caller a sentence, e.g. f\"Stopped by the harness: turn cap of {max_turns} reached.\""))
     c.ok(res is not None and await resend(res.messages) is None,
-         "the history it returns can be continued (no tool_use left without its tool_result)",
+         _t("the history it returns can be continued (no tool_use left without its tool_result)"),
          _problem_hint(r) if res is None else
-         "when the cap fires, return before appending the response whose calls you will not run")
+         _t("when the cap fires, return before appending the response whose calls you will not run"))
     offered_ok = bool(r.offered) and all(t == TOOLS_2 for t in r.offered)
-    c.ok(offered_ok, "every request offered exactly the tools the caller passed",
+    c.ok(offered_ok, _t("every request offered exactly the tools the caller passed"),
          _problem_hint(r) if not r.offered else
-         "pass the tools argument to messages.create, not a global list (the checks pass their own tools)")
+         _t("pass the tools argument to messages.create, not a global list (the checks pass their own tools)"))
     r0 = await capped(fn, "never-ends", max_turns=0)
     c.ok(r0.problem is None and len(r0.calls) == 0 and r0.requests == 1,
-         f"max_turns=0: not a single turn runs (tool calls: {len(r0.calls)}, requests: {r0.requests})",
-         f"with max_turns=0, {len(r0.calls)} turn(s) ran: the cap must be asked before the first turn runs, "
-         "first thing in the loop body" if r0.calls else _problem_hint(r0))
+         _t("max_turns=0: not a single turn runs (tool calls: {n}, requests: {requests})",
+            n=len(r0.calls), requests=r0.requests),
+         _t("with max_turns=0, {n} turn(s) ran: the cap must be asked before the first turn runs, first thing in "
+            "the loop body", n=len(r0.calls)) if r0.calls else _problem_hint(r0))
     par = await capped(fn, "parallel", max_turns=1)
     pres = par.result if isinstance(par.result, AgentResult) else None
     c.ok(pres is not None and (pres.stopped_by, pres.turns, pres.requests) == ("end_turn", 1, 2),
-         "a turn of 2 parallel calls counts as ONE turn (parallel, max_turns=1: turns=1, the model's answer)"
-         + (f" (got stopped_by={pres.stopped_by!r}, turns={pres.turns})"
+         _t("a turn of 2 parallel calls counts as ONE turn (parallel, max_turns=1: turns=1, the model's answer)")
+         + (_t(" (got stopped_by={stopped_by!r}, turns={turns})", stopped_by=pres.stopped_by, turns=pres.turns)
             if pres and (pres.stopped_by, pres.turns, pres.requests) != ("end_turn", 1, 2) else ""),
          _problem_hint(par) if pres is None else
-         "turns counts tool-calling turns (model responses), not tool calls: add 1 per response, however many "
-         "tool_use blocks it holds" if pres.turns != 1 else
-         "after its one turn the model ended its turn: return its answer (stopped_by='end_turn'); the cap fires only "
-         "when the model asks for one more turn" if pres.stopped_by != "end_turn" else
-         "count every request you send: the first, and one after the turn")
+         _t("turns counts tool-calling turns (model responses), not tool calls: add 1 per response, however many "
+            "tool_use blocks it holds") if pres.turns != 1 else
+         _t("after its one turn the model ended its turn: return its answer (stopped_by='end_turn'); the cap fires "
+            "only when the model asks for one more turn") if pres.stopped_by != "end_turn" else
+         _t("count every request you send: the first, and one after the turn"))
     cap = ns.get("MAX_TURNS")
     ok_cap = isinstance(cap, int) and not isinstance(cap, bool) and 1 <= cap <= 30
-    c.ok(ok_cap, "MAX_TURNS is a whole number from 1 to 30" + ("" if ok_cap else f" (it is {cap!r})"),
-         "set MAX_TURNS to your cap, e.g. 8 (the lessons' value)")
+    c.ok(ok_cap, _t("MAX_TURNS is a whole number from 1 to 30") + ("" if ok_cap else _t(" (it is {cap!r})", cap=cap)),
+         _t("set MAX_TURNS to your cap, e.g. 8 (the lessons' value)"))
     if ok_cap:
         rd = await capped(fn, "never-ends")
         c.ok(rd.problem is None and len(rd.calls) == cap,
-             f"run_capped's default cap is MAX_TURNS (without max_turns, {len(rd.calls)} turns ran; MAX_TURNS={cap})",
-             "keep `max_turns=MAX_TURNS` as the default in the def line" if rd.problem is None else _problem_hint(rd))
+             _t("run_capped's default cap is MAX_TURNS (without max_turns, {n} turns ran; MAX_TURNS={cap})",
+                n=len(rd.calls), cap=cap),
+             _t("keep `max_turns=MAX_TURNS` as the default in the def line") if rd.problem is None else
+             _problem_hint(rd))
     c.done()
 
 
 async def check_model_answer(ns: dict) -> None:
-    c = Checks("check-model-answer", "the cap leaves a model that ends in time alone")
+    c = Checks("check-model-answer", _t("the cap leaves a model that ends in time alone"))
     fn = ns.get("run_capped")
     reference = await run_agent(offline("demo"), TASK_2, TOOLS_2, counting_impls([]))
     r = await capped(fn, "demo", max_turns=2)  # the task needs exactly 2 tool turns, then the model ends its turn
     if unfinished(c, r.problem, "run_capped"):
         return c.done()
     c.ok(r.problem is None and len(r.calls) == 2 and r.requests == 3,
-         f"the demo task with max_turns=2: its 2 tool turns ran, in 3 requests (ran: {len(r.calls)}, "
-         f"requests: {r.requests})" + (f" — {r.problem}" if r.problem else ""),
+         _t("the demo task with max_turns=2: its 2 tool turns ran, in 3 requests (ran: {n}, requests: {requests})",
+            n=len(r.calls), requests=r.requests) + (f" — {r.problem}" if r.problem else ""),
          _problem_hint(r) if r.problem else
-         "a cap of 2 must allow 2 turns: compare before counting the turn" if len(r.calls) < 2 else
-         "the task needs 2 turns and the model then ends its turn: send one request per turn, plus the first")
+         _t("a cap of 2 must allow 2 turns: compare before counting the turn") if len(r.calls) < 2 else
+         _t("the task needs 2 turns and the model then ends its turn: send one request per turn, plus the first"))
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and res.stopped_by == "end_turn" and res.text == reference.text,
-         "it returns the model's own answer (stopped_by='end_turn'), not a cap message",
-         "the model ended its turn within the cap, so the loop must end by its while condition and return "
-         "final_text(response)" + (f" — got stopped_by={res.stopped_by!r}" if res else "")
+         _t("it returns the model's own answer (stopped_by='end_turn'), not a cap message"),
+         _t("the model ended its turn within the cap, so the loop must end by its while condition and return "
+            "final_text(response)")
+         + (_t(" — got stopped_by={stopped_by!r}", stopped_by=res.stopped_by) if res else "")
          if res is not None else _problem_hint(r))
     c.ok(res is not None and (res.turns, res.requests) == (2, 3),
-         "it reports turns=2, requests=3"
-         + (f" (got turns={res.turns}, requests={res.requests})" if res and (res.turns, res.requests) != (2, 3) else ""),
-         "count a turn when it runs and every request you send" if res is not None else _problem_hint(r))
+         _t("it reports turns=2, requests=3")
+         + (_t(" (got turns={turns}, requests={requests})", turns=res.turns, requests=res.requests)
+            if res and (res.turns, res.requests) != (2, 3) else ""),
+         _t("count a turn when it runs and every request you send") if res is not None else _problem_hint(r))
     c.ok(res is not None and await resend(res.messages) is None,
-         "the history it returns can be continued",
-         "return the messages list the loop built" if res is not None else _problem_hint(r))
+         _t("the history it returns can be continued"),
+         _t("return the messages list the loop built") if res is not None else _problem_hint(r))
     ref = await capped(fn, "refusal", max_turns=3)
     rres = ref.result if isinstance(ref.result, AgentResult) else None
     c.ok(rres is not None and (rres.stopped_by, rres.turns, rres.requests) == ("refusal", 0, 1),
-         "a reply that is neither tool_use nor end_turn (a refusal) ends the run: stopped_by='refusal', 1 request"
+         _t("a reply that is neither tool_use nor end_turn (a refusal) ends the run: stopped_by='refusal', 1 request")
          + (f" — {ref.problem}" if ref.problem else ""),
-         "loop only `while response.stop_reason == \"tool_use\"`: any other stop reason (refusal, max_tokens, …) "
-         "ends the loop and is returned as stopped_by; `!= \"end_turn\"` runs an empty tool step"
+         _t("loop only `while response.stop_reason == \"tool_use\"`: any other stop reason (refusal, max_tokens, …) "
+            "ends the loop and is returned as stopped_by; `!= \"end_turn\"` runs an empty tool step")
          if ref.problem is None or "NotImplementedError" not in ref.problem else _problem_hint(ref))
     c.done()
 
@@ -836,14 +873,14 @@ async def check_tokens(ns: dict) -> None:
 
 async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
     """YOUR run_guarded on the offline model, bounded by request count: what ran, how often, what came back."""
-    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[])
+    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[], runaway=False)
     if not callable(fn):
         run.problem = "run_guarded is not defined yet: run its cell"
         return run
     tools = tools or TOOLS_3
     bound = await bounded(scenario, lambda client: fn(client, task, tools, counting_impls(run.calls), **kwargs),
                           limit=limit)
-    run.result, run.problem, run.requests = bound.result, bound.problem, bound.requests
+    run.result, run.problem, run.requests, run.runaway = bound.result, bound.problem, bound.requests, bound.runaway
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
         run.problem = f"it returned {type(run.result).__name__}, not an AgentResult"
@@ -861,7 +898,7 @@ def _loop_hint(run) -> str:
         return "run the cell that defines run_guarded first"
     if "NotImplementedError" in problem:
         return f"something it calls is not written yet ({problem})"
-    if "runaway" in problem:
+    if getattr(run, "runaway", False):  # bounded() cut it off (its line is in the notebook's language)
         return "the loop does not stop: keep the turn cap at the top of the body"
     return f"the run ended with an error ({problem}): it must end with an AgentResult" if problem else \
         "it must return an AgentResult"
@@ -1486,3 +1523,356 @@ async def check_parallel_gate(ns: dict) -> None:
          "first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
          "person is still deciding is already under way whatever they answer")
     c.done()
+
+# =============================================================================================================
+# The checks' words in Spanish (exercises 1 and 2), for the notebooks in exercises/es/ -- see _t() at the top.
+# Keyed by the English text as written above; the {fields} are the same. A text not listed here stays English.
+# =============================================================================================================
+
+SPANISH = {
+    # Checks: the hint label (in the notebook; the grade's summary keeps "hint:"), the closing line
+    "hint": "pista",
+    "all criteria met": "todos los criterios se cumplen",
+    "{cell_id}: {n} criterion(s) not met": "{cell_id}: {n} criterio(s) sin cumplir",
+    "{n} criterion(s) not met: fix your cell, run it, then run this check again":
+        "{n} criterio(s) sin cumplir: arregla tu celda, ejecútala y vuelve a ejecutar este control",
+    # bounded() and the shared helpers
+    "runaway: still running after 300 s ({n} requests)":
+        "desbocado: sigue en marcha después de 300 s ({n} peticiones)",
+    "runaway: still asking the model after {limit} requests":
+        "desbocado: sigue preguntando al modelo después de {limit} peticiones",
+    "the API refused the next request: {message}": "la API rechazó la petición siguiente: {message}",
+    "your code treated the text block the model sends before its calls as a call: handle only blocks whose type "
+    "is 'tool_use' (a turn is a sentence, then the tool_use blocks)":
+        "tu código trató como una llamada el bloque de texto que el modelo envía antes de sus llamadas: atiende "
+        "solo los bloques cuyo type es 'tool_use' (un turno es una frase y luego los bloques tool_use)",
+    "run the cell that defines run_tool_uses first": "ejecuta antes la celda que define run_tool_uses",
+    "write run_tool_uses (it still raises NotImplementedError)":
+        "escribe run_tool_uses (todavía lanza NotImplementedError)",
+    "every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user message; look at "
+    "every block of content, not only the first":
+        "cada bloque tool_use necesita exactamente un tool_result (tool_use_id=block.id) en el siguiente mensaje "
+        "user; recorre todos los bloques de content, no solo el primero",
+    "run_tool_uses did not return within 60 s: is it waiting on something?":
+        "run_tool_uses no terminó en 60 s: ¿está esperando algo?",
+    "return a list with one tool_result per tool_use block; read the error above":
+        "devuelve una lista con un tool_result por bloque tool_use; lee el error de arriba",
+    "{label}: the API accepted every request and the model finished":
+        "{label}: la API aceptó todas las peticiones y el modelo terminó",
+    "{name} is written and runs": "{name} está escrita y se ejecuta",
+    "write {name}: it still raises NotImplementedError": "escribe {name}: todavía lanza NotImplementedError",
+    "run the cell that defines {name} first": "ejecuta antes la celda que define {name}",
+    "(the other criteria are checked once it runs)": "(los demás criterios se comprueban cuando se ejecute)",
+    # exercise 1: check_policy
+    "POLICY and DEFAULT_TIER": "POLICY y DEFAULT_TIER",
+    "POLICY is a dict: tool name -> 'allow' | 'ask' | 'deny'":
+        "POLICY es un dict: nombre de la herramienta -> 'allow' | 'ask' | 'deny'",
+    "POLICY is not defined yet: run the exercise cell": "POLICY aún no está definido: ejecuta la celda del ejercicio",
+    "fill in POLICY: one entry per tool of the colleague's list":
+        "rellena POLICY: una entrada por cada herramienta de la lista de tu compañera",
+    "tiers are the plain lowercase strings 'allow', 'ask', 'deny' (found {found})":
+        "los niveles son las cadenas 'allow', 'ask' y 'deny', tal cual y en minúsculas (hay {found})",
+    "POLICY must be a dict": "POLICY tiene que ser un dict",
+    "{name} is not in POLICY yet": "{name} aún no está en POLICY",
+    "it is {got!r}; the colleague's list says {tier!r}": "es {got!r}; la lista de tu compañera dice {tier!r}",
+    "DEFAULT_TIER fails closed: 'ask' or 'deny'": "DEFAULT_TIER falla en cerrado: 'ask' o 'deny'",
+    "with 'allow', any tool added later (delete_file is one already) would run unchecked":
+        "con 'allow', cualquier herramienta que se añada después (delete_file ya es una) se ejecutaría sin control",
+    "set DEFAULT_TIER to 'ask' or 'deny' (plain lowercase strings)":
+        "da a DEFAULT_TIER el valor 'ask' o 'deny' (cadenas tal cual, en minúsculas)",
+    # check_allow
+    "allow: the tool runs without asking, and its result goes back as it is":
+        "allow: la herramienta se ejecuta sin preguntar, y su resultado vuelve tal cual",
+    "read_file and get_time (allow) each ran once": "read_file y get_time (allow) se ejecutaron una vez cada una",
+    "an allowed tool runs straight away: await arun_tool(tool_impls, block.name, block.input, tools)":
+        "una herramienta permitida se ejecuta en el acto: await arun_tool(tool_impls, block.name, block.input, tools)",
+    "nobody was asked about an allowed tool": "no se preguntó a nadie por una herramienta permitida",
+    "only 'ask' tools go to the approver": "al aprobador solo van las herramientas 'ask'",
+    "the tool's output went back as its tool_result content":
+        "lo que devolvió la herramienta volvió como content de su tool_result",
+    "pass on the text arun_tool returned: tool_result(block.id, text, is_error)":
+        "pasa el texto que devolvió arun_tool: tool_result(block.id, text, is_error)",
+    "the run": "la ejecución",
+    "a tool that fails (read_file of a missing file) is answered with is_error: true":
+        "una herramienta que falla (read_file de un archivo que no existe) se responde con is_error: true",
+    "keep the tool's own failure: text, is_error = await arun_tool(...) and pass is_error on to tool_result; "
+    "dropped, a missing file reaches the model as a success":
+        "conserva el fallo de la propia herramienta: text, is_error = await arun_tool(...) y pasa is_error a "
+        "tool_result; si lo pierdes, un archivo que no existe le llega al modelo como un éxito",
+    "an allowed tool the caller offers, not in the lesson's TOOLS (send_email), runs":
+        "se ejecuta una herramienta permitida que ofrece quien llama y que no está en TOOLS de la lección (send_email)",
+    "pass the tools argument to arun_tool (arun_tool(tool_impls, name, input, tools)): it checks the input against "
+    "the schemas the caller gave, and the lesson's TOOLS has no send_email":
+        "pasa el argumento tools a arun_tool (arun_tool(tool_impls, name, input, tools)): comprueba la entrada con "
+        "los esquemas que dio quien llama, y TOOLS de la lección no tiene send_email",
+    # check_deny
+    "deny: the tool never runs, nobody is asked, and the model is told why":
+        "deny: la herramienta no se ejecuta nunca, no se pregunta a nadie y al modelo se le dice por qué",
+    "send_email (deny) never ran": "send_email (deny) no se ejecutó nunca",
+    "look the tier up BEFORE running anything; a deny never reaches arun_tool":
+        "consulta el nivel ANTES de ejecutar nada; un deny nunca llega a arun_tool",
+    "nobody was asked about send_email": "no se preguntó a nadie por send_email",
+    "deny is not ask: a forbidden tool is refused without bothering the person":
+        "deny no es ask: una herramienta prohibida se rechaza sin molestar a la persona",
+    "the send_email call got exactly one tool_result": "la llamada a send_email recibió exactamente un tool_result",
+    "a call you do not run still needs its tool_result (tool_use_id=block.id), or it is left dangling":
+        "una llamada que no ejecutas también necesita su tool_result (tool_use_id=block.id); si no, queda colgando",
+    "one tool_result per call, not two": "un tool_result por llamada, no dos",
+    "... with is_error: true": "... con is_error: true",
+    "the call did not succeed: tool_result(..., is_error=True)":
+        "la llamada no salió bien: tool_result(..., is_error=True)",
+    "... saying the tool is forbidden by policy (so the model does not try again)":
+        "... diciendo que la política prohíbe la herramienta (así el modelo no lo vuelve a intentar)",
+    "it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
+    "'forbidden'), not REJECTED_MESSAGE":
+        "se lee como el no de una persona; el texto del deny tiene que decir que la política lo prohíbe (la palabra "
+        "'policy' o 'forbidden'), no REJECTED_MESSAGE",
+    "say why: e.g. \"send_email is forbidden by policy; it was not run\" (the words 'forbidden' or 'policy')":
+        "di por qué: p. ej. \"send_email is forbidden by policy; it was not run\" (las palabras 'forbidden' o "
+        "'policy')",
+    "a tier that is none of the three (a typo: 'Deny') is treated as deny":
+        "un nivel que no es ninguno de los tres (una errata: 'Deny') se trata como deny",
+    "the typo ran the tool: fail closed — anything that is not exactly 'allow' or 'ask' is a deny":
+        "la errata ejecutó la herramienta: falla en cerrado — todo lo que no sea exactamente 'allow' o 'ask' es "
+        "un deny",
+    "the typo went to the approver: fail closed — anything that is not exactly 'allow' or 'ask' is a deny":
+        "la errata llegó al aprobador: falla en cerrado — todo lo que no sea exactamente 'allow' o 'ask' es un deny",
+    "answer it exactly like a deny: one is_error tool_result, forbidden by policy":
+        "respóndela igual que a un deny: un tool_result con is_error, prohibida por la política",
+    # check_ask
+    "ask: the approval gate decides, before the tool runs":
+        "ask: decide la válvula de aprobación, antes de que se ejecute la herramienta",
+    "write_file (ask) was put to the approver once, with its name and input":
+        "write_file (ask) pasó una vez por el aprobador, con su nombre y su entrada",
+    "for an 'ask' tool: await approve(block.name, block.input) — the gate you already have":
+        "para una herramienta 'ask': await approve(block.name, block.input) — la válvula que ya tienes",
+    "approved: write_file ran, and only after the yes": "aprobada: write_file se ejecutó, y solo después del sí",
+    "it never ran after a yes: run it when approve(...) returns True":
+        "no se ejecutó tras un sí: ejecútala cuando approve(...) devuelva True",
+    "ask first, then run: a question asked after the tool ran comes too late, the file is already written":
+        "primero pregunta y después ejecuta: una pregunta hecha cuando la herramienta ya se ejecutó llega tarde, el "
+        "archivo ya está escrito",
+    "rejected: write_file never ran": "rechazada: write_file no se ejecutó nunca",
+    "on a no, skip arun_tool": "ante un no, sáltate arun_tool",
+    "rejected: the call still got exactly one tool_result, with is_error: true":
+        "rechazada: la llamada recibió aun así exactamente un tool_result, con is_error: true",
+    "answer it: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — a rejection is a result, not silence":
+        "respóndela: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — un rechazo es un resultado, no un "
+        "silencio",
+    "rejected: the model reads it as the person's no": "rechazada: el modelo lo lee como el no de la persona",
+    "it reads as a refusal by policy: a rejection is not a deny — send REJECTED_MESSAGE":
+        "se lee como un rechazo por política: un rechazo de la persona no es un deny — envía REJECTED_MESSAGE",
+    "send REJECTED_MESSAGE (from harness_lib.approval): it tells the model a person declined":
+        "envía REJECTED_MESSAGE (de harness_lib.approval): le dice al modelo que una persona dijo que no",
+    "approved run": "ejecución aprobada",
+    "rejected run": "ejecución rechazada",
+    "no approver (approve=None): write_file does not run, and gets an is_error tool_result":
+        "sin aprobador (approve=None): write_file no se ejecuta y recibe un tool_result con is_error",
+    "with no approver nobody can say yes: fail closed, answer it like a rejection":
+        "sin aprobador nadie puede decir que sí: falla en cerrado, respóndela como un rechazo",
+    "approve=None ran the tool: with no approver nobody can say yes — fail closed, treat it as a no":
+        "con approve=None se ejecutó la herramienta: sin aprobador nadie puede decir que sí — falla en cerrado, "
+        "tómalo como un no",
+    "an approver that answers something other than True (here the string 'no') does not approve":
+        "un aprobador que responde algo distinto de True (aquí la cadena 'no') no aprueba",
+    "only `True` is a yes: `if await approve(...) is True:` — a truthy 'no' must not run the tool":
+        "solo `True` es un sí: `if await approve(...) is True:` — un 'no' que Python toma por verdadero no debe "
+        "ejecutar la herramienta",
+    # check_default_tier
+    "the default tier: what a tool the policy does not list gets":
+        "el nivel por defecto: lo que recibe una herramienta que la política no menciona",
+    "ran without asking": "se ejecutó sin preguntar",
+    "was asked, then ran": "se preguntó por ella y luego se ejecutó",
+    "was neither asked about nor run": "ni se preguntó por ella ni se ejecutó",
+    "default_tier={tier!r}: the unlisted delete_file {said}":
+        "default_tier={tier!r}: delete_file, que no está en la lista, {said}",
+    "look the tier up with policy.get(block.name, default_tier): the default_tier argument, not a fixed tier":
+        "consulta el nivel con policy.get(block.name, default_tier): el argumento default_tier, no un nivel fijo",
+    "default_tier='deny': delete_file got one is_error tool_result saying it is forbidden by policy":
+        "default_tier='deny': delete_file recibió un tool_result con is_error que dice que la política lo prohíbe",
+    "an unlisted tool that falls to deny is answered exactly like a listed deny":
+        "una herramienta que no está en la lista y cae en deny se responde igual que un deny de la lista",
+    "a tool the policy lists gets its own tier, not the default":
+        "una herramienta que la política menciona recibe su propio nivel, no el de por defecto",
+    "use the policy argument the loop passes in (the checks pass their own), not the global POLICY":
+        "usa el argumento policy que pasa el bucle (los controles pasan el suyo), no el POLICY global",
+    # check_parallel
+    "a turn of several calls: approvals first, then one tool_result each, in order":
+        "un turno de varias llamadas: primero las aprobaciones, luego un tool_result por llamada, en orden",
+    "for a turn of 4 tool calls, run_tool_uses returned a list":
+        "para un turno de 4 llamadas a herramientas, run_tool_uses devolvió una lista",
+    "return a list of tool_result blocks; the loop sends it as ONE user message":
+        "devuelve una lista de bloques tool_result; el bucle la envía como UN mensaje user",
+    "exactly one tool_result per tool_use, in the tool_use order":
+        "exactamente un tool_result por tool_use, en el orden de los tool_use",
+    "one result per tool_use block, in the order of the blocks, none skipped, none twice (the text block before "
+    "them gets none)":
+        "un resultado por bloque tool_use, en el orden de los bloques, sin saltarse ninguno ni repetirlo (el bloque "
+        "de texto que va antes no recibe ninguno)",
+    "every block is a tool_result: type, tool_use_id, content (and is_error when it failed)":
+        "cada bloque es un tool_result: type, tool_use_id, content (e is_error si falló)",
+    "build each one with tool_result(block.id, text, is_error)":
+        "construye cada uno con tool_result(block.id, text, is_error)",
+    "read_file, get_time and the approved write_file ran; send_email did not":
+        "se ejecutaron read_file, get_time y el write_file aprobado; send_email no",
+    "allow runs, ask runs after a yes, deny never runs — in a turn of several calls too":
+        "allow se ejecuta, ask se ejecuta tras un sí, deny no se ejecuta nunca — también en un turno de varias "
+        "llamadas",
+    "every approval of the turn was asked before any tool of the turn ran":
+        "todas las aprobaciones del turno se pidieron antes de que se ejecutara ninguna herramienta del turno",
+    "the kit's rule: first decide every call of the turn (look up tiers, ask the approver for each 'ask'), then "
+    "run the calls that may run — here a tool ran before the turn's question was asked":
+        "la regla del kit: primero decide todas las llamadas del turno (consulta los niveles, pregunta al aprobador "
+        "por cada 'ask') y después ejecuta las que pueden ejecutarse — aquí una herramienta se ejecutó antes de "
+        "hacer la pregunta del turno",
+    "two write_file calls in one turn: each was asked about, and only the approved one ran":
+        "dos llamadas a write_file en un turno: se preguntó por cada una, y solo se ejecutó la aprobada",
+    "the approver was asked {n} time(s) for 2 calls: ask once per call (with its own input), and run a call only "
+    "on its own yes (ran: {ran})":
+        "se preguntó {n} vez (veces) al aprobador para 2 llamadas: pregunta una vez por llamada (con su propia "
+        "entrada) y ejecuta cada llamada solo con su propio sí (se ejecutaron: {ran})",
+    # exercise 2: the helpers
+    "it returned {kind}, not an AgentResult": "devolvió {kind}, no un AgentResult",
+    "run the cell that defines MAX_TURNS and run_capped first":
+        "ejecuta antes la celda que define MAX_TURNS y run_capped",
+    "write run_capped (it still raises NotImplementedError)": "escribe run_capped (todavía lanza NotImplementedError)",
+    "the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the top":
+        "el bucle da vueltas mientras el modelo pida herramientas: añade el tope, `if turns >= max_turns:` al "
+        "principio",
+    "the run ended with an error (shown above): it must end with an AgentResult":
+        "la ejecución terminó con un error (arriba): tiene que terminar con un AgentResult",
+    "it must return an AgentResult": "tiene que devolver un AgentResult",
+    # check_diagnosis
+    "the diagnosis: what the bare loop lacks, and how each absence runs away":
+        "el diagnóstico: qué le falta al bucle desnudo, y cómo se desboca por cada ausencia",
+    "DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell":
+        "DIAGNOSIS es un dict no vacío {salvaguarda que falta: desbocamiento} hecho con las constantes de la celda 🔒",
+    "DIAGNOSIS is not defined yet: run the exercise cell":
+        "DIAGNOSIS aún no está definido: ejecuta la celda del ejercicio",
+    "DIAGNOSIS must be a dict": "DIAGNOSIS tiene que ser un dict",
+    "fill in DIAGNOSIS: at least one entry": "rellena DIAGNOSIS: al menos una entrada",
+    "use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked":
+        "usa los nombres de las constantes (p. ej. NO_TURN_CAP), no un texto tuyo: un texto libre no se puede "
+        "comprobar",
+    "(the other criteria are checked once DIAGNOSIS has entries)":
+        "(los demás criterios se comprueban cuando DIAGNOSIS tenga entradas)",
+    "names every missing guard that lets this loop run away ({named} of {total} named)":
+        "nombra todas las salvaguardas que faltan y dejan que este bucle se desboque (nombradas: {named} de {total})",
+    "read the while line (who decides when it ends?), then the two runaway runs: what grows without end, and what "
+    "goes unnoticed? Each has a guard whose absence allows it":
+        "lee la línea del while (¿quién decide cuándo termina?) y luego las dos ejecuciones desbocadas: ¿qué crece "
+        "sin fin, y qué pasa inadvertido? Cada cosa tiene una salvaguarda cuya ausencia la permite",
+    "each of those guards is mapped to the runaway its absence allows ({right} of {total} right)":
+        "cada una de esas salvaguardas va con el desbocamiento que permite su ausencia (bien: {right} de {total})",
+    "for each guard ask: without it, what happens when the model keeps asking for tools? Pick the runaway constant "
+    "that describes exactly that":
+        "pregúntate por cada salvaguarda: sin ella, ¿qué pasa cuando el modelo sigue pidiendo herramientas? Elige la "
+        "constante de desbocamiento que describe exactamente eso",
+    "no key is a guard whose absence does not make this loop run away":
+        "ninguna clave es una salvaguarda cuya ausencia no haga desbocarse a este bucle",
+    "one of your keys names something the bare loop lacks, but its absence never makes a loop run away (hint: what "
+    "does the SDK already do by itself?)":
+        "una de tus claves nombra algo que le falta al bucle desnudo, pero cuya ausencia nunca hace que un bucle se "
+        "desboque (pista: ¿qué hace ya el SDK por su cuenta?)",
+    "no value is a failure this loop does not have": "ningún valor es un fallo que este bucle no tiene",
+    "one of your values describes something that does not happen in this loop: look at what it sends back after "
+    "every tool_use":
+        "uno de tus valores describe algo que no ocurre en este bucle: mira lo que devuelve después de cada tool_use",
+    # check_turn_cap
+    "the turn cap: a hard stop, asked at the top of the loop body":
+        "el tope de turnos: un límite firme, comprobado al principio del cuerpo del bucle",
+    "MAX_TURNS is a whole number from 1 to 30": "MAX_TURNS es un número entero entre 1 y 30",
+    " (it is {cap!r})": " (es {cap!r})",
+    "set MAX_TURNS to your cap, e.g. 8 (the lessons' value)":
+        "pon en MAX_TURNS tu tope, p. ej. 8 (el de las lecciones)",
+    "a model that never ends its turn is stopped (never-ends, max_turns=3)":
+        "un modelo que nunca cierra su turno queda detenido (never-ends, max_turns=3)",
+    "exactly 3 tool turns ran (ran: {n})": "se ejecutaron exactamente 3 turnos con herramientas (se ejecutaron: {n})",
+    "one turn short: the cap fired with 2 turns done — is `turns` counted before the check? Ask first, then count "
+    "the turn":
+        "falta un turno: el tope saltó con 2 turnos hechos — ¿cuentas `turns` antes de comprobarlo? Primero "
+        "pregunta y luego cuenta el turno",
+    "more turns than the cap: ask `turns >= max_turns` before every turn":
+        "más turnos que el tope: comprueba `turns >= max_turns` antes de cada turno",
+    "fewer turns than the cap: the run ended early": "menos turnos que el tope: la ejecución terminó antes de tiempo",
+    "exactly 4 model requests: the first, and one after each turn (sent: {n})":
+        "exactamente 4 peticiones al modelo: la primera, y una después de cada turno (enviadas: {n})",
+    "stop before running a 4th turn, so no 5th request is sent":
+        "detente antes de ejecutar un 4.º turno, para que no se envíe una 5.ª petición",
+    "a request after each turn that ran, plus the first":
+        "una petición después de cada turno ejecutado, más la primera",
+    "it returns AgentResult with stopped_by='max_turns', turns=3, requests=4":
+        "devuelve AgentResult con stopped_by='max_turns', turns=3, requests=4",
+    " (got {got})": " (se obtuvo {got})",
+    "return AgentResult(text, 'max_turns', turns, requests, 0, messages) when the cap fires; turns counts the turns "
+    "that ran, requests every request sent":
+        "devuelve AgentResult(text, 'max_turns', turns, requests, 0, messages) cuando salta el tope; turns cuenta "
+        "los turnos ejecutados, y requests todas las peticiones enviadas",
+    "its text says the harness stopped the run (not empty)":
+        "su texto dice que el arnés detuvo la ejecución (no vacío)",
+    "give the caller a sentence, e.g. f\"Stopped by the harness: turn cap of {max_turns} reached.\"":
+        "dale una frase a quien llama, p. ej. f\"El arnés se detuvo: llegó al tope de turnos de {max_turns}.\"",
+    "the history it returns can be continued (no tool_use left without its tool_result)":
+        "el historial que devuelve se puede continuar (ningún tool_use se queda sin su tool_result)",
+    "when the cap fires, return before appending the response whose calls you will not run":
+        "cuando salta el tope, devuelve el resultado antes de añadir la respuesta cuyas llamadas no vas a ejecutar",
+    "every request offered exactly the tools the caller passed":
+        "cada petición ofreció exactamente las herramientas que pasó quien llama",
+    "pass the tools argument to messages.create, not a global list (the checks pass their own tools)":
+        "pasa el argumento tools a messages.create, no una lista global (los controles pasan sus propias "
+        "herramientas)",
+    "max_turns=0: not a single turn runs (tool calls: {n}, requests: {requests})":
+        "max_turns=0: no se ejecuta ni un turno (llamadas a herramientas: {n}, peticiones: {requests})",
+    "with max_turns=0, {n} turn(s) ran: the cap must be asked before the first turn runs, first thing in the loop "
+    "body":
+        "con max_turns=0 se ejecutaron {n} turno(s): el tope tiene que comprobarse antes de que se ejecute el primer "
+        "turno, lo primero del cuerpo del bucle",
+    "a turn of 2 parallel calls counts as ONE turn (parallel, max_turns=1: turns=1, the model's answer)":
+        "un turno con 2 llamadas en paralelo cuenta como UN turno (parallel, max_turns=1: turns=1, la respuesta "
+        "del modelo)",
+    " (got stopped_by={stopped_by!r}, turns={turns})": " (se obtuvo stopped_by={stopped_by!r}, turns={turns})",
+    "turns counts tool-calling turns (model responses), not tool calls: add 1 per response, however many tool_use "
+    "blocks it holds":
+        "turns cuenta turnos con llamadas a herramientas (respuestas del modelo), no llamadas: suma 1 por "
+        "respuesta, tenga los bloques tool_use que tenga",
+    "after its one turn the model ended its turn: return its answer (stopped_by='end_turn'); the cap fires only "
+    "when the model asks for one more turn":
+        "tras su único turno el modelo cerró su turno: devuelve su respuesta (stopped_by='end_turn'); el tope solo "
+        "salta cuando el modelo pide un turno más",
+    "count every request you send: the first, and one after the turn":
+        "cuenta todas las peticiones que envías: la primera, y una después del turno",
+    "run_capped's default cap is MAX_TURNS (without max_turns, {n} turns ran; MAX_TURNS={cap})":
+        "el tope por defecto de run_capped es MAX_TURNS (sin max_turns se ejecutaron {n} turnos; MAX_TURNS={cap})",
+    "keep `max_turns=MAX_TURNS` as the default in the def line":
+        "deja `max_turns=MAX_TURNS` como valor por defecto en la línea def",
+    # check_model_answer
+    "the cap leaves a model that ends in time alone": "el tope no molesta a un modelo que termina a tiempo",
+    "the demo task with max_turns=2: its 2 tool turns ran, in 3 requests (ran: {n}, requests: {requests})":
+        "la tarea demo con max_turns=2: se ejecutaron sus 2 turnos con herramientas, en 3 peticiones "
+        "(se ejecutaron: {n}, peticiones: {requests})",
+    "a cap of 2 must allow 2 turns: compare before counting the turn":
+        "un tope de 2 tiene que permitir 2 turnos: compara antes de contar el turno",
+    "the task needs 2 turns and the model then ends its turn: send one request per turn, plus the first":
+        "la tarea necesita 2 turnos y después el modelo cierra su turno: envía una petición por turno, más la primera",
+    "it returns the model's own answer (stopped_by='end_turn'), not a cap message":
+        "devuelve la respuesta del propio modelo (stopped_by='end_turn'), no un mensaje del tope",
+    "the model ended its turn within the cap, so the loop must end by its while condition and return "
+    "final_text(response)":
+        "el modelo cerró su turno dentro del tope, así que el bucle tiene que terminar por su condición del while "
+        "y devolver final_text(response)",
+    " — got stopped_by={stopped_by!r}": " — se obtuvo stopped_by={stopped_by!r}",
+    "it reports turns=2, requests=3": "informa turns=2, requests=3",
+    " (got turns={turns}, requests={requests})": " (se obtuvo turns={turns}, requests={requests})",
+    "count a turn when it runs and every request you send":
+        "cuenta un turno cuando se ejecuta, y cada petición que envías",
+    "the history it returns can be continued": "el historial que devuelve se puede continuar",
+    "return the messages list the loop built": "devuelve la lista messages que construyó el bucle",
+    "a reply that is neither tool_use nor end_turn (a refusal) ends the run: stopped_by='refusal', 1 request":
+        "una respuesta que no es ni tool_use ni end_turn (un rechazo) termina la ejecución: stopped_by='refusal', "
+        "1 petición",
+    "loop only `while response.stop_reason == \"tool_use\"`: any other stop reason (refusal, max_tokens, …) ends "
+    "the loop and is returned as stopped_by; `!= \"end_turn\"` runs an empty tool step":
+        "da vueltas solo `while response.stop_reason == \"tool_use\"`: cualquier otro motivo de parada (refusal, "
+        "max_tokens, …) termina el bucle y se devuelve como stopped_by; `!= \"end_turn\"` ejecuta un paso de "
+        "herramientas vacío",
+}

@@ -15,6 +15,8 @@ it exactly as to the real notebook. All copies are graded by a few pytest runs s
 notebook); the copies are deleted afterwards.
 """
 
+import ast
+import importlib.util
 import json
 import os
 import re
@@ -645,6 +647,7 @@ REFUSED = {
     "tamper-untagged": (EX2, "untag", "the check cell 'check-model-answer' has tags ['raises-exception']"),
     "key-in-source": (EX1, "key-source", "in cell 'policy' (source)"),
     "key-in-output": (EX2, "key-output", "in cell 'it-works' (output)"),
+    "es-tamper-edited": (EX1, "edit-es", "the check cell 'check-deny' was edited"),  # the Spanish twin: same lock
 }
 
 WRONG = ISSUE_CLASSES | BEGINNER | VALVES
@@ -679,8 +682,8 @@ def edited(case, name, changes):
 
 def refused(case):
     name, how, _ = REFUSED[case]
-    nb = solution(name)
-    if how == "edit":
+    nb = solution(name) if not how.endswith("-es") else load_es(f"solutions/{name}")
+    if how in ("edit", "edit-es"):
         c = cell(nb, "check-deny")
         c["source"] = source(c) + "\n# all good!"
     elif how == "delete":
@@ -745,6 +748,9 @@ def runs():
             "from-exercises": (EXERCISES, [f"solutions/{EX1}", EX2]),
             "from-solutions": (EXERCISES / "solutions", [EX1]),
             "from-elsewhere": (elsewhere, [str(EXERCISES / EX2)]),
+            "root-es": (ROOT, [f"exercises/es/solutions/{EX1}", f"exercises/es/solutions/{EX2}",
+                               f"exercises/es/{EX1}", f"exercises/es/{EX2}"]),
+            "from-es": (EXERCISES / "es", [EX1, f"solutions/{EX2}"]),
         }
         procs = {g: _run([*GRADE, *nbs], cwd, env) for g, (cwd, nbs) in groups.items()}
         results = {}
@@ -849,3 +855,86 @@ def test_grading_gives_the_same_result_from_any_folder(runs):
         assert sections.get(path, "").startswith(f"{path}: {verdict} checks pass"), (group, out[-3000:])
         root_section = runs["root"][2].get(path)
         assert sections[path] == root_section, f"{group}: the summary differs from the root's"
+
+
+# ---- the Spanish edition (exercises/es/): the same check cells and lock, the grade in the same shape ---------
+
+def load_es(name):
+    return json.loads((EXERCISES / "es" / name).read_text(encoding="utf-8"))
+
+
+def shape(section):
+    """A notebook's grade section without its words: the verdict line without its path, each check's line, and
+    for every ✗ criterion and its hint only the marker."""
+    lines = section.splitlines()
+    return [re.sub(r"^\S*\.ipynb: ", "", lines[0])] + [re.sub(r"^( {6,}(?:✗|hint:)) .*$", r"\1", line)
+                                                         for line in lines[1:]]
+
+
+@pytest.mark.parametrize("name", [EX1, EX2, f"solutions/{EX1}", f"solutions/{EX2}"])
+def test_the_spanish_twin_has_the_english_grader_cells(name):
+    english, spanish = json.loads((EXERCISES / name).read_text(encoding="utf-8")), load_es(name)
+    assert [(c.get("id"), c["cell_type"], c.get("metadata", {}).get("tags", [])) for c in spanish["cells"]] == \
+        [(c.get("id"), c["cell_type"], c.get("metadata", {}).get("tags", [])) for c in english["cells"]]
+    for en, es in zip(english["cells"], spanish["cells"]):
+        if {"check", "locked"} & set(en.get("metadata", {}).get("tags", [])):
+            assert source(es) == source(en), f"{name}: the grader cell {en.get('id')} differs from the English one"
+
+
+def test_spanish_solutions_pass_and_starters_fail_by_their_checks(runs):
+    code, out, sections = runs["root-es"]
+    assert code == 1, out[-4000:]
+    assert f"exercises/es/solutions/{EX1}: PASS — 6 of 6 checks pass" in out, out[-6000:]
+    assert f"exercises/es/solutions/{EX2}: PASS — 3 of 3 checks pass" in out, out[-6000:]
+    assert f"exercises/es/{EX1}: FAIL — 0 of 6 checks pass" in out, out[-6000:]
+    assert f"exercises/es/{EX2}: FAIL — 0 of 3 checks pass" in out, out[-6000:]
+    for name in (EX1, EX2):
+        assert "raised" not in sections[f"exercises/es/{name}"], sections[f"exercises/es/{name}"]
+    # the criteria and hints are in Spanish: the notebook's setup cell chose the language (lang.use("es"))
+    assert ("      ✗ run_tool_uses está escrita y se ejecuta\n          hint: escribe run_tool_uses"
+            in sections[f"exercises/es/{EX1}"])
+    assert ("      ✗ run_capped está escrita y se ejecuta\n          hint: escribe run_capped"
+            in sections[f"exercises/es/{EX2}"])
+
+
+def test_the_spanish_grade_has_the_english_shape(runs):
+    for name in (f"solutions/{EX1}", f"solutions/{EX2}", EX1, EX2):
+        english, spanish = runs["root"][2][f"exercises/{name}"], runs["root-es"][2][f"exercises/es/{name}"]
+        assert shape(spanish) == shape(english), f"{name}\n{english}\n---\n{spanish}"
+
+
+def test_grading_from_the_spanish_folder_gives_the_same_summary(runs):
+    code, out, sections = runs["from-es"]
+    for path in (f"exercises/es/{EX1}", f"exercises/es/solutions/{EX2}"):
+        assert sections.get(path) == runs["root-es"][2][path], out[-3000:]
+
+
+def _grading_module():
+    spec = importlib.util.spec_from_file_location("_grading_under_test", EXERCISES / "grading.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fields(text):
+    return sorted(re.findall(r"\{(\w+)(?:![rsa])?\}", text))
+
+
+def test_every_spanish_check_text_matches_an_english_one(monkeypatch):
+    """grading.py's _t(): every English text it is called with has a Spanish entry with the same {fields}, and no
+    entry is left over from a text that changed. English stays the text itself."""
+    tree = ast.parse((EXERCISES / "grading.py").read_text(encoding="utf-8"))
+    called = {node.args[0].value for node in ast.walk(tree)
+              if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_t"
+              and isinstance(node.args[0], ast.Constant)}
+    grading = _grading_module()
+    assert called and set(grading.SPANISH) == called, (sorted(called - set(grading.SPANISH)),
+                                                        sorted(set(grading.SPANISH) - called))
+    mismatched = [k for k, v in grading.SPANISH.items() if _fields(k) != _fields(v)]
+    assert not mismatched, mismatched
+    text = "{n} criterion(s) not met: fix your cell, run it, then run this check again"
+    monkeypatch.setenv("HARNESS_LANG", "en")
+    assert grading._t(text, n=2) == "2 criterion(s) not met: fix your cell, run it, then run this check again"
+    monkeypatch.setenv("HARNESS_LANG", "es")
+    assert grading._t(text, n=2) == ("2 criterio(s) sin cumplir: arregla tu celda, ejecútala y vuelve a ejecutar "
+                                     "este control")
