@@ -820,7 +820,7 @@ def _call(fn, *args):
 
 
 async def check_tokens(ns: dict) -> None:
-    c = Checks("check-tokens", "tokens_of: every token one response was billed for")
+    c = Checks("check-tokens", _t("tokens_of: every token one response was billed for"))
     fn = ns.get("tokens_of")
     if not callable(fn):
         unfinished(c, "not defined yet", "tokens_of")
@@ -829,45 +829,45 @@ async def check_tokens(ns: dict) -> None:
     got, problem = _call(fn, plain)
     if unfinished(c, problem, "tokens_of"):
         return c.done()
-    c.ok(got == 1280 and type(got) is int, "no caching: input_tokens + output_tokens (1200 + 80 = 1280)"
-         + (f" — {problem}" if problem else "" if got == 1280 else f" (got {got!r})"),
-         f"it raised {problem}" if problem else "return a whole number: usage.input_tokens + usage.output_tokens + …")
+    c.ok(got == 1280 and type(got) is int, _t("no caching: input_tokens + output_tokens (1200 + 80 = 1280)")
+         + (f" — {problem}" if problem else "" if got == 1280 else _t(" (got {got!r})", got=got)),
+         _t("it raised {problem}", problem=problem) if problem else _t("return a whole number: usage.input_tokens + usage.output_tokens + …"))
     write, read = (await usages_of("never-ends", cached_tools(), requests=2))[:2]
     got_w, problem_w = _call(fn, write)
     got_r, problem_r = _call(fn, read)
     short = write.input_tokens + write.output_tokens
-    c.note(f"(a cached run on the offline model: the 1st response wrote {write.cache_creation_input_tokens} tokens "
-           f"to the cache, the 2nd read {read.cache_read_input_tokens} from it; input_tokens was only "
-           f"{write.input_tokens}, then {read.input_tokens})")
+    c.note(_t("(a cached run on the offline model: the 1st response wrote {cache_creation_input_tokens} tokens "
+           "to the cache, the 2nd read {cache_read_input_tokens} from it; input_tokens was only "
+           "{input_tokens}, then {input_tokens2})", cache_creation_input_tokens=write.cache_creation_input_tokens, cache_read_input_tokens=read.cache_read_input_tokens, input_tokens=write.input_tokens, input_tokens2=read.input_tokens))
     c.ok(got_w == _all_four(write),
-         f"the first request of a cached run counts its cache writes: {_all_four(write)} tokens"
-         + (f" — {problem_w}" if problem_w else "" if got_w == _all_four(write) else f" (got {got_w!r})"),
-         f"it raised {problem_w}" if problem_w else
-         f"input + output alone is {short}: with caching on, the cached part of the prompt is billed as "
-         "cache_creation_input_tokens (first time) and cache_read_input_tokens (after): add both"
-         if got_w == short else "add every billed counter: input, output, cache_creation_input_tokens, "
-                                "cache_read_input_tokens")
+         _t("the first request of a cached run counts its cache writes: {all_four} tokens", all_four=_all_four(write))
+         + (f" — {problem_w}" if problem_w else "" if got_w == _all_four(write) else _t(" (got {got!r})", got=got_w)),
+         _t("it raised {problem}", problem=problem_w) if problem_w else
+         _t("input + output alone is {short}: with caching on, the cached part of the prompt is billed as "
+         "cache_creation_input_tokens (first time) and cache_read_input_tokens (after): add both", short=short)
+         if got_w == short else _t("add every billed counter: input, output, cache_creation_input_tokens, "
+                                "cache_read_input_tokens"))
     c.ok(got_r == _all_four(read),
-         f"a later request counts its cache reads: {_all_four(read)} tokens"
-         + (f" — {problem_r}" if problem_r else "" if got_r == _all_four(read) else f" (got {got_r!r})"),
-         f"it raised {problem_r}" if problem_r else
-         "cache reads are billed too (cheaper per token, but they fill the context and the budget): add "
-         "usage.cache_read_input_tokens")
+         _t("a later request counts its cache reads: {all_four} tokens", all_four=_all_four(read))
+         + (f" — {problem_r}" if problem_r else "" if got_r == _all_four(read) else _t(" (got {got!r})", got=got_r)),
+         _t("it raised {problem}", problem=problem_r) if problem_r else
+         _t("cache reads are billed too (cheaper per token, but they fill the context and the budget): add "
+         "usage.cache_read_input_tokens"))
     bare = Usage(input_tokens=30, output_tokens=12)  # the cache fields are None, as on a response without them
     got_b, problem_b = _call(fn, bare)
-    c.ok(got_b == 42, "a usage whose cache counters are missing (None) counts them as 0 (30 + 12 = 42)"
-         + (f" — {problem_b}" if problem_b else "" if got_b == 42 else f" (got {got_b!r})"),
-         "a counter can be None: `usage.cache_read_input_tokens or 0` (None + int raises TypeError)"
-         if problem_b and "TypeError" in problem_b else f"it raised {problem_b}" if problem_b else
-         "a missing counter is 0")
+    c.ok(got_b == 42, _t("a usage whose cache counters are missing (None) counts them as 0 (30 + 12 = 42)")
+         + (f" — {problem_b}" if problem_b else "" if got_b == 42 else _t(" (got {got!r})", got=got_b)),
+         _t("a counter can be None: `usage.cache_read_input_tokens or 0` (None + int raises TypeError)")
+         if problem_b and "TypeError" in problem_b else _t("it raised {problem}", problem=problem_b) if problem_b else
+         _t("a missing counter is 0"))
     live = Usage(input_tokens=50, output_tokens=20, cache_creation_input_tokens=3000, cache_read_input_tokens=0,
                  cache_creation={"ephemeral_5m_input_tokens": 3000, "ephemeral_1h_input_tokens": 0})
     got_l, problem_l = _call(fn, live)
-    c.ok(got_l == 3070, "a usage shaped like a live one (cache_creation also broken down by lifetime) counts the "
-         "cache writes once (50 + 20 + 3000 = 3070)" + ("" if got_l == 3070 or problem_l else f" (got {got_l!r})"),
-         f"it raised {problem_l}" if problem_l else
-         "usage.cache_creation is a breakdown of cache_creation_input_tokens (by cache lifetime), not more tokens: "
-         "add the four *_tokens counters, nothing else")
+    c.ok(got_l == 3070, _t("a usage shaped like a live one (cache_creation also broken down by lifetime) counts the "
+         "cache writes once (50 + 20 + 3000 = 3070)") + ("" if got_l == 3070 or problem_l else _t(" (got {got!r})", got=got_l)),
+         _t("it raised {problem}", problem=problem_l) if problem_l else
+         _t("usage.cache_creation is a breakdown of cache_creation_input_tokens (by cache lifetime), not more tokens: "
+         "add the four *_tokens counters, nothing else"))
     c.done()
 
 
@@ -883,7 +883,7 @@ async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
     run.result, run.problem, run.requests, run.runaway = bound.result, bound.problem, bound.requests, bound.runaway
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
-        run.problem = f"it returned {type(run.result).__name__}, not an AgentResult"
+        run.problem = _t("it returned {kind}, not an AgentResult", kind=type(run.result).__name__)
     return run
 
 
@@ -895,13 +895,13 @@ def _got(run) -> tuple | None:
 def _loop_hint(run) -> str:
     problem = run.problem or ""
     if "not defined" in problem:
-        return "run the cell that defines run_guarded first"
+        return _t("run the cell that defines run_guarded first")
     if "NotImplementedError" in problem:
-        return f"something it calls is not written yet ({problem})"
+        return _t("something it calls is not written yet ({problem})", problem=problem)
     if getattr(run, "runaway", False):  # bounded() cut it off (its line is in the notebook's language)
-        return "the loop does not stop: keep the turn cap at the top of the body"
-    return f"the run ended with an error ({problem}): it must end with an AgentResult" if problem else \
-        "it must return an AgentResult"
+        return _t("the loop does not stop: keep the turn cap at the top of the body")
+    return _t("the run ended with an error ({problem}): it must end with an AgentResult", problem=problem) if problem else \
+        _t("it must return an AgentResult")
 
 
 async def resend_3(messages) -> str | None:
@@ -915,7 +915,7 @@ async def resend_3(messages) -> str | None:
 
 
 async def check_budget(ns: dict) -> None:
-    c = Checks("check-budget", "valve 2: the token budget, checked after the cap and before spending more")
+    c = Checks("check-budget", _t("valve 2: the token budget, checked after the cap and before spending more"))
     fn = ns.get("run_guarded")
     ref, _ = await reference_run("token-hog", max_turns=8, token_budget=40_000)
     r = await guarded(fn, "token-hog", max_turns=8, token_budget=40_000)
@@ -923,80 +923,80 @@ async def check_budget(ns: dict) -> None:
         return c.done()
     want = ("token_budget", ref.turns, ref.requests)
     got = _got(r)
-    c.ok(got == want, f"token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {ref.turns} "
-         f"turns and {ref.requests} requests" + (f" (got {got})" if got and got != want else "")
+    c.ok(got == want, _t("token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {turns} "
+         "turns and {requests} requests", turns=ref.turns, requests=ref.requests) + (_t(" (got {got})", got=got) if got and got != want else "")
          + (f" — {r.problem}" if r.problem else ""),
          _loop_hint(r) if got is None else
-         "the cap stopped it, not the budget: add `tokens_used += tokens_of(response.usage)` after every request "
-         "(the first one too) and `if tokens_used >= token_budget:` right after the cap check"
+         _t("the cap stopped it, not the budget: add `tokens_used += tokens_of(response.usage)` after every request "
+         "(the first one too) and `if tokens_used >= token_budget:` right after the cap check")
          if got[0] == "max_turns" else
-         f"stopped at the wrong moment (turns={got[1]}, requests={got[2]}): add each response's tokens as it "
-         "arrives, and ask `tokens_used >= token_budget` at the top of the body, right after the cap")
+         _t("stopped at the wrong moment (turns={got_1}, requests={got_2}): add each response's tokens as it "
+         "arrives, and ask `tokens_used >= token_budget` at the top of the body, right after the cap", got_1=got[1], got_2=got[2]))
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and res.tokens_used == ref.tokens_used,
-         f"tokens_used is the sum over every request, the first included ({ref.tokens_used})"
-         + (f" (got {res.tokens_used})" if res is not None and res.tokens_used != ref.tokens_used else ""),
+         _t("tokens_used is the sum over every request, the first included ({tokens_used})", tokens_used=ref.tokens_used)
+         + (_t(" (got {tokens_used})", tokens_used=res.tokens_used) if res is not None and res.tokens_used != ref.tokens_used else ""),
          _loop_hint(r) if res is None else
-         "add tokens_of(response.usage) after EVERY request, the first one included, and return the total")
+         _t("add tokens_of(response.usage) after EVERY request, the first one included, and return the total"))
     no_budget = got is not None and got[0] == "max_turns" and got[1] == 8  # nothing but the cap ever stops it
-    absent = ("no budget check stopped this run (see the first criterion): add `if tokens_used >= token_budget:` "
-              "right after the cap")
-    c.ok(len(r.calls) == ref.turns, f"the tools ran in exactly the {ref.turns} turns that were allowed "
-         f"(ran: {len(r.calls)})",
+    absent = (_t("no budget check stopped this run (see the first criterion): add `if tokens_used >= token_budget:` "
+              "right after the cap"))
+    c.ok(len(r.calls) == ref.turns, _t("the tools ran in exactly the {turns} turns that were allowed "
+         "(ran: {n})", turns=ref.turns, n=len(r.calls)),
          _loop_hint(r) if r.problem else absent if no_budget else
-         "stop before running the turn that would spend more, not after")
+         _t("stop before running the turn that would spend more, not after"))
     c.ok(res is not None and res.stopped_by == "token_budget" and isinstance(res.text, str) and res.text.strip(),
-         "the budget's stop comes with a text that says the harness stopped the run",
+         _t("the budget's stop comes with a text that says the harness stopped the run"),
          _loop_hint(r) if res is None else absent if res.stopped_by != "token_budget" else
-         "when the budget stops the run, say so, e.g. "
-         "f\"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}.\"")
+         _t("when the budget stops the run, say so, e.g. "
+         'f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}."'))
     problem = await resend_3(res.messages) if res is not None else "no result"
-    c.ok(problem is None, "the history it returns can be continued (no tool_use left without its tool_result)",
+    c.ok(problem is None, _t("the history it returns can be continued (no tool_use left without its tool_result)"),
          _loop_hint(r) if res is None else
-         "return before appending the response whose calls you will not run")
-    c.ok(bool(r.offered) and all(t == TOOLS_3 for t in r.offered), "every request offered exactly the tools the "
-         "caller passed", _loop_hint(r) if not r.offered else "pass the tools argument to messages.create")
+         _t("return before appending the response whose calls you will not run"))
+    c.ok(bool(r.offered) and all(t == TOOLS_3 for t in r.offered), _t("every request offered exactly the tools the "
+         "caller passed"), _loop_hint(r) if not r.offered else _t("pass the tools argument to messages.create"))
     first = await guarded(fn, "never-ends", max_turns=8, token_budget=1)
     c.ok(_got(first) == ("token_budget", 0, 1) and not first.calls,
-         "token_budget=1: the first response already spends it, so no turn runs (1 request)"
-         + (f" (got {_got(first)})" if _got(first) and _got(first) != ("token_budget", 0, 1) else ""),
+         _t("token_budget=1: the first response already spends it, so no turn runs (1 request)")
+         + (_t(" (got {got})", got=_got(first)) if _got(first) and _got(first) != ("token_budget", 0, 1) else ""),
          _loop_hint(first) if _got(first) is None else absent if no_budget else
-         "check the budget at the TOP of the body, before the first turn runs, and count the first response's "
-         "tokens too")
+         _t("check the budget at the TOP of the body, before the first turn runs, and count the first response's "
+         "tokens too"))
     both = await guarded(fn, "never-ends", max_turns=0, token_budget=1)
-    c.ok(_got(both) == ("max_turns", 0, 1), "max_turns=0 and token_budget=1 both say stop: the turn cap, "
-         "checked first, names it" + (f" (got {_got(both)})" if _got(both) and _got(both) != ("max_turns", 0, 1)
+    c.ok(_got(both) == ("max_turns", 0, 1), _t("max_turns=0 and token_budget=1 both say stop: the turn cap, "
+         "checked first, names it") + (_t(" (got {got})", got=_got(both)) if _got(both) and _got(both) != ("max_turns", 0, 1)
                                       else ""),
          _loop_hint(both) if _got(both) is None else
-         "the order at the top of the body is: turn cap, then token budget (the lessons' valve order)")
+         _t("the order at the top of the body is: turn cap, then token budget (the lessons' valve order)"))
     _, totals = await reference_run("never-ends", max_turns=8)
     exact = await guarded(fn, "never-ends", max_turns=8, token_budget=totals[3])
-    c.ok(_got(exact) == ("token_budget", 3, 4), f"a budget reached exactly (token_budget={totals[3]}, the total "
-         "after 4 requests) stops the run: `>=`, not `>`"
-         + (f" (got {_got(exact)})" if _got(exact) and _got(exact) != ("token_budget", 3, 4) else ""),
+    c.ok(_got(exact) == ("token_budget", 3, 4), _t("a budget reached exactly (token_budget={totals_3}, the total "
+         "after 4 requests) stops the run: `>=`, not `>`", totals_3=totals[3])
+         + (_t(" (got {got})", got=_got(exact)) if _got(exact) and _got(exact) != ("token_budget", 3, 4) else ""),
          _loop_hint(exact) if _got(exact) is None else absent if no_budget else
-         "spent == budget means the budget is used up: `if tokens_used >= token_budget:`"
+         _t("spent == budget means the budget is used up: `if tokens_used >= token_budget:`")
          if _got(exact) == ("token_budget", 4, 5) else
-         "count every response's tokens (the first too) and stop at the top of the body once the total reaches "
-         "the budget")
+         _t("count every response's tokens (the first too) and stop at the top of the body once the total reaches "
+         "the budget"))
     _, demo = await reference_run("demo", max_turns=8)  # 2 tool turns, then the model's answer
     late = await guarded(fn, "demo", max_turns=8, token_budget=demo[1] + 1)
     lres = late.result if isinstance(late.result, AgentResult) else None
     c.ok(lres is not None and (lres.stopped_by, lres.turns) == ("end_turn", 2),
-         "a model that ends its turn keeps its answer, even when that last response crosses the budget"
-         + (f" (got stopped_by={lres.stopped_by!r})" if lres is not None and lres.stopped_by != "end_turn" else ""),
+         _t("a model that ends its turn keeps its answer, even when that last response crosses the budget")
+         + (_t(" (got stopped_by={stopped_by!r})", stopped_by=lres.stopped_by) if lres is not None and lres.stopped_by != "end_turn" else ""),
          _loop_hint(late) if lres is None else
-         "the budget is checked before spending MORE: once the model has answered nothing more will be spent, so "
-         "return its answer. A check after the request (at the bottom of the body) replaces it with a stop")
+         _t("the budget is checked before spending MORE: once the model has answered nothing more will be spent, so "
+         "return its answer. A check after the request (at the bottom of the body) replaces it with a stop"))
     tools = cached_tools()
     _, true_totals = await reference_run("never-ends", tools=tools, max_turns=8)
     cached = await guarded(fn, "never-ends", tools=tools, max_turns=8, token_budget=true_totals[2])
-    c.ok(_got(cached) == ("token_budget", 2, 3), "with prompt caching on, the budget counts the cached tokens too "
-         f"(token_budget={true_totals[2]}: reached after 3 requests)"
-         + (f" (got {_got(cached)})" if _got(cached) and _got(cached) != ("token_budget", 2, 3) else ""),
+    c.ok(_got(cached) == ("token_budget", 2, 3), _t("with prompt caching on, the budget counts the cached tokens too "
+         "(token_budget={true_totals_2}: reached after 3 requests)", true_totals_2=true_totals[2])
+         + (_t(" (got {got})", got=_got(cached)) if _got(cached) and _got(cached) != ("token_budget", 2, 3) else ""),
          _loop_hint(cached) if _got(cached) is None else absent if no_budget else
-         "the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: "
-         "a cached prompt shows up in cache_read_input_tokens")
+         _t("the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: "
+         "a cached prompt shows up in cache_read_input_tokens"))
     c.done()
 
 
@@ -1008,70 +1008,70 @@ def _recording_detector(seen: list, answer=None):
 
 
 async def check_progress(ns: dict) -> None:
-    c = Checks("check-progress", "valve 3: a model walking in place is stopped before the repeated turn runs")
+    c = Checks("check-progress", _t("valve 3: a model walking in place is stopped before the repeated turn runs"))
     fn = ns.get("run_guarded")
     r = await guarded(fn, "stuck")
     if unfinished(c, r.problem, "run_guarded"):
         return c.done()
     got = _got(r)
-    c.ok(got == ("no_progress", 1, 2), "stuck: stopped_by='no_progress' after 1 turn and 2 requests"
-         + (f" (got {got})" if got and got != ("no_progress", 1, 2) else ""),
+    c.ok(got == ("no_progress", 1, 2), _t("stuck: stopped_by='no_progress' after 1 turn and 2 requests")
+         + (_t(" (got {got})", got=got) if got and got != ("no_progress", 1, 2) else ""),
          _loop_hint(r) if got is None else
-         "the same call twice in a row must stop the run: keep `signatures`, append signature_of(response.content), "
-         "and return stopped_by='no_progress' when find_loop(signatures) finds a loop"
+         _t("the same call twice in a row must stop the run: keep `signatures`, append signature_of(response.content), "
+         "and return stopped_by='no_progress' when find_loop(signatures) finds a loop")
          if got[0] != "no_progress" else
-         "the second, identical response is caught before it runs: append its signature and check BEFORE "
-         "`turns += 1` and before the tools run")
-    c.ok(len(r.calls) == 1, f"the repeated call never ran: read_file ran once (ran: {len(r.calls)})",
+         _t("the second, identical response is caught before it runs: append its signature and check BEFORE "
+         "`turns += 1` and before the tools run"))
+    c.ok(len(r.calls) == 1, _t("the repeated call never ran: read_file ran once (ran: {n})", n=len(r.calls)),
          _loop_hint(r) if r.problem else
-         "nothing stopped the repeat (see the first criterion)" if got and got[0] != "no_progress" else
-         "check for no progress before running the tools, not after")
+         _t("nothing stopped the repeat (see the first criterion)") if got and got[0] != "no_progress" else
+         _t("check for no progress before running the tools, not after"))
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and await resend_3(res.messages) is None and isinstance(res.text, str)
          and res.text.strip() != "",
-         "it says why it stopped, and the history it returns can be continued",
+         _t("it says why it stopped, and the history it returns can be continued"),
          _loop_hint(r) if res is None else
-         "return before appending the repeated response, with a text that says no progress was made")
+         _t("return before appending the repeated response, with a text that says no progress was made"))
     far = await guarded(fn, "never-ends", max_turns=4)
-    c.ok(_got(far) == ("max_turns", 4, 5), "never-ends (a new file every turn): not stopped as no progress — the "
-         "cap stops it after 4 turns" + (f" (got {_got(far)})" if _got(far) and _got(far) != ("max_turns", 4, 5)
+    c.ok(_got(far) == ("max_turns", 4, 5), _t("never-ends (a new file every turn): not stopped as no progress — the "
+         "cap stops it after 4 turns") + (_t(" (got {got})", got=_got(far)) if _got(far) and _got(far) != ("max_turns", 4, 5)
                                          else ""),
          _loop_hint(far) if _got(far) is None else
-         "a call with a different argument is a different signature: signature_of must include each call's input"
-         if _got(far)[0] == "no_progress" else "keep the turn cap as it was")
+         _t("a call with a different argument is a different signature: signature_of must include each call's input")
+         if _got(far)[0] == "no_progress" else _t("keep the turn cap as it was"))
     demo = await guarded(fn, "demo")
-    c.ok(_got(demo) == ("end_turn", 2, 3), "the lesson's task (2 different turns, then the answer) is left alone"
-         + (f" (got {_got(demo)})" if _got(demo) and _got(demo) != ("end_turn", 2, 3) else ""),
-         _loop_hint(demo) if _got(demo) is None else "a model that makes progress must get to its answer")
+    c.ok(_got(demo) == ("end_turn", 2, 3), _t("the lesson's task (2 different turns, then the answer) is left alone")
+         + (_t(" (got {got})", got=_got(demo)) if _got(demo) and _got(demo) != ("end_turn", 2, 3) else ""),
+         _loop_hint(demo) if _got(demo) is None else _t("a model that makes progress must get to its answer"))
     cap = await guarded(fn, "stuck", max_turns=1)
-    c.ok(_got(cap) == ("max_turns", 1, 2), "stuck with max_turns=1: the cap, asked first, stops the second turn"
-         + (f" (got {_got(cap)})" if _got(cap) and _got(cap) != ("max_turns", 1, 2) else ""),
+    c.ok(_got(cap) == ("max_turns", 1, 2), _t("stuck with max_turns=1: the cap, asked first, stops the second turn")
+         + (_t(" (got {got})", got=_got(cap)) if _got(cap) and _got(cap) != ("max_turns", 1, 2) else ""),
          _loop_hint(cap) if _got(cap) is None else
-         "the order at the top of the body: turn cap, token budget, then no progress")
+         _t("the order at the top of the body: turn cap, token budget, then no progress"))
     stuck_ref, totals = await reference_run("stuck")
     budget = await guarded(fn, "stuck", token_budget=totals[1])
-    c.ok(_got(budget) == ("token_budget", 1, 2), f"stuck with token_budget={totals[1]} (spent after 2 requests): the "
-         "budget, asked before no progress, stops it"
-         + (f" (got {_got(budget)})" if _got(budget) and _got(budget) != ("token_budget", 1, 2) else ""),
+    c.ok(_got(budget) == ("token_budget", 1, 2), _t("stuck with token_budget={totals_1} (spent after 2 requests): the "
+         "budget, asked before no progress, stops it", totals_1=totals[1])
+         + (_t(" (got {got})", got=_got(budget)) if _got(budget) and _got(budget) != ("token_budget", 1, 2) else ""),
          _loop_hint(budget) if _got(budget) is None else
-         "no budget check stopped it: see check-budget" if _got(budget)[0] == "max_turns" else
-         "the budget must stop it first: the order at the top of the body is turn cap, token budget "
-         "(`tokens_used >= token_budget`: spent == budget is used up), then no progress")
+         _t("no budget check stopped it: see check-budget") if _got(budget)[0] == "max_turns" else
+         _t("the budget must stop it first: the order at the top of the body is turn cap, token budget "
+         "(`tokens_used >= token_budget`: spent == budget is used up), then no progress"))
     seen = []
     probe = await guarded(fn, "never-ends", max_turns=3, find_loop=_recording_detector(seen))
     grows = [len(s) for s in seen] == [1, 2, 3] and all(seen[i] == seen[i + 1][:len(seen[i])] for i in range(2))
-    c.ok(grows, "find_loop is asked once per tool-calling turn with every signature so far, oldest first"
-         + ("" if grows else f" (it was given lists of length {[len(s) for s in seen]})"),
+    c.ok(grows, _t("find_loop is asked once per tool-calling turn with every signature so far, oldest first")
+         + ("" if grows else _t(" (it was given lists of length {value})", value=[len(s) for s in seen])),
          _loop_hint(probe) if probe.problem else
-         "find_loop was never called: call find_loop(signatures) (the argument), not your own comparison"
+         _t("find_loop was never called: call find_loop(signatures) (the argument), not your own comparison")
          if not seen else
-         "keep ONE list for the run, append each turn's signature, and pass the whole list every turn")
+         _t("keep ONE list for the run, append each turn's signature, and pass the whole list every turn"))
     told = await guarded(fn, "never-ends", max_turns=8, find_loop=lambda s: 1 if len(s) >= 3 else None)
-    c.ok(_got(told) == ("no_progress", 2, 3), "when find_loop returns a period, the run stops as no progress "
-         "(a detector that fires at the 3rd turn: 2 turns ran)"
-         + (f" (got {_got(told)})" if _got(told) and _got(told) != ("no_progress", 2, 3) else ""),
+    c.ok(_got(told) == ("no_progress", 2, 3), _t("when find_loop returns a period, the run stops as no progress "
+         "(a detector that fires at the 3rd turn: 2 turns ran)")
+         + (_t(" (got {got})", got=_got(told)) if _got(told) and _got(told) != ("no_progress", 2, 3) else ""),
          _loop_hint(told) if _got(told) is None else
-         "stop when find_loop(signatures) returns a period (any number but None/0): the loop must use its verdict")
+         _t("stop when find_loop(signatures) returns a period (any number but None/0): the loop must use its verdict"))
     c.done()
 
 
@@ -1082,7 +1082,7 @@ def _block(kind, **fields):
 
 
 def check_signature(ns: dict) -> None:
-    c = Checks("check-signature", "signature_of: one turn's tool calls, as one comparable fingerprint")
+    c = Checks("check-signature", _t("signature_of: one turn's tool calls, as one comparable fingerprint"))
     fn = ns.get("signature_of")
     if not callable(fn):
         unfinished(c, "not defined yet", "signature_of")
@@ -1094,10 +1094,10 @@ def check_signature(ns: dict) -> None:
                                clock(1)])
     if unfinished(c, problem, "signature_of"):
         return c.done()
-    c.ok(problem is None, "it takes a response's content (text and tool_use blocks)" + (f" — {problem}" if problem
+    c.ok(problem is None, _t("it takes a response's content (text and tool_use blocks)") + (f" — {problem}" if problem
                                                                                         else ""),
-         "skip the blocks that are not tool_use (the text a turn opens with has no name or input)"
-         if problem and ("text" in problem.lower() or "AttributeError" in problem) else f"it raised {problem}")
+         _t("skip the blocks that are not tool_use (the text a turn opens with has no name or input)")
+         if problem and ("text" in problem.lower() or "AttributeError" in problem) else _t("it raised {problem}", problem=problem))
 
     def same(a, b):
         x, px = _call(fn, a)
@@ -1105,28 +1105,28 @@ def check_signature(ns: dict) -> None:
         return None if px or py else x == y
 
     ids = same([read(1, path="README.md")], [read(2, path="README.md")])
-    c.ok(ids is True, "the same call in two turns gives the same signature (each turn's blocks have new ids)",
-         "leave the block ids out: every tool_use gets a fresh id, so a signature with ids never repeats")
+    c.ok(ids is True, _t("the same call in two turns gives the same signature (each turn's blocks have new ids)"),
+         _t("leave the block ids out: every tool_use gets a fresh id, so a signature with ids never repeats"))
     text = same([say("Let me read it."), read(1, path="README.md")],
                 [say("Reading it again."), read(2, path="README.md")])
-    c.ok(text is True, "the text before the calls does not change the signature",
-         "only the tool_use blocks count: the model's sentence changes every turn while it walks in place")
+    c.ok(text is True, _t("the text before the calls does not change the signature"),
+         _t("only the tool_use blocks count: the model's sentence changes every turn while it walks in place"))
     order = same([read(1, path="README.md"), clock(1)], [clock(2), read(2, path="README.md")])
-    c.ok(order is True, "the same calls in another order give the same signature",
-         "sort the calls (e.g. the strings 'name(input)') before joining them: a parallel turn's order is not "
-         "meaningful")
+    c.ok(order is True, _t("the same calls in another order give the same signature"),
+         _t("sort the calls (e.g. the strings 'name(input)') before joining them: a parallel turn's order is not "
+         "meaningful"))
     keys = same([read(1, path="README.md", limit=5, options={"a": 1, "b": 2})],
                 [read(2, options={"b": 2, "a": 1}, limit=5, path="README.md")])
-    c.ok(keys is True, "the same input with its keys in another order (nested ones too) gives the same signature",
-         "write the input as JSON with sorted keys: json.dumps(block.input, sort_keys=True) (str(dict) keeps the "
-         "order the keys came in)")
+    c.ok(keys is True, _t("the same input with its keys in another order (nested ones too) gives the same signature"),
+         _t("write the input as JSON with sorted keys: json.dumps(block.input, sort_keys=True) (str(dict) keeps the "
+         "order the keys came in)"))
     args = same([read(1, path="README.md")], [read(2, path="notes/meeting.md")])
-    c.ok(args is False, "a different argument gives a different signature",
-         "include each call's input, not just its name: reading page 1 and page 2 is not walking in place")
+    c.ok(args is False, _t("a different argument gives a different signature"),
+         _t("include each call's input, not just its name: reading page 1 and page 2 is not walking in place"))
     names = same([read(1, path="README.md")], [_block("tool_use", id="toolu_w", name="delete_file",
                                                       input={"path": "README.md"})])
-    c.ok(names is False, "a different tool with the same input gives a different signature",
-         "include each call's name")
+    c.ok(names is False, _t("a different tool with the same input gives a different signature"),
+         _t("include each call's name"))
     c.done()
 
 
@@ -1160,7 +1160,7 @@ async def walk(detector, scenario: str, task: str = TASK_3, max_turns: int = 8) 
 
 
 async def check_cycle(ns: dict) -> None:
-    c = Checks("check-cycle", "find_short_cycle: A, B, A, B … within a bounded look-back")
+    c = Checks("check-cycle", _t("find_short_cycle: A, B, A, B … within a bounded look-back"))
     fn = ns.get("find_short_cycle")
     if not callable(fn):
         unfinished(c, "not defined yet", "find_short_cycle")
@@ -1179,55 +1179,55 @@ async def check_cycle(ns: dict) -> None:
              "A B C A B C": (["A", "B", "C", "A", "B", "C"], 3), "X A B A B": (["X", "A", "B", "A", "B"], 2)}
     found = {name: period(list(sigs)) for name, (sigs, _) in cases.items()}
     wrong = {name: found[name] for name, (_, want) in cases.items() if found[name] != want}
-    c.ok(not wrong, "it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, "
-         "X A B A B → 2" + (f" (got {wrong})" if wrong else ""),
-         "return the period p itself (an int), when the last p signatures repeat the p before them"
+    c.ok(not wrong, _t("it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, "
+         "X A B A B → 2") + (_t(" (got {wrong})", wrong=wrong) if wrong else ""),
+         _t("return the period p itself (an int), when the last p signatures repeat the p before them")
          if any(v is True for v in wrong.values()) else
-         "for p in 1 … max_period: the last p signatures equal the p before them → return p")
+         _t("for p in 1 … max_period: the last p signatures equal the p before them → return p"))
     quiet = {"(empty)": [], "A": ["A"], "A B": ["A", "B"], "A B A": ["A", "B", "A"],
              "A B C D": ["A", "B", "C", "D"]}
     loud = {name: period(list(sigs)) for name, sigs in quiet.items()}
     loud = {name: p for name, p in loud.items() if p is not None}
-    c.ok(not loud, "no cycle, no answer: [], A, A B, A B A, A B C D → None" + (f" (got {loud})" if loud else ""),
-         "a cycle needs its block twice in a row; with too few signatures for a period, skip that period"
-         + (" (a short list must not raise)" if any(isinstance(p, str) for p in loud.values()) else ""))
+    c.ok(not loud, _t("no cycle, no answer: [], A, A B, A B A, A B C D → None") + (_t(" (got {loud})", loud=loud) if loud else ""),
+         _t("a cycle needs its block twice in a row; with too few signatures for a period, skip that period")
+         + (_t(" (a short list must not raise)") if any(isinstance(p, str) for p in loud.values()) else ""))
     revisit = period(["A", "B", "C", "A"])
     left = period(["A", "B", "A", "B", "C"])
-    c.ok(revisit is None and left is None, "a signature seen before, after progress, is not a cycle: A B C A → None; "
-         "a cycle the model has left behind does not count: A B A B C → None"
-         + ("" if revisit is None and left is None else f" (got {revisit!r}, {left!r})"),
-         "look only at the END of the list: the last p signatures against the p just before them, not anywhere "
-         "in the history (a model may come back to a file after doing something else)")
+    c.ok(revisit is None and left is None, _t("a signature seen before, after progress, is not a cycle: A B C A → None; "
+         "a cycle the model has left behind does not count: A B A B C → None")
+         + ("" if revisit is None and left is None else _t(" (got {revisit!r}, {left!r})", revisit=revisit, left=left)),
+         _t("look only at the END of the list: the last p signatures against the p just before them, not anywhere "
+         "in the history (a model may come back to a file after doing something else)"))
     bound = {"A B C A B C, max_period=2": period(["A", "B", "C", "A", "B", "C"], max_period=2),
              "A B A B, max_period=1": period(["A", "B", "A", "B"], max_period=1),
              "A B C D A B C D (default 3)": period(["A", "B", "C", "D", "A", "B", "C", "D"])}
     over = {name: p for name, p in bound.items() if p is not None}
-    c.ok(not over, "it looks back at most 2 × max_period signatures: longer cycles are not its business"
-         + (f" (got {over})" if over else ""),
-         "try only p = 1 … max_period (the argument; default 3): that bounds how far back it looks")
+    c.ok(not over, _t("it looks back at most 2 × max_period signatures: longer cycles are not its business")
+         + (_t(" (got {over})", over=over) if over else ""),
+         _t("try only p = 1 … max_period (the argument; default 3): that bounds how far back it looks"))
     three = period(["A", "B", "C", "A", "B", "C"], max_period=3)
-    c.ok(three == 3, "max_period=3 is honoured (A B C A B C → 3)" + ("" if three == 3 else f" (got {three!r})"),
-         "use the max_period argument, not a fixed number of periods")
+    c.ok(three == 3, _t("max_period=3 is honoured (A B C A B C → 3)") + ("" if three == 3 else _t(" (got {three!r})", three=three)),
+         _t("use the max_period argument, not a fixed number of periods"))
     pong = await walk(_walkable(fn), "ping-pong")
     c.ok((pong.stopped_by, pong.turns) == ("no_progress", 3),
-         "in a loop, ping-pong (read_file, get_time, …) is stopped at the 4th response: 3 turns ran"
-         + (f" — {pong.problem}" if pong.problem else f" (got {pong.stopped_by}, {pong.turns} turns)"
+         _t("in a loop, ping-pong (read_file, get_time, …) is stopped at the 4th response: 3 turns ran")
+         + (f" — {pong.problem}" if pong.problem else _t(" (got {stopped_by}, {turns} turns)", stopped_by=pong.stopped_by, turns=pong.turns)
             if (pong.stopped_by, pong.turns) != ("no_progress", 3) else ""),
-         f"it raised {pong.problem}" if pong.problem else "A B A B is a cycle of period 2")
+         _t("it raised {problem}", problem=pong.problem) if pong.problem else _t("A B A B is a cycle of period 2"))
     back = await walk(_walkable(fn), "demo", REVISIT_TASK)
     c.ok((back.stopped_by, back.turns) == ("end_turn", 3),
-         "a task that reads README.md, tells the time, then reads README.md again (A B A) gets to its answer"
-         + (f" (got {back.stopped_by}, {back.turns} turns)" if (back.stopped_by, back.turns) != ("end_turn", 3)
+         _t("a task that reads README.md, tells the time, then reads README.md again (A B A) gets to its answer")
+         + (_t(" (got {stopped_by}, {turns} turns)", stopped_by=back.stopped_by, turns=back.turns) if (back.stopped_by, back.turns) != ("end_turn", 3)
             else ""),
-         f"it raised {back.problem}" if back.problem else
-         "A B A is no cycle yet: only a block repeated twice in a row at the end is")
+         _t("it raised {problem}", problem=back.problem) if back.problem else
+         _t("A B A is no cycle yet: only a block repeated twice in a row at the end is"))
     loop = ns.get("run_guarded")
     mine = await guarded(loop, "ping-pong", find_loop=fn)
-    c.ok(_got(mine) == ("no_progress", 3, 4), "plugged into your run_guarded: ping-pong stops as no progress after "
-         "3 turns and 4 requests" + (f" (got {_got(mine)})" if _got(mine) and _got(mine) != ("no_progress", 3, 4)
+    c.ok(_got(mine) == ("no_progress", 3, 4), _t("plugged into your run_guarded: ping-pong stops as no progress after "
+         "3 turns and 4 requests") + (_t(" (got {got})", got=_got(mine)) if _got(mine) and _got(mine) != ("no_progress", 3, 4)
                                      else ""),
          _loop_hint(mine) if _got(mine) is None else
-         "run_guarded must stop when find_loop(signatures) returns a period (see check-progress)")
+         _t("run_guarded must stop when find_loop(signatures) returns a period (see check-progress)"))
     c.done()
 
 
@@ -1249,29 +1249,29 @@ _UNTRUE = {"732332a8", "194b6f77", "50186d3b", "ee80071d"}  # what the run shows
 
 
 def check_why_wrong(ns: dict) -> None:
-    c = Checks("check-why-wrong", "why asking after running is no approval gate")
+    c = Checks("check-why-wrong", _t("why asking after running is no approval gate"))
     w = ns.get("WHY_WRONG")
     known = {v for k, v in ns.items() if isinstance(v, str) and k.isupper() and _digest(v)[:8] in _STATEMENTS}
     items = list(w) if isinstance(w, (set, frozenset, list, tuple)) else [] if w == {} else None
     c.ok(bool(items) and all(i in known for i in items),
-         "WHY_WRONG is a non-empty set of the statements of the 🔒 cell",
-         "WHY_WRONG is not defined yet: run the exercise cell" if w is None else
-         "WHY_WRONG must be a set (or list) of the statements' constants" if items is None else
-         "fill in WHY_WRONG: at least one statement" if not items else
-         "use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked")
+         _t("WHY_WRONG is a non-empty set of the statements of the 🔒 cell"),
+         _t("WHY_WRONG is not defined yet: run the exercise cell") if w is None else
+         _t("WHY_WRONG must be a set (or list) of the statements' constants") if items is None else
+         _t("fill in WHY_WRONG: at least one statement") if not items else
+         _t("use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked"))
     if not items:
-        c.note("(the other criteria are checked once WHY_WRONG has entries)")
+        c.note(_t("(the other criteria are checked once WHY_WRONG has entries)"))
         return c.done()
     marks = {_digest(i)[:8] for i in items if isinstance(i, str)}
     named = len(marks & _REASONS)
-    c.ok(named == len(_REASONS), f"names every reason the run above shows ({named} of {len(_REASONS)} named)",
-         "go through the run again: what did the disk say after the no, what was the model told, and when was "
-         "the person asked? Each answer is one reason")
-    c.ok(not marks & _ARGUMENT, "does not agree with the colleague's argument",
-         "one of your statements is the colleague's own argument, which the run above disproves")
-    c.ok(not marks & _UNTRUE, "no statement the run above shows to be untrue of this wiring",
-         "one of your statements is not what happened: look at the tool_result the model got, and at which "
-         "calls waited for the person")
+    c.ok(named == len(_REASONS), _t("names every reason the run above shows ({named} of {n} named)", named=named, n=len(_REASONS)),
+         _t("go through the run again: what did the disk say after the no, what was the model told, and when was "
+         "the person asked? Each answer is one reason"))
+    c.ok(not marks & _ARGUMENT, _t("does not agree with the colleague's argument"),
+         _t("one of your statements is the colleague's own argument, which the run above disproves"))
+    c.ok(not marks & _UNTRUE, _t("no statement the run above shows to be untrue of this wiring"),
+         _t("one of your statements is not what happened: look at the tool_result the model got, and at which "
+         "calls waited for the person"))
     c.done()
 
 
@@ -1328,7 +1328,7 @@ async def gate_drive(valve, scenario, task, *, answer=True, approver="default", 
                                                         messages=messages)
             run.final = response
         except anthropic.BadRequestError as err:
-            run.error = f"the API refused the next request: {getattr(err, 'message', err)}"
+            run.error = _t("the API refused the next request: {message}", message=getattr(err, 'message', err))
         except Exception as err:
             run.error = one_line(err)
         scratch = root / "scratch"
@@ -1343,10 +1343,10 @@ def gate_hint(run) -> str:
     """A hint that follows from how the run broke."""
     error = run.error or ""
     if "NoneType" in error and "call" in error:
-        return "with no approver (approve=None) nobody can say yes: check `approve is None` before calling it"
+        return _t("with no approver (approve=None) nobody can say yes: check `approve is None` before calling it")
     if "ApproverBroke" in error:
-        return ("the approver raised, and the error stopped the run: a broken gate is a closed gate — catch the "
-                "Exception and answer the call like a rejection")
+        return (_t("the approver raised, and the error stopped the run: a broken gate is a closed gate — catch the "
+                "Exception and answer the call like a rejection"))
     return error_hint(run)
 
 
@@ -1374,7 +1374,7 @@ def _finished(run) -> bool:
 
 
 async def check_gate(ns: dict) -> None:
-    c = Checks("check-gate", "the gate sits before execution: a no means the tool never runs")
+    c = Checks("check-gate", _t("the gate sits before execution: a no means the tool never runs"))
     valve = _valve(ns)
     no = await gate_drive(valve, "high-impact", GATE_TASK, answer=False)
     if unfinished(c, no.error, "run_tool_uses"):
@@ -1382,146 +1382,146 @@ async def check_gate(ns: dict) -> None:
     yes = await gate_drive(valve, "high-impact", GATE_TASK, answer=True)
     asked = _asked(no, "write_file")
     c.ok(len(asked) == 1 and asked[0][1].get("path") == "scratch/answer.txt",
-         "write_file was put to the approver once, with its name and input",
+         _t("write_file was put to the approver once, with its name and input"),
          gate_hint(no) if no.error and not asked else
-         f"it was asked {len(asked)} times: once per call — await approve(block.name, block.input)")
+         _t("it was asked {n} times: once per call — await approve(block.name, block.input)", n=len(asked)))
     c.ok(not _ran(no, "write_file") and "scratch/answer.txt" not in no.files,
-         "rejected: write_file never ran, and scratch/answer.txt is not on disk",
+         _t("rejected: write_file never ran, and scratch/answer.txt is not on disk"),
          gate_hint(no) if no.error and not _ran(no, "write_file") else
-         "the file was written although the person said no: ask BEFORE the tool runs, and run it only after a yes")
+         _t("the file was written although the person said no: ask BEFORE the tool runs, and run it only after a yes"))
     w = calls(no, "write_file")
     res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
-    c.ok(res.get("is_error") is True, "rejected: the call got exactly one tool_result, with is_error: true",
+    c.ok(res.get("is_error") is True, _t("rejected: the call got exactly one tool_result, with is_error: true"),
          gate_hint(no) if no.error and not res else
-         "answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)")
-    c.ok(bool(res) and read_as("write_file", res) == "declined", "rejected: the model reads it as the person's no",
-         gate_hint(no) if no.error and not res else "send REJECTED_MESSAGE: it tells the model a person declined")
-    c.ok(_finished(no), "rejected run: the API accepted every request and the model finished"
+         _t("answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)"))
+    c.ok(bool(res) and read_as("write_file", res) == "declined", _t("rejected: the model reads it as the person's no"),
+         gate_hint(no) if no.error and not res else _t("send REJECTED_MESSAGE: it tells the model a person declined"))
+    c.ok(_finished(no), _t("rejected run: the API accepted every request and the model finished")
          + (f" — {no.error}" if no.error else ""), gate_hint(no))
     kinds = [(k, n) for k, n, _ in yes.events]
     c.ok(("asked", "write_file") in kinds and ("ran", "write_file") in kinds
          and kinds.index(("asked", "write_file")) < kinds.index(("ran", "write_file"))
          and "scratch/answer.txt" in yes.files,
-         "approved: write_file ran after the yes, and the file is on disk",
+         _t("approved: write_file ran after the yes, and the file is on disk"),
          gate_hint(yes) if yes.error else
-         "after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)"
-         if ("ran", "write_file") not in kinds else "ask first, then run")
-    c.ok(_finished(yes), "approved run: the API accepted every request and the model finished"
+         _t("after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)")
+         if ("ran", "write_file") not in kinds else _t("ask first, then run"))
+    c.ok(_finished(yes), _t("approved run: the API accepted every request and the model finished")
          + (f" — {yes.error}" if yes.error else ""), gate_hint(yes))
     c.ok(not _asked(yes, "read_file") and not _asked(yes, "get_time") and len(_ran(yes, "read_file")) == 1
-         and len(_ran(yes, "get_time")) == 1, "read_file and get_time ran without anybody being asked",
-         gate_hint(yes) if yes.error else "only calls whose name is in high_impact go to the approver")
+         and len(_ran(yes, "get_time")) == 1, _t("read_file and get_time ran without anybody being asked"),
+         gate_hint(yes) if yes.error else _t("only calls whose name is in high_impact go to the approver"))
     fail = await gate_drive(valve, "demo", 'Write "x" to notes/x.txt.', answer=True)
     w = calls(fail, "write_file")
     res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
     c.ok(res.get("is_error") is True and bool(_ran(fail, "write_file")),
-         "approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error: true",
+         _t("approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error: true"),
          gate_hint(fail) if fail.error else
-         "pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)")
+         _t("pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)"))
     mail = await gate_drive(valve, "demo", "Email bob@example.com that the report is ready.", answer=False,
                             high_impact=frozenset({"write_file", "delete_file", "send_email"}))
     c.ok(len(_asked(mail, "send_email")) == 1 and not _ran(mail, "send_email"),
-         "the gate follows the high_impact set it is given (here it names send_email: asked, rejected, not sent)",
+         _t("the gate follows the high_impact set it is given (here it names send_email: asked, rejected, not sent)"),
          gate_hint(mail) if mail.error else
-         "use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person"
+         _t("use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person")
          if not _asked(mail, "send_email") else
-         "send_email was sent before the person was asked: ask first, run only after a yes")
+         _t("send_email was sent before the person was asked: ask first, run only after a yes"))
     c.done()
 
 
 async def check_fail_closed(ns: dict) -> None:
-    c = Checks("check-fail-closed", "fail closed: no approver, a broken one or an unclear answer is a no")
+    c = Checks("check-fail-closed", _t("fail closed: no approver, a broken one or an unclear answer is a no"))
     valve = _valve(ns)
     probe = await gate_drive(valve, "demo", ONE_WRITE, answer=False)
     if unfinished(c, probe.error, "run_tool_uses"):
         return c.done()
     cases = [
-        ("no approver (approve=None)", dict(approver=None),
-         "with no approver nobody can say yes: `if approve is None:` → answer it like a rejection"),
-        ("an approver that raises an error", dict(answer=ApproverBroke("approval service unreachable")),
-         "wrap the question: try: … await approve(…) except Exception: → a no (a broken gate is a closed gate)"),
-        ("an approver that answers nothing (None)", dict(answer=None),
-         "only `is True` is a yes: None (an approver that forgot its return) is a no"),
-        ("an approver that answers the string 'yes'", dict(answer="yes"),
-         "only `is True` is a yes: `if await approve(...):` lets any truthy value through"),
+        (_t("no approver (approve=None)"), dict(approver=None),
+         _t("with no approver nobody can say yes: `if approve is None:` → answer it like a rejection")),
+        (_t("an approver that raises an error"), dict(answer=ApproverBroke("approval service unreachable")),
+         _t("wrap the question: try: … await approve(…) except Exception: → a no (a broken gate is a closed gate)")),
+        (_t("an approver that answers nothing (None)"), dict(answer=None),
+         _t("only `is True` is a yes: None (an approver that forgot its return) is a no")),
+        (_t("an approver that answers the string 'yes'"), dict(answer="yes"),
+         _t("only `is True` is a yes: `if await approve(...):` lets any truthy value through")),
     ]
     for label, kwargs, hint in cases:
         run = await gate_drive(valve, "demo", ONE_WRITE, **kwargs)
         w = calls(run, "write_file")
         res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
         ok = (not _ran(run, "write_file") and not run.files and res.get("is_error") is True and _finished(run))
-        c.ok(ok, f"{label}: write_file does not run, its call gets an is_error tool_result, and the run goes on"
+        c.ok(ok, _t("{label}: write_file does not run, its call gets an is_error tool_result, and the run goes on", label=label)
              + (f" — {run.error}" if run.error else ""),
              hint if _ran(run, "write_file") or run.files else gate_hint(run) if run.error else
-             "answer the refused call: tool_result(block.id, <why>, is_error=True)" if not res.get("is_error")
+             _t("answer the refused call: tool_result(block.id, <why>, is_error=True)") if not res.get("is_error")
              else hint)
     c.done()
 
 
 async def check_parallel_gate(ns: dict) -> None:
-    c = Checks("check-parallel", "a parallel turn: two writes, one approved and one rejected")
+    c = Checks("check-parallel", _t("a parallel turn: two writes, one approved and one rejected"))
     valve = _valve(ns)
     two = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/a.txt")
     if unfinished(c, two.error, "run_tool_uses"):
         return c.done()
     asked = [i.get("path") for _, i in _asked(two, "write_file")]
     c.ok(asked == ["scratch/a.txt", "scratch/b.txt"],
-         "each write was put to the approver once, with its own input, in the order of the calls"
-         + ("" if asked == ["scratch/a.txt", "scratch/b.txt"] else f" (asked about: {asked})"),
+         _t("each write was put to the approver once, with its own input, in the order of the calls")
+         + ("" if asked == ["scratch/a.txt", "scratch/b.txt"] else _t(" (asked about: {asked})", asked=asked)),
          gate_hint(two) if two.error and not asked else
-         "ask once per call, each with its own block.input: one answer does not cover the turn"
-         if len(asked) < 2 else "ask about each call once")
+         _t("ask once per call, each with its own block.input: one answer does not cover the turn")
+         if len(asked) < 2 else _t("ask about each call once"))
     kinds = [k for k, _, _ in two.events]
     c.ok("asked" in kinds and (("ran" not in kinds) or max(i for i, k in enumerate(kinds) if k == "asked")
                                < min(i for i, k in enumerate(kinds) if k == "ran")),
-         "both questions were asked before any tool of the turn ran",
+         _t("both questions were asked before any tool of the turn ran"),
          gate_hint(two) if two.error else
-         "the kit's rule: decide every call of the turn first (ask about each high-impact one), then run what "
-         "may run — here a tool ran before every question of the turn had been asked")
-    c.ok(two.files == {"scratch/a.txt": "a"}, "only the approved write happened: scratch/a.txt is on disk, "
-         "scratch/b.txt is not" + ("" if two.files == {"scratch/a.txt": "a"} else f" (on disk: {sorted(two.files)})"),
+         _t("the kit's rule: decide every call of the turn first (ask about each high-impact one), then run what "
+         "may run — here a tool ran before every question of the turn had been asked"))
+    c.ok(two.files == {"scratch/a.txt": "a"}, _t("only the approved write happened: scratch/a.txt is on disk, "
+         "scratch/b.txt is not") + ("" if two.files == {"scratch/a.txt": "a"} else _t(" (on disk: {items})", items=sorted(two.files))),
          gate_hint(two) if two.error and not two.files else
-         "a write ran before its question was asked: ask first" if _early(two) else
-         "run a call only on its own yes" if "scratch/b.txt" in two.files else
-         "a no for one call must not stop the other: run every call that was approved")
+         _t("a write ran before its question was asked: ask first") if _early(two) else
+         _t("run a call only on its own yes") if "scratch/b.txt" in two.files else
+         _t("a no for one call must not stop the other: run every call that was approved"))
     uses, results = two.rounds[0] if two.rounds else ([], [])
     results = results if isinstance(results, list) else []
     ids = [r.get("tool_use_id") if isinstance(r, dict) else None for r in results]
-    c.ok(ids == [u.id for u in uses] and len(uses) == 2, "one tool_result per call, in the order of the calls",
+    c.ok(ids == [u.id for u in uses] and len(uses) == 2, _t("one tool_result per call, in the order of the calls"),
          gate_hint(two) if two.error and not results else
-         "every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too)")
+         _t("every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too)"))
     by_id = {r.get("tool_use_id"): r for r in results if isinstance(r, dict)}
     a = by_id.get(uses[0].id, {}) if uses else {}
     b = by_id.get(uses[1].id, {}) if len(uses) > 1 else {}
     c.ok(bool(a) and not a.get("is_error") and read_as("write_file", b) == "declined" and b.get("is_error") is True,
-         "scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection",
+         _t("scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection"),
          gate_hint(two) if two.error and not results else
-         "each call's result belongs to that call: the approved one gets its tool's output, the rejected one "
-         "REJECTED_MESSAGE with is_error=True")
-    c.ok(_finished(two), "the API accepted every request and the model finished" + (f" — {two.error}" if two.error
+         _t("each call's result belongs to that call: the approved one gets its tool's output, the rejected one "
+         "REJECTED_MESSAGE with is_error=True"))
+    c.ok(_finished(two), _t("the API accepted every request and the model finished") + (f" — {two.error}" if two.error
                                                                                      else ""), gate_hint(two))
     flip = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/b.txt")
     flip_asked = [i.get("path") for _, i in _asked(flip, "write_file")]
     c.ok(flip.files == {"scratch/b.txt": "b"} and flip_asked == ["scratch/a.txt", "scratch/b.txt"]
          and _finished(flip),
-         "the other way round (no to a, yes to b): both are asked about, and only scratch/b.txt is written"
-         + ("" if flip.files == {"scratch/b.txt": "b"} else f" (on disk: {sorted(flip.files)})")
-         + ("" if flip_asked == ["scratch/a.txt", "scratch/b.txt"] else f" (asked about: {flip_asked})"),
+         _t("the other way round (no to a, yes to b): both are asked about, and only scratch/b.txt is written")
+         + ("" if flip.files == {"scratch/b.txt": "b"} else _t(" (on disk: {items})", items=sorted(flip.files)))
+         + ("" if flip_asked == ["scratch/a.txt", "scratch/b.txt"] else _t(" (asked about: {flip_asked})", flip_asked=flip_asked)),
          gate_hint(flip) if flip.error else
-         "a write ran before its question was asked: ask first" if _early(flip) else
-         "after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked "
-         "about must not run" if len(flip_asked) < 2 else
-         "a first no must not decide the rest of the turn: answer each call by its own answer")
+         _t("a write ran before its question was asked: ask first") if _early(flip) else
+         _t("after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked "
+         "about must not run") if len(flip_asked) < 2 else
+         _t("a first no must not decide the rest of the turn: answer each call by its own answer"))
     mixed = await gate_drive(valve, "parallel", MIXED, answer=True)
     kinds = [(k, n) for k, n, _ in mixed.events]
     first_ran = next((i for i, (k, _) in enumerate(kinds) if k == "ran"), None)
     c.ok(("asked", "write_file") in kinds and first_ran is not None
          and kinds.index(("asked", "write_file")) < first_ran and len(_ran(mixed)) == 3 and _finished(mixed),
-         "a turn of read_file, write_file and get_time: the question comes before ANY tool of the turn runs, "
-         "then all three run",
+         _t("a turn of read_file, write_file and get_time: the question comes before ANY tool of the turn runs, "
+         "then all three run"),
          gate_hint(mixed) if mixed.error else
-         "first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
-         "person is still deciding is already under way whatever they answer")
+         _t("first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
+         "person is still deciding is already under way whatever they answer"))
     c.done()
 
 # =============================================================================================================
@@ -1876,3 +1876,433 @@ SPANISH = {
         "max_tokens, …) termina el bucle y se devuelve como stopped_by; `!= \"end_turn\"` ejecuta un paso de "
         "herramientas vacío",
 }
+
+
+# =============================================================================================================
+# The checks' words in Spanish, exercises 3 and 4 (keyed like SPANISH above, by the English template at the _t() call).
+# =============================================================================================================
+
+SPANISH_34 = {
+    # ---- exercise 3: run_guarded's helpers ---------------------------------------------------------------------
+    "the run ended with an error ({problem}): it must end with an AgentResult":
+        "la ejecución terminó con un error ({problem}): tiene que terminar con un AgentResult",
+    "it must return an AgentResult": "tiene que devolver un AgentResult",
+    "run the cell that defines run_guarded first": "ejecuta antes la celda que define run_guarded",
+    "something it calls is not written yet ({problem})": "algo a lo que llama aún no está escrito ({problem})",
+    "the loop does not stop: keep the turn cap at the top of the body":
+        "el bucle no se detiene: mantén el tope de turnos al principio del cuerpo",
+    "it returned {kind}, not an AgentResult": "devolvió {kind}, no un AgentResult",
+    # ---- exercise 4: gate_hint and check_fail_closed's cases -----------------------------------------------------
+    "with no approver (approve=None) nobody can say yes: check `approve is None` before calling it":
+        "sin aprobador (approve=None) nadie puede decir que sí: comprueba `approve is None` antes de llamarlo",
+    "the approver raised, and the error stopped the run: a broken gate is a closed gate — catch the Exception and "
+    "answer the call like a rejection":
+        "el aprobador lanzó una excepción y el error detuvo la ejecución: una válvula rota es una válvula cerrada — "
+        "captura la Exception y responde la llamada como un rechazo",
+    "no budget check stopped this run (see the first criterion): add `if tokens_used >= token_budget:` right after "
+    "the cap":
+        "ninguna comprobación del presupuesto detuvo esta ejecución (mira el primer criterio): añade "
+        "`if tokens_used >= token_budget:` justo después del tope de turnos",
+    "no approver (approve=None)": "sin aprobador (approve=None)",
+    "with no approver nobody can say yes: `if approve is None:` → answer it like a rejection":
+        "sin aprobador nadie puede decir que sí: `if approve is None:` → respóndela como un rechazo",
+    "an approver that raises an error": "un aprobador que lanza un error",
+    "wrap the question: try: … await approve(…) except Exception: → a no (a broken gate is a closed gate)":
+        "envuelve la pregunta: try: … await approve(…) except Exception: → un no (una válvula rota es una válvula "
+        "cerrada)",
+    "an approver that answers nothing (None)": "un aprobador que no responde nada (None)",
+    "only `is True` is a yes: None (an approver that forgot its return) is a no":
+        "solo `is True` es un sí: None (un aprobador al que se le olvidó el return) es un no",
+    "an approver that answers the string 'yes'": "un aprobador que responde la cadena 'yes'",
+    "only `is True` is a yes: `if await approve(...):` lets any truthy value through":
+        "solo `is True` es un sí: `if await approve(...):` deja pasar cualquier valor que Python tome por verdadero",
+    # ---- check_tokens --------------------------------------------------------------------------------------------
+    "tokens_of: every token one response was billed for": "tokens_of: todos los tokens que se facturaron por una respuesta",
+    "no caching: input_tokens + output_tokens (1200 + 80 = 1280)": "sin caché: input_tokens + output_tokens (1200 + 80 = 1280)",
+    " (got {got!r})": " (se obtuvo {got!r})",
+    "it raised {problem}": "lanzó {problem}",
+    "return a whole number: usage.input_tokens + usage.output_tokens + …":
+        "devuelve un número entero: usage.input_tokens + usage.output_tokens + …",
+    "(a cached run on the offline model: the 1st response wrote {cache_creation_input_tokens} tokens to the cache, "
+    "the 2nd read {cache_read_input_tokens} from it; input_tokens was only {input_tokens}, then {input_tokens2})":
+        "(una ejecución con caché en el modelo sin conexión: la 1.ª respuesta escribió {cache_creation_input_tokens} "
+        "tokens en la caché y la 2.ª leyó {cache_read_input_tokens} de ella; input_tokens fue solo {input_tokens} y "
+        "luego {input_tokens2})",
+    "the first request of a cached run counts its cache writes: {all_four} tokens":
+        "la primera petición de una ejecución con caché cuenta lo que escribió en la caché: {all_four} tokens",
+    "input + output alone is {short}: with caching on, the cached part of the prompt is billed as "
+    "cache_creation_input_tokens (first time) and cache_read_input_tokens (after): add both":
+        "solo entrada + salida da {short}: con la caché activada, la parte del prompt que está en caché se factura "
+        "como cache_creation_input_tokens (la primera vez) y cache_read_input_tokens (después): suma los dos",
+    "add every billed counter: input, output, cache_creation_input_tokens, cache_read_input_tokens":
+        "suma todos los contadores que se facturan: entrada, salida, cache_creation_input_tokens, "
+        "cache_read_input_tokens",
+    "a later request counts its cache reads: {all_four} tokens":
+        "una petición posterior cuenta lo que leyó de la caché: {all_four} tokens",
+    "cache reads are billed too (cheaper per token, but they fill the context and the budget): add "
+    "usage.cache_read_input_tokens":
+        "las lecturas de la caché también se facturan (más baratas por token, pero llenan el contexto y el "
+        "presupuesto): suma usage.cache_read_input_tokens",
+    "a usage whose cache counters are missing (None) counts them as 0 (30 + 12 = 42)":
+        "un usage al que le faltan los contadores de caché (None) los cuenta como 0 (30 + 12 = 42)",
+    "a counter can be None: `usage.cache_read_input_tokens or 0` (None + int raises TypeError)":
+        "un contador puede ser None: `usage.cache_read_input_tokens or 0` (None + int lanza TypeError)",
+    "a missing counter is 0": "un contador que falta vale 0",
+    "a usage shaped like a live one (cache_creation also broken down by lifetime) counts the cache writes once "
+    "(50 + 20 + 3000 = 3070)":
+        "un usage con la forma de uno en vivo (cache_creation desglosado además por duración) cuenta una sola vez "
+        "lo escrito en la caché (50 + 20 + 3000 = 3070)",
+    "usage.cache_creation is a breakdown of cache_creation_input_tokens (by cache lifetime), not more tokens: add "
+    "the four *_tokens counters, nothing else":
+        "usage.cache_creation es un desglose de cache_creation_input_tokens (por duración de la caché), no más "
+        "tokens: suma los cuatro contadores *_tokens y nada más",
+    # ---- check_budget --------------------------------------------------------------------------------------------
+    "valve 2: the token budget, checked after the cap and before spending more":
+        "válvula 2: el tope de presupuesto, comprobado después del tope de turnos y antes de gastar más",
+    "token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {turns} turns and {requests} "
+    "requests":
+        "token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' tras {turns} turnos y {requests} "
+        "peticiones",
+    " (got {got})": " (se obtuvo {got})",
+    "the cap stopped it, not the budget: add `tokens_used += tokens_of(response.usage)` after every request (the "
+    "first one too) and `if tokens_used >= token_budget:` right after the cap check":
+        "lo detuvo el tope de turnos, no el presupuesto: añade `tokens_used += tokens_of(response.usage)` después de "
+        "cada petición (también de la primera) y `if tokens_used >= token_budget:` justo después de comprobar el "
+        "tope de turnos",
+    "stopped at the wrong moment (turns={got_1}, requests={got_2}): add each response's tokens as it arrives, and "
+    "ask `tokens_used >= token_budget` at the top of the body, right after the cap":
+        "se detuvo en mal momento (turns={got_1}, requests={got_2}): suma los tokens de cada respuesta en cuanto "
+        "llega y comprueba `tokens_used >= token_budget` al principio del cuerpo, justo después del tope de turnos",
+    "tokens_used is the sum over every request, the first included ({tokens_used})":
+        "tokens_used es la suma de todas las peticiones, la primera incluida ({tokens_used})",
+    " (got {tokens_used})": " (se obtuvo {tokens_used})",
+    "add tokens_of(response.usage) after EVERY request, the first one included, and return the total":
+        "suma tokens_of(response.usage) después de CADA petición, la primera incluida, y devuelve el total",
+    "the tools ran in exactly the {turns} turns that were allowed (ran: {n})":
+        "las herramientas se ejecutaron exactamente en los {turns} turnos permitidos (se ejecutaron: {n})",
+    "stop before running the turn that would spend more, not after":
+        "detente antes de ejecutar el turno que gastaría más, no después",
+    "the budget's stop comes with a text that says the harness stopped the run":
+        "la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución",
+    'when the budget stops the run, say so, e.g. f"Stopped by the harness: {tokens_used} tokens used, reaching the '
+    'token budget of {token_budget}."':
+        'cuando el presupuesto detenga la ejecución, dilo, p. ej. f"El arnés se detuvo: se gastaron {tokens_used} '
+        'tokens y se alcanzó el tope de presupuesto de {token_budget}."',
+    "the history it returns can be continued (no tool_use left without its tool_result)":
+        "el historial que devuelve se puede continuar (ningún tool_use se queda sin su tool_result)",
+    "return before appending the response whose calls you will not run":
+        "devuelve el resultado antes de añadir la respuesta cuyas llamadas no vas a ejecutar",
+    "every request offered exactly the tools the caller passed":
+        "cada petición ofreció exactamente las herramientas que pasó quien llama",
+    "pass the tools argument to messages.create": "pasa el argumento tools a messages.create",
+    "token_budget=1: the first response already spends it, so no turn runs (1 request)":
+        "token_budget=1: la primera respuesta ya lo gasta, así que no se ejecuta ningún turno (1 petición)",
+    "check the budget at the TOP of the body, before the first turn runs, and count the first response's tokens too":
+        "comprueba el presupuesto al PRINCIPIO del cuerpo, antes de que se ejecute el primer turno, y cuenta también "
+        "los tokens de la primera respuesta",
+    "max_turns=0 and token_budget=1 both say stop: the turn cap, checked first, names it":
+        "max_turns=0 y token_budget=1 dicen los dos que hay que parar: lo nombra el tope de turnos, que se comprueba "
+        "primero",
+    "the order at the top of the body is: turn cap, then token budget (the lessons' valve order)":
+        "el orden al principio del cuerpo es: tope de turnos y luego tope de presupuesto (el orden de las válvulas "
+        "de las lecciones)",
+    "a budget reached exactly (token_budget={totals_3}, the total after 4 requests) stops the run: `>=`, not `>`":
+        "un presupuesto alcanzado justo (token_budget={totals_3}, el total tras 4 peticiones) detiene la ejecución: "
+        "`>=`, no `>`",
+    "spent == budget means the budget is used up: `if tokens_used >= token_budget:`":
+        "gastado == presupuesto significa que el presupuesto se agotó: `if tokens_used >= token_budget:`",
+    "count every response's tokens (the first too) and stop at the top of the body once the total reaches the "
+    "budget":
+        "cuenta los tokens de cada respuesta (también de la primera) y detente al principio del cuerpo en cuanto el "
+        "total llegue al presupuesto",
+    "a model that ends its turn keeps its answer, even when that last response crosses the budget":
+        "un modelo que cierra su turno conserva su respuesta, aunque esa última respuesta se pase del presupuesto",
+    " (got stopped_by={stopped_by!r})": " (se obtuvo stopped_by={stopped_by!r})",
+    "the budget is checked before spending MORE: once the model has answered nothing more will be spent, so return "
+    "its answer. A check after the request (at the bottom of the body) replaces it with a stop":
+        "el presupuesto se comprueba antes de gastar MÁS: cuando el modelo ya respondió no se va a gastar nada más, "
+        "así que devuelve su respuesta. Una comprobación después de la petición (al final del cuerpo) la cambia por "
+        "una parada",
+    "with prompt caching on, the budget counts the cached tokens too (token_budget={true_totals_2}: reached after 3 "
+    "requests)":
+        "con la caché de prompts activada, el presupuesto cuenta también los tokens de la caché "
+        "(token_budget={true_totals_2}: se alcanza tras 3 peticiones)",
+    "the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: a cached "
+    "prompt shows up in cache_read_input_tokens":
+        "el bucle tiene que sumar tokens_of(response.usage) —los cuatro contadores—, no input_tokens + "
+        "output_tokens: un prompt en caché aparece en cache_read_input_tokens",
+    # ---- check_progress ------------------------------------------------------------------------------------------
+    "valve 3: a model walking in place is stopped before the repeated turn runs":
+        "válvula 3: a un modelo que gira en vacío se le detiene antes de que se ejecute el turno repetido",
+    "stuck: stopped_by='no_progress' after 1 turn and 2 requests":
+        "stuck: stopped_by='no_progress' tras 1 turno y 2 peticiones",
+    "the same call twice in a row must stop the run: keep `signatures`, append signature_of(response.content), and "
+    "return stopped_by='no_progress' when find_loop(signatures) finds a loop":
+        "la misma llamada dos veces seguidas tiene que detener la ejecución: lleva `signatures`, añade "
+        "signature_of(response.content) y devuelve stopped_by='no_progress' cuando find_loop(signatures) encuentre "
+        "un ciclo",
+    "the second, identical response is caught before it runs: append its signature and check BEFORE `turns += 1` "
+    "and before the tools run":
+        "la segunda respuesta, idéntica, se detecta antes de ejecutarla: añade su firma y comprueba ANTES de "
+        "`turns += 1` y antes de que se ejecuten las herramientas",
+    "the repeated call never ran: read_file ran once (ran: {n})":
+        "la llamada repetida no llegó a ejecutarse: read_file se ejecutó una vez (se ejecutó: {n})",
+    "nothing stopped the repeat (see the first criterion)": "nada detuvo la repetición (mira el primer criterio)",
+    "check for no progress before running the tools, not after":
+        "comprueba la falta de progreso antes de ejecutar las herramientas, no después",
+    "it says why it stopped, and the history it returns can be continued":
+        "dice por qué se detuvo, y el historial que devuelve se puede continuar",
+    "return before appending the repeated response, with a text that says no progress was made":
+        "devuelve el resultado antes de añadir la respuesta repetida, con un texto que diga que no hubo progreso",
+    "never-ends (a new file every turn): not stopped as no progress — the cap stops it after 4 turns":
+        "never-ends (un archivo nuevo en cada turno): no se detiene por falta de progreso — lo detiene el tope de "
+        "turnos tras 4 turnos",
+    "a call with a different argument is a different signature: signature_of must include each call's input":
+        "una llamada con un argumento distinto es una firma distinta: signature_of tiene que incluir la entrada de "
+        "cada llamada",
+    "keep the turn cap as it was": "deja el tope de turnos como estaba",
+    "the lesson's task (2 different turns, then the answer) is left alone":
+        "la tarea de la lección (2 turnos distintos y luego la respuesta) sigue su curso",
+    "a model that makes progress must get to its answer": "un modelo que avanza tiene que llegar a su respuesta",
+    "stuck with max_turns=1: the cap, asked first, stops the second turn":
+        "stuck con max_turns=1: el tope de turnos, que se comprueba primero, detiene el segundo turno",
+    "the order at the top of the body: turn cap, token budget, then no progress":
+        "el orden al principio del cuerpo: tope de turnos, tope de presupuesto y después falta de progreso",
+    "stuck with token_budget={totals_1} (spent after 2 requests): the budget, asked before no progress, stops it":
+        "stuck con token_budget={totals_1} (gastado tras 2 peticiones): lo detiene el presupuesto, que se comprueba "
+        "antes que la falta de progreso",
+    "no budget check stopped it: see check-budget": "no lo detuvo ninguna comprobación del presupuesto: mira check-budget",
+    "the budget must stop it first: the order at the top of the body is turn cap, token budget (`tokens_used >= "
+    "token_budget`: spent == budget is used up), then no progress":
+        "primero tiene que detenerlo el presupuesto: el orden al principio del cuerpo es tope de turnos, tope de "
+        "presupuesto (`tokens_used >= token_budget`: gastado == presupuesto es que se agotó) y luego falta de "
+        "progreso",
+    "find_loop is asked once per tool-calling turn with every signature so far, oldest first":
+        "se pregunta a find_loop una vez por turno con llamadas a herramientas, con todas las firmas hasta ese "
+        "momento, la más antigua primero",
+    " (it was given lists of length {value})": " (recibió listas de longitud {value})",
+    "find_loop was never called: call find_loop(signatures) (the argument), not your own comparison":
+        "nunca se llamó a find_loop: llama a find_loop(signatures) (el argumento), no a una comparación tuya",
+    "keep ONE list for the run, append each turn's signature, and pass the whole list every turn":
+        "lleva UNA lista para toda la ejecución, añade la firma de cada turno y pasa la lista entera en cada turno",
+    "when find_loop returns a period, the run stops as no progress (a detector that fires at the 3rd turn: 2 turns "
+    "ran)":
+        "cuando find_loop devuelve un periodo, la ejecución se detiene por falta de progreso (un detector que salta "
+        "en el 3.er turno: se ejecutaron 2 turnos)",
+    "stop when find_loop(signatures) returns a period (any number but None/0): the loop must use its verdict":
+        "detente cuando find_loop(signatures) devuelva un periodo (cualquier número salvo None/0): el bucle tiene "
+        "que hacer caso a su veredicto",
+    # ---- check_signature -----------------------------------------------------------------------------------------
+    "signature_of: one turn's tool calls, as one comparable fingerprint":
+        "signature_of: las llamadas a herramientas de un turno, como una huella que se puede comparar",
+    "it takes a response's content (text and tool_use blocks)":
+        "acepta el content de una respuesta (bloques de texto y tool_use)",
+    "skip the blocks that are not tool_use (the text a turn opens with has no name or input)":
+        "sáltate los bloques que no son tool_use (el texto con el que se abre un turno no tiene name ni input)",
+    "the same call in two turns gives the same signature (each turn's blocks have new ids)":
+        "la misma llamada en dos turnos da la misma firma (los bloques de cada turno traen ids nuevos)",
+    "leave the block ids out: every tool_use gets a fresh id, so a signature with ids never repeats":
+        "deja fuera los ids de los bloques: cada tool_use trae un id nuevo, así que una firma con ids no se repite "
+        "nunca",
+    "the text before the calls does not change the signature": "el texto previo a las llamadas no cambia la firma",
+    "only the tool_use blocks count: the model's sentence changes every turn while it walks in place":
+        "solo cuentan los bloques tool_use: la frase del modelo cambia en cada turno aunque esté girando en vacío",
+    "the same calls in another order give the same signature": "las mismas llamadas en otro orden dan la misma firma",
+    "sort the calls (e.g. the strings 'name(input)') before joining them: a parallel turn's order is not meaningful":
+        "ordena las llamadas (p. ej. las cadenas 'name(input)') antes de unirlas: el orden de un turno en paralelo "
+        "no significa nada",
+    "the same input with its keys in another order (nested ones too) gives the same signature":
+        "la misma entrada con sus claves en otro orden (también las anidadas) da la misma firma",
+    "write the input as JSON with sorted keys: json.dumps(block.input, sort_keys=True) (str(dict) keeps the order "
+    "the keys came in)":
+        "escribe la entrada como JSON con las claves ordenadas: json.dumps(block.input, sort_keys=True) (str(dict) "
+        "conserva el orden en que llegaron las claves)",
+    "a different argument gives a different signature": "un argumento distinto da una firma distinta",
+    "include each call's input, not just its name: reading page 1 and page 2 is not walking in place":
+        "incluye la entrada de cada llamada, no solo su nombre: leer la página 1 y la 2 no es girar en vacío",
+    "a different tool with the same input gives a different signature":
+        "otra herramienta con la misma entrada da una firma distinta",
+    "include each call's name": "incluye el nombre de cada llamada",
+    # ---- check_cycle ---------------------------------------------------------------------------------------------
+    "find_short_cycle: A, B, A, B … within a bounded look-back":
+        "find_short_cycle: A, B, A, B… mirando atrás solo hasta cierto punto",
+    "it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, X A B A B → 2":
+        "devuelve el periodo de un ciclo al final: A A → 1, A B A B → 2, A B C A B C → 3, X A B A B → 2",
+    " (got {wrong})": " (se obtuvo {wrong})",
+    "return the period p itself (an int), when the last p signatures repeat the p before them":
+        "devuelve el propio periodo p (un int) cuando las últimas p firmas repiten las p anteriores",
+    "for p in 1 … max_period: the last p signatures equal the p before them → return p":
+        "para p en 1 … max_period: si las últimas p firmas son iguales a las p anteriores → devuelve p",
+    "no cycle, no answer: [], A, A B, A B A, A B C D → None": "sin ciclo no hay respuesta: [], A, A B, A B A, A B C D → None",
+    " (got {loud})": " (se obtuvo {loud})",
+    "a cycle needs its block twice in a row; with too few signatures for a period, skip that period":
+        "un ciclo necesita su bloque dos veces seguidas; si no hay firmas suficientes para un periodo, sáltate ese "
+        "periodo",
+    " (a short list must not raise)": " (una lista corta no debe lanzar una excepción)",
+    "a signature seen before, after progress, is not a cycle: A B C A → None; a cycle the model has left behind does "
+    "not count: A B A B C → None":
+        "una firma que ya salió, después de avanzar, no es un ciclo: A B C A → None; un ciclo que el modelo ya dejó "
+        "atrás no cuenta: A B A B C → None",
+    " (got {revisit!r}, {left!r})": " (se obtuvo {revisit!r}, {left!r})",
+    "look only at the END of the list: the last p signatures against the p just before them, not anywhere in the "
+    "history (a model may come back to a file after doing something else)":
+        "mira solo el FINAL de la lista: las últimas p firmas frente a las p justo anteriores, no en cualquier punto "
+        "del historial (un modelo puede volver a un archivo después de hacer otra cosa)",
+    "it looks back at most 2 × max_period signatures: longer cycles are not its business":
+        "mira atrás como mucho 2 × max_period firmas: los ciclos más largos no son asunto suyo",
+    " (got {over})": " (se obtuvo {over})",
+    "try only p = 1 … max_period (the argument; default 3): that bounds how far back it looks":
+        "prueba solo p = 1 … max_period (el argumento; por defecto 3): eso limita cuánto mira hacia atrás",
+    "max_period=3 is honoured (A B C A B C → 3)": "se respeta max_period=3 (A B C A B C → 3)",
+    " (got {three!r})": " (se obtuvo {three!r})",
+    "use the max_period argument, not a fixed number of periods":
+        "usa el argumento max_period, no un número fijo de periodos",
+    "in a loop, ping-pong (read_file, get_time, …) is stopped at the 4th response: 3 turns ran":
+        "dentro de un bucle, el ping-pong (read_file, get_time, …) se detiene en la 4.ª respuesta: se ejecutaron 3 "
+        "turnos",
+    " (got {stopped_by}, {turns} turns)": " (se obtuvo {stopped_by}, {turns} turnos)",
+    "A B A B is a cycle of period 2": "A B A B es un ciclo de periodo 2",
+    "a task that reads README.md, tells the time, then reads README.md again (A B A) gets to its answer":
+        "una tarea que lee README.md, dice la hora y vuelve a leer README.md (A B A) llega a su respuesta",
+    "A B A is no cycle yet: only a block repeated twice in a row at the end is":
+        "A B A todavía no es un ciclo: solo lo es un bloque repetido dos veces seguidas al final",
+    "plugged into your run_guarded: ping-pong stops as no progress after 3 turns and 4 requests":
+        "enchufado a tu run_guarded: el ping-pong se detiene por falta de progreso tras 3 turnos y 4 peticiones",
+    "run_guarded must stop when find_loop(signatures) returns a period (see check-progress)":
+        "run_guarded tiene que detenerse cuando find_loop(signatures) devuelve un periodo (mira check-progress)",
+    # ---- check_why_wrong -----------------------------------------------------------------------------------------
+    "why asking after running is no approval gate":
+        "por qué preguntar después de ejecutar no es ninguna válvula de aprobación",
+    "WHY_WRONG is a non-empty set of the statements of the 🔒 cell":
+        "WHY_WRONG es un conjunto no vacío de afirmaciones de la celda 🔒",
+    "WHY_WRONG is not defined yet: run the exercise cell": "WHY_WRONG aún no está definido: ejecuta la celda del ejercicio",
+    "WHY_WRONG must be a set (or list) of the statements' constants":
+        "WHY_WRONG tiene que ser un conjunto (o una lista) de las constantes de las afirmaciones",
+    "fill in WHY_WRONG: at least one statement": "rellena WHY_WRONG: al menos una afirmación",
+    "use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked":
+        "usa los nombres de las constantes (p. ej. SLOWER), no un texto tuyo: un texto libre no se puede comprobar",
+    "(the other criteria are checked once WHY_WRONG has entries)":
+        "(los demás criterios se comprueban cuando WHY_WRONG tenga entradas)",
+    "names every reason the run above shows ({named} of {n} named)":
+        "nombra todas las razones que muestra la ejecución de arriba (nombradas: {named} de {n})",
+    "go through the run again: what did the disk say after the no, what was the model told, and when was the person "
+    "asked? Each answer is one reason":
+        "repasa la ejecución: ¿qué había en disco después del no, qué se le dijo al modelo y cuándo se preguntó a la "
+        "persona? Cada respuesta es una razón",
+    "does not agree with the colleague's argument": "no le da la razón al argumento de tu compañera",
+    "one of your statements is the colleague's own argument, which the run above disproves":
+        "una de tus afirmaciones es el propio argumento de tu compañera, y la ejecución de arriba lo desmiente",
+    "no statement the run above shows to be untrue of this wiring":
+        "ninguna afirmación que la ejecución de arriba muestre falsa para este montaje",
+    "one of your statements is not what happened: look at the tool_result the model got, and at which calls waited "
+    "for the person":
+        "una de tus afirmaciones no es lo que ocurrió: mira el tool_result que recibió el modelo, y qué llamadas "
+        "esperaron a la persona",
+    # ---- check_gate ----------------------------------------------------------------------------------------------
+    "the gate sits before execution: a no means the tool never runs":
+        "la válvula va antes de la ejecución: un no significa que la herramienta no llega a ejecutarse",
+    "write_file was put to the approver once, with its name and input":
+        "se preguntó al aprobador por write_file una vez, con su nombre y su entrada",
+    "it was asked {n} times: once per call — await approve(block.name, block.input)":
+        "se preguntó {n} veces: una por llamada — await approve(block.name, block.input)",
+    "rejected: write_file never ran, and scratch/answer.txt is not on disk":
+        "rechazada: write_file no se ejecutó nunca, y scratch/answer.txt no está en disco",
+    "the file was written although the person said no: ask BEFORE the tool runs, and run it only after a yes":
+        "el archivo se escribió aunque la persona dijo que no: pregunta ANTES de que se ejecute la herramienta, y "
+        "ejecútala solo después de un sí",
+    "rejected: the call got exactly one tool_result, with is_error: true":
+        "rechazada: la llamada recibió exactamente un tool_result, con is_error: true",
+    "answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)":
+        "responde también a una llamada rechazada: tool_result(block.id, REJECTED_MESSAGE, is_error=True)",
+    "rejected: the model reads it as the person's no": "rechazada: el modelo lo lee como el no de la persona",
+    "send REJECTED_MESSAGE: it tells the model a person declined":
+        "envía REJECTED_MESSAGE: le dice al modelo que una persona dijo que no",
+    "rejected run: the API accepted every request and the model finished":
+        "ejecución rechazada: la API aceptó todas las peticiones y el modelo terminó",
+    "approved: write_file ran after the yes, and the file is on disk":
+        "aprobada: write_file se ejecutó después del sí, y el archivo está en disco",
+    "after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)":
+        "tras un sí, ejecútala: await arun_tool(tool_impls, block.name, block.input, tools)",
+    "ask first, then run": "primero pregunta y después ejecuta",
+    "approved run: the API accepted every request and the model finished":
+        "ejecución aprobada: la API aceptó todas las peticiones y el modelo terminó",
+    "read_file and get_time ran without anybody being asked":
+        "read_file y get_time se ejecutaron sin preguntar a nadie",
+    "only calls whose name is in high_impact go to the approver":
+        "al aprobador solo van las llamadas cuyo nombre está en high_impact",
+    "approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error: true":
+        "aprobada, pero la propia herramienta falla (fuera de scratch/): su tool_result conserva is_error: true",
+    "pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)":
+        "pasa el veredicto de la propia herramienta: text, is_error = await arun_tool(...); "
+        "tool_result(block.id, text, is_error)",
+    "the gate follows the high_impact set it is given (here it names send_email: asked, rejected, not sent)":
+        "la válvula sigue el conjunto high_impact que recibe (aquí incluye send_email: se pregunta, se rechaza y no "
+        "se envía)",
+    "use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person":
+        "usa el argumento high_impact, no el HIGH_IMPACT global: quien llama decide qué necesita a una persona",
+    "send_email was sent before the person was asked: ask first, run only after a yes":
+        "send_email se envió antes de preguntar a la persona: pregunta primero y ejecuta solo después de un sí",
+    # ---- check_fail_closed ---------------------------------------------------------------------------------------
+    "fail closed: no approver, a broken one or an unclear answer is a no":
+        "fallar en cerrado: sin aprobador, con uno roto o con una respuesta dudosa, es un no",
+    "{label}: write_file does not run, its call gets an is_error tool_result, and the run goes on":
+        "{label}: write_file no se ejecuta, su llamada recibe un tool_result con is_error y la ejecución sigue",
+    "answer the refused call: tool_result(block.id, <why>, is_error=True)":
+        "responde a la llamada rechazada: tool_result(block.id, <motivo>, is_error=True)",
+    # ---- check_parallel_gate -------------------------------------------------------------------------------------
+    "a parallel turn: two writes, one approved and one rejected":
+        "un turno en paralelo: dos escrituras, una aprobada y otra rechazada",
+    "each write was put to the approver once, with its own input, in the order of the calls":
+        "se preguntó al aprobador por cada escritura una vez, con su propia entrada, en el orden de las llamadas",
+    " (asked about: {asked})": " (se preguntó por: {asked})",
+    "ask once per call, each with its own block.input: one answer does not cover the turn":
+        "pregunta una vez por llamada, cada una con su propio block.input: una sola respuesta no vale para todo el "
+        "turno",
+    "ask about each call once": "pregunta por cada llamada una sola vez",
+    "both questions were asked before any tool of the turn ran":
+        "las dos preguntas se hicieron antes de que se ejecutara ninguna herramienta del turno",
+    "the kit's rule: decide every call of the turn first (ask about each high-impact one), then run what may run — "
+    "here a tool ran before every question of the turn had been asked":
+        "la regla del kit: primero decide todas las llamadas del turno (pregunta por cada una de alto impacto) y "
+        "después ejecuta lo que puede ejecutarse — aquí una herramienta se ejecutó antes de que se hicieran todas "
+        "las preguntas del turno",
+    "only the approved write happened: scratch/a.txt is on disk, scratch/b.txt is not":
+        "solo ocurrió la escritura aprobada: scratch/a.txt está en disco y scratch/b.txt no",
+    " (on disk: {items})": " (en disco: {items})",
+    "a write ran before its question was asked: ask first":
+        "una escritura se ejecutó antes de que se hiciera su pregunta: pregunta primero",
+    "run a call only on its own yes": "ejecuta cada llamada solo con su propio sí",
+    "a no for one call must not stop the other: run every call that was approved":
+        "el no a una llamada no debe detener la otra: ejecuta todas las llamadas aprobadas",
+    "one tool_result per call, in the order of the calls": "un tool_result por llamada, en el orden de las llamadas",
+    "every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too)":
+        "cada llamada recibe exactamente un tool_result, en el orden de los tool_use, en UNA sola lista (también la "
+        "rechazada)",
+    "scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection":
+        "el resultado de scratch/a.txt es lo que devolvió la herramienta; el de scratch/b.txt, un rechazo con "
+        "is_error",
+    "each call's result belongs to that call: the approved one gets its tool's output, the rejected one "
+    "REJECTED_MESSAGE with is_error=True":
+        "el resultado de cada llamada es de esa llamada: la aprobada recibe lo que devolvió su herramienta, y la "
+        "rechazada REJECTED_MESSAGE con is_error=True",
+    "the API accepted every request and the model finished": "la API aceptó todas las peticiones y el modelo terminó",
+    "the other way round (no to a, yes to b): both are asked about, and only scratch/b.txt is written":
+        "al revés (no a a, sí a b): se pregunta por las dos y solo se escribe scratch/b.txt",
+    " (asked about: {flip_asked})": " (se preguntó por: {flip_asked})",
+    "after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked about must "
+    "not run":
+        "después de un no, sigue preguntando: cada llamada de alto impacto recibe su propia pregunta, y una llamada "
+        "por la que no se preguntó no debe ejecutarse",
+    "a first no must not decide the rest of the turn: answer each call by its own answer":
+        "un primer no no debe decidir el resto del turno: responde cada llamada según su propia respuesta",
+    "a turn of read_file, write_file and get_time: the question comes before ANY tool of the turn runs, then all "
+    "three run":
+        "un turno con read_file, write_file y get_time: la pregunta llega antes de que se ejecute NINGUNA "
+        "herramienta del turno, y después se ejecutan las tres",
+    "first ask about every high-impact call, then run the calls (the reads too): a read that runs while the person "
+    "is still deciding is already under way whatever they answer":
+        "pregunta primero por cada llamada de alto impacto y después ejecuta las llamadas (también las lecturas): "
+        "una lectura que se ejecuta mientras la persona aún decide ya está en marcha responda lo que responda",
+    "the API refused the next request: {message}": "la API rechazó la petición siguiente: {message}",
+}
+SPANISH.update(SPANISH_34)
