@@ -55,6 +55,7 @@ ROOT = HERE.parent
 VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
 COLUMNS = ["learner", "file", "exercise", "verdict", "checks_passed", "checks_total", "failed_criteria", "reason"]
 RESULT_MARK = "GRADEBOOK-RESULT "
+TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); --tmp-tag adds to it
 
 
 def _conftest():
@@ -553,7 +554,7 @@ def prepare(job: Job, lock: dict, starters: dict) -> None:
         return
     job.exercise = name
     # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
-    copy_dir = HERE / f"_grading_tmp_gradebook_{uuid.uuid4().hex[:12]}"
+    copy_dir = HERE / f"{TMP_PREFIX}{uuid.uuid4().hex[:12]}"
     copy_dir.mkdir()
     try:
         copy = copy_dir / name
@@ -623,7 +624,10 @@ def main(argv=None) -> int:
     p.add_argument("--require-pass", action="store_true",
                    help="exit status 1 unless every notebook is PASS (for GitHub Classroom's command grader)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
+    global TMP_PREFIX
+    TMP_PREFIX += re.sub(r"[^A-Za-z0-9]", "", args.tmp_tag)[:20] + ("_" if args.tmp_tag else "")
     if args.worker:
         return _worker(args)
     if args.submissions is None or not args.submissions.exists():
@@ -643,7 +647,7 @@ def main(argv=None) -> int:
     jobs = discover(folder)
     for job in jobs:
         prepare(job, lock, starters)
-    tmp_root = HERE / f"_grading_tmp_gradebook_{uuid.uuid4().hex[:12]}"
+    tmp_root = HERE / f"{TMP_PREFIX}{uuid.uuid4().hex[:12]}"
     todo = [j for j in jobs if j.graded is not None]
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)

@@ -14,6 +14,7 @@ import json
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,7 @@ def edit(nb, cell_id, old=None, new=None, *, whole=None, prepend=None):
     return nb
 
 
+TAG = uuid.uuid4().hex[:8]  # this test run's temporary folders: exercises/_grading_tmp_gradebook_<TAG>_*
 FAKE_KEY = "sk-" + "ant-" + "api03-" + "y" * 24
 APPROVE = "approved = approve is not None and await approve(block.name, block.input) is True"
 DENIED = 'DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."'
@@ -170,7 +172,7 @@ def graded(tmp_path_factory):
     out = tmp_path_factory.mktemp("out") / "grades.csv"
     before_kit, before_subs = git_status(), tree_digest(folder)
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "2",
-                          "--cell-timeout", "25", "--timeout", "300", "--output-cap", "200000"],
+                          "--cell-timeout", "25", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
@@ -229,7 +231,7 @@ def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
             if path.is_file():
                 text = path.read_bytes()
                 assert b"mia-was-here" not in text and b"notes-from-mia" not in text and FAKE_KEY.encode() not in text
-    assert not list(EXERCISES.glob("_grading_tmp_gradebook_*"))  # (other tests have their own)
+    assert not list(EXERCISES.glob(f"_grading_tmp_gradebook_{TAG}_*"))  # this run's temporary folders are gone
     assert not list(ROOT.rglob("mia-was-here.txt")) and not list(ROOT.rglob("notes-from-mia.txt"))
 
 
