@@ -61,27 +61,19 @@ def pytest_cmdline_main(config):
     config.option.loadscopereorder = False  # keep LONGEST_FIRST's order
 
 
-# Files that must not run at the same time go to one worker, one after the other (the first file names the group):
-# - a lesson and its translation (notebooks/es/05_x.ipynb) write the same file in workspace/scratch/ and print
-#   whether it is there;
-# - test_exercises.py grades its copies in exercises/_grading_tmp_*/, and test_gradebook.py checks that the
-#   gradebook leaves no exercises/_grading_tmp_*/ behind.
-ONE_AFTER_THE_OTHER = {"tests/test_gradebook.py": "tests/test_exercises.py"}
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """`--dist loadfile`, with the groups above."""
+    """`--dist loadfile`, except that a lesson and its translation (notebooks/es/05_x.ipynb) go to one worker, one
+    after the other: both write the same file in workspace/scratch/ and print whether it is there."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class OneAfterTheOther(LoadFileScheduling):
+    class LessonWithTranslation(LoadFileScheduling):
         def _split_scope(self, nodeid):
-            path = re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", super()._split_scope(nodeid))
-            return ONE_AFTER_THE_OTHER.get(path, path)
+            return re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", super()._split_scope(nodeid))
 
-    return OneAfterTheOther(config, log)
+    return LessonWithTranslation(config, log)
 
 
 def pytest_configure(config):
