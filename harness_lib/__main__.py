@@ -151,7 +151,7 @@ def echo(task: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def tools_line(root: Path, approve: str) -> str:
-    """`[tools] read: /abs/root · write/delete (with approval): /abs/root/scratch`."""
+    """`[tools] read: <root> · write/delete (with approval): <root>/scratch`."""
     return lang.text("cli.tools", root=root, how=lang.text(f"cli.how.{approve}"), scratch=root / SCRATCH)
 
 
