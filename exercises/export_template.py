@@ -15,6 +15,7 @@ repository as a template, and pick it as the starter code of a GitHub Classroom 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -95,6 +96,26 @@ def chosen(files: list[str]) -> list[str]:
     return [f for f in files if f.startswith(KEEP) and not f.startswith(DROP) and (ROOT / f).is_file()]
 
 
+# The template has no solutions/ folder, so where a lesson or starter points to it, the copy points to the teacher.
+ELSEWHERE = {"`exercises/solutions/`": "your teacher's copy of the kit",
+             "`exercises/es/solutions/`": "la copia del kit de tu profesor o profesora"}
+
+
+def point_to_the_teacher(path: Path) -> None:
+    """In an exported notebook's markdown cells, name the teacher's copy instead of a solutions/ folder that is
+    not there. Code cells (and so the graded 🔒 / 🔍 cells) are left exactly as they are."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    changed = False
+    for cell in nb.get("cells", []):
+        source = "".join(cell.get("source", []))
+        if cell.get("cell_type") == "markdown" and any(k in source for k in ELSEWHERE):
+            for before, after in ELSEWHERE.items():
+                source = source.replace(before, after)
+            cell["source"], changed = source.splitlines(keepends=True), True
+    if changed:
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def export(out: Path) -> list[str]:
     if out.exists():
         raise SystemExit(f"{out} exists: give a folder that does not exist yet")
@@ -102,6 +123,9 @@ def export(out: Path) -> list[str]:
     for f in files:
         (out / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / f, out / f)
+    for f in files:
+        if f.endswith(".ipynb"):
+            point_to_the_teacher(out / f)
     exercises = sorted(p.name for p in (ROOT / "exercises").glob("[0-9]*.ipynb"))
     table = "\n".join(f"| `exercises/{name}` | {EXERCISE_ROWS.get(name, 'see the notebook')} |" for name in exercises)
     (out / "README.md").write_text(README.format(table=table), encoding="utf-8")

@@ -90,6 +90,12 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
     assert not (template / ".github" / "workflows" / "grade.yml").exists()
     assert not (template / "docs" / "teaching.md").exists() and not (template / "tests" / "test_exercises.py").exists()
     assert "Every push is graded" in (template / "README.md").read_text(encoding="utf-8")
+    # the starters and lessons no longer send the student to a solutions/ folder the template does not have
+    pointing = [p.relative_to(template).as_posix() for p in template.rglob("*.ipynb")
+                if "exercises/solutions/" in p.read_text(encoding="utf-8")
+                or "exercises/es/solutions/" in p.read_text(encoding="utf-8")]
+    assert not pointing, pointing
+    assert "your teacher's copy of the kit" in (template / "exercises" / "01_tiered_policy.ipynb").read_text(encoding="utf-8")
     # no answer anywhere: the solutions' exercise cells appear in no exported file
     lessons = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("harness_lib/**/*.py"),
                                                                    *ROOT.glob("notebooks/*.ipynb"),
