@@ -27,6 +27,7 @@ import time
 import urllib.error
 import urllib.request
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -466,3 +467,27 @@ class NotebookView:
             self.page.screenshot(path=str(path), full_page=True)
         finally:
             self.page.set_viewport_size(size)
+
+
+def tool_root_copy(folder: Path) -> Path:
+    """`folder` filled with a copy of workspace/ (README.md, notes/, ...) and an empty scratch/: the tools' root
+    for a test's kernels, so a test never writes into the kit's own workspace/."""
+    shutil.copytree(REPO / "workspace", folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("scratch"))
+    (folder / "scratch").mkdir()
+    return folder
+
+
+@contextmanager
+def booted_page(server: Lab, profile_dir: Path):
+    """(LabPage, NetLog): headless Chromium with a fresh profile, JupyterLab booted in it, every request
+    recorded. Closes the browser on the way out (the server is the caller's)."""
+    from playwright.sync_api import sync_playwright
+
+    netlog = NetLog()
+    with sync_playwright() as playwright:
+        context = launch_chromium(playwright, profile_dir, netlog)
+        try:
+            yield LabPage(context.new_page(), server).boot(), netlog
+        finally:
+            context.close()
+

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+from browser_support import ARTIFACTS, REPO, NetLog, booted_page, require_browser, start_lab, tool_root_copy
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +41,7 @@ WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     require_browser()
-    tool_root = tmp_path_factory.mktemp("tool-root")  # a copy of workspace/ (README.md, notes/, ...)
-    shutil.copytree(REPO / "workspace", tool_root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("scratch"))
-    (tool_root / "scratch").mkdir()
+    tool_root = tool_root_copy(tmp_path_factory.mktemp("tool-root"))
     server = start_lab(
         tmp_path_factory.mktemp("jupyter"),
         kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},
@@ -59,15 +57,8 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser(lab, tmp_path_factory):
     """(LabPage, NetLog): JupyterLab booted once in headless Chromium; every request recorded."""
-    from playwright.sync_api import sync_playwright
-
-    netlog = NetLog()
-    with sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"), netlog)
-        try:
-            yield LabPage(context.new_page(), lab).boot(), netlog
-        finally:
-            context.close()
+    with booted_page(lab, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
+        yield page_and_log
 
 
 def assert_loopback_only(netlog: NetLog) -> None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+from browser_support import (ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab,
+                             tool_root_copy)
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +34,7 @@ DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (aprobada|rechazada.*)$", re.
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     require_browser()
-    tool_root = tmp_path_factory.mktemp("tool-root-es")  # a copy of workspace/ (README.md, notes/, ...)
-    shutil.copytree(REPO / "workspace", tool_root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("scratch"))
-    (tool_root / "scratch").mkdir()
+    tool_root = tool_root_copy(tmp_path_factory.mktemp("tool-root-es"))
     server = start_lab(
         tmp_path_factory.mktemp("jupyter-es"),
         kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},

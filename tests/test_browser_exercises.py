@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+from browser_support import ARTIFACTS, REPO, LabPage, booted_page, require_browser, start_lab
 
 pytestmark = pytest.mark.browser
 
@@ -49,15 +49,8 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(lab, tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
-    netlog = NetLog()
-    with sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"), netlog)
-        try:
-            yield LabPage(context.new_page(), lab).boot(), netlog
-        finally:
-            context.close()
+    with booted_page(lab, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
+        yield page_and_log
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab
+from browser_support import ARTIFACTS, REPO, booted_page, require_browser, start_lab
 
 pytestmark = pytest.mark.browser
 
@@ -32,18 +32,11 @@ def steady(text: str) -> str:
 @pytest.fixture(scope="module")
 def lab_page(tmp_path_factory):
     require_browser()
-    from playwright.sync_api import sync_playwright
-
     server = start_lab(tmp_path_factory.mktemp("jupyter"))
     server.start_kernel(NOTEBOOKS[0])  # starts while Chromium and JupyterLab boot
-    netlog = NetLog()
     try:
-        with sync_playwright() as playwright:
-            context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile"), netlog)
-            try:
-                yield LabPage(context.new_page(), server).boot(), netlog
-            finally:
-                context.close()
+        with booted_page(server, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
+            yield page_and_log
     finally:
         server.stop()
 
