@@ -9,7 +9,7 @@ Which language it answers in (decided per request, see :func:`answer_language`):
 1. the request's language — the first user message, when its marker words (``MARKERS``) for one language
    outnumber those of the other: a Spanish request gets a Spanish answer, an English one an English answer;
 2. when that is unclear (a tie, or no marker words at all: "README.md?"), the setting ``HARNESS_LANG``
-   (``es``, ``es_ES.UTF-8``, … → Spanish; read from the environment on every request, see :func:`setting`);
+   (``es``, ``es_ES.UTF-8``, … → Spanish; read from the environment on every request, by ``harness_lib.lang.current``);
 3. otherwise English.
 
 The model recognises both languages in every request, whatever it answers in. NOT handled: other languages
@@ -18,20 +18,9 @@ The model recognises both languages in every request, whatever it answers in. NO
 
 from __future__ import annotations
 
-import os
+from ..lang import LANGUAGES, current as setting  # one reading of HARNESS_LANG for the whole kit
 
 __all__ = ["LANGUAGES", "HEAR", "MARKERS", "RESULT_WORDS", "SAY", "setting", "answer_language"]
-
-LANGUAGES = ("en", "es")
-
-
-def setting() -> str:
-    """The language ``HARNESS_LANG`` names ("es", "ES", "es_MX", "es-ES", "es_ES.UTF-8" → "es"), else "en".
-
-    The same reading as the rest of the kit's (``harness_lib.lang``), written out here so the stand-in
-    imports nothing from the textbook's modules."""
-    code = os.environ.get("HARNESS_LANG", "").strip().lower().replace("-", "_").split(".")[0].split("_")[0]
-    return code if code in LANGUAGES else "en"
 
 
 def answer_language(detected: str | None) -> str:
