@@ -44,7 +44,7 @@ LONGEST_FIRST = [
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
     """`pytest` with no paths (the README's test command): run the files in parallel, one worker per core."""
-    if not config.pluginmanager.hasplugin("xdist"):
+    if not config.pluginmanager.hasplugin("xdist.plugin"):  # loaded by pyproject's `-p xdist.plugin`
         return
     if hasattr(config, "workerinput") or "PYTEST_XDIST_WORKER" in os.environ:
         return  # an xdist worker (or a pytest started by a test in one): never workers of its own
