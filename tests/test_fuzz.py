@@ -160,49 +160,71 @@ NAMES = ["write_file", "read_file", "delete_file", "get_time", "write_file", "re
 OTHER_STOPS = ["end_turn", "stop_sequence", "max_tokens", "refusal", "pause_turn", "model_context_window_exceeded",
                None, "a_future_stop_reason"]
 
+# Strategies are built once, here: building one per draw (a list in sampled_from, an `a | b`) costs hypothesis
+# more than drawing from it.
 texts = st.text(min_size=1, max_size=30).filter(lambda t: t.strip() != "") | st.just("Let me look.")
 paths = st.sampled_from(PATHS) | st.text(max_size=12)
 counts = st.sampled_from([0, 0, 1, 10, 100, 1_000]) | st.integers(0, 3_000)
 usages = st.fixed_dictionaries({"input_tokens": counts, "output_tokens": counts},
                                optional={"cache_creation_input_tokens": counts | st.none(),
                                          "cache_read_input_tokens": counts | st.none()})
+input_kinds = st.sampled_from(["fits"] * 5 + ["empty", "wrong type", "extra key", "random"])
+write_contents = st.sampled_from(CONTENTS) | st.text(max_size=20)
+wrong_paths = st.integers() | st.none() | st.lists(st.integers(), max_size=2)
+random_inputs = st.dictionaries(st.text(max_size=6), st.integers() | st.text(max_size=10), max_size=3)
 
 
 @st.composite
 def tool_inputs(draw, name):
     """Mostly input that fits the tool's schema (so the tool really runs, on a hostile path), else not."""
-    kind = draw(st.sampled_from(["fits"] * 5 + ["empty", "wrong type", "extra key", "random"]))
+    kind = draw(input_kinds)
     if kind == "fits":
         fitting = {"path": draw(paths)}
         if name == "write_file":
-            fitting["content"] = draw(st.sampled_from(CONTENTS) | st.text(max_size=20))
+            fitting["content"] = draw(write_contents)
         return {} if name == "get_time" else fitting
     return {"empty": {},
-            "wrong type": {"path": draw(st.integers() | st.none() | st.lists(st.integers(), max_size=2))},
+            "wrong type": {"path": draw(wrong_paths)},
             "extra key": {"path": draw(paths), "extra": draw(st.integers())},
-            "random": draw(st.dictionaries(st.text(max_size=6), st.integers() | st.text(max_size=10), max_size=3)),
+            "random": draw(random_inputs),
             }[kind]
+
+
+names = st.sampled_from(NAMES)
+inputs_for = {name: tool_inputs(name) for name in set(NAMES)}
 
 
 @st.composite
 def calls(draw):
-    name = draw(st.sampled_from(NAMES))
-    return name, draw(tool_inputs(name))
+    name = draw(names)
+    return name, draw(inputs_for[name])
+
+
+percent = st.integers(0, 99)
+other_stops = st.sampled_from(OTHER_STOPS)
+texts_before = st.lists(texts, max_size=2)
+texts_after = {True: st.lists(texts, max_size=1), False: st.lists(texts, max_size=0)}  # after calls / none
+one_call = calls()
 
 
 @st.composite
 def responses(draw):
-    stop_reason = "tool_use" if draw(st.integers(0, 99)) < 80 else draw(st.sampled_from(OTHER_STOPS))
-    before = draw(st.lists(texts, max_size=2))
+    stop_reason = "tool_use" if draw(percent) < 80 else draw(other_stops)
+    before = draw(texts_before)
     # a paused turn carries text (and, live, server-tool blocks): never a call for this harness to run
-    how_many = draw(st.integers(1, 4)) if draw(st.integers(0, 99)) < 90 else 0
+    how_many = draw(st.integers(1, 4)) if draw(percent) < 90 else 0
     if stop_reason == "pause_turn":
         how_many = 0
-    tool_calls = [draw(calls()) for _ in range(how_many)]
-    after = draw(st.lists(texts, max_size=1 if tool_calls else 0))
+    tool_calls = [draw(one_call) for _ in range(how_many)]
+    after = draw(texts_after[bool(tool_calls)])
     if stop_reason == "pause_turn" and not before:
         before = ["Working on it..."]
     return stop_reason, before, tool_calls, after, draw(usages)
+
+
+script_lengths = st.sampled_from([8, 5, 3, 9, 1, 6])
+steps_back = st.sampled_from([0, 0, 0, 0, 1, 2])
+one_response = responses()
 
 
 @st.composite
@@ -210,9 +232,9 @@ def scripts(draw):
     """What the model answers to each request; now and then the same answer as one or two requests ago
     (a model walking in place, or ping-ponging)."""
     script = []
-    for _ in range(draw(st.sampled_from([8, 5, 3, 9, 1, 6]))):
-        back = draw(st.sampled_from([0, 0, 0, 0, 1, 2]))
-        script.append(script[-back] if 0 < back <= len(script) else draw(responses()))
+    for _ in range(draw(script_lengths)):
+        back = draw(steps_back)
+        script.append(script[-back] if 0 < back <= len(script) else draw(one_response))
     return script
 
 
