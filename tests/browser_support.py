@@ -102,6 +102,7 @@ class Lab:
     proc: subprocess.Popen
     home: Path
     log_path: Path
+    tool_root: Path | None = None  # HARNESS_TOOL_ROOT of its kernels, when the caller set one
 
     def api(self, path: str, method: str = "GET", body: dict | None = None):
         request = urllib.request.Request(
@@ -269,6 +270,10 @@ def launch_chromium(playwright, user_data_dir: Path, netlog: NetLog):
 
 _APP = "window.jupyterapp"
 STDOUT_OUTPUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stdout']"
+STDERR_OUTPUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']"
+# How often a wait re-checks its condition in the page. (Playwright's default re-checks on every animation
+# frame, which keeps headless Chromium drawing frames the whole time: ~4x the CPU of this, for nothing.)
+POLL_MS = 50
 
 
 def _find(path: str) -> str:
@@ -287,7 +292,7 @@ class LabPage:
         self.page.wait_for_function(
             f"() => {_APP} && {_APP}.commands.hasCommand('docmanager:open')"
             f" && {_APP}.commands.hasCommand('notebook:run-all-cells')",
-            timeout=timeout_ms,
+            timeout=timeout_ms, polling=POLL_MS,
         )
         self.page.evaluate(f"async () => {{ await {_APP}.restored; }}")  # the layout is restored
         return self
@@ -300,7 +305,7 @@ class LabPage:
             f"() => {{ const w = {_find(path)}; const k = w && w.sessionContext.session?.kernel;"
             " return k && k.connectionStatus === 'connected' && k.status === 'idle'"
             " && w.content.widgets.length > 0; }",
-            timeout=timeout_ms,
+            timeout=timeout_ms, polling=POLL_MS,
         )
         panel_id = self.page.evaluate(f"() => {{ const w = {_find(path)}; {_APP}.shell.activateById(w.id); return w.id; }}")
         view = NotebookView(self, path, panel_id)
@@ -392,7 +397,7 @@ class NotebookView:
             " ok => { nb.__runAll = ok ? 'ok' : 'failed'; }, err => { nb.__runAll = String(err); }); }"
         )
         try:
-            self.page.wait_for_function(f"() => {self._js}.__runAll !== 'running'", timeout=timeout_ms)
+            self.page.wait_for_function(f"() => {self._js}.__runAll !== 'running'", timeout=timeout_ms, polling=POLL_MS)
         except Exception as err:  # playwright's TimeoutError
             if "Timeout" not in type(err).__name__:
                 raise
@@ -415,12 +420,23 @@ class NotebookView:
         texts = self.cell(index).locator(".jp-Cell-outputArea " + STDOUT_OUTPUT).all_inner_texts()
         return "".join(texts)
 
+    def outputs(self) -> list[dict]:
+        """Per cell, what the page shows, read in one call: "text", the output area's text (widgets included),
+        as output_text(); "stdout", what the cell printed, as stdout_text(); "stderr", each stderr output's text."""
+        return self.page.evaluate(
+            f"() => {self._js}.content.widgets.map(c => {{"
+            " const area = c.node.querySelector('.jp-Cell-outputArea');"
+            " const texts = (root, sel) => root ? Array.from(root.querySelectorAll(sel), e => e.innerText) : [];"
+            f" return {{ text: area ? area.innerText : '', stdout: texts(area, {json.dumps(STDOUT_OUTPUT)}).join(''),"
+            f" stderr: texts(c.node, {json.dumps(STDERR_OUTPUT)}) }}; }})"
+        )
+
     def wait_widgets_rendered(self, timeout_ms: int = 10_000) -> bool:
         """Wait until no widget placeholder ("Loading widget...") is left. False: some never rendered."""
         try:
             self.page.wait_for_function(
                 f"() => !document.getElementById({json.dumps(self.panel_id)}).innerText.includes('Loading widget')",
-                timeout=timeout_ms,
+                timeout=timeout_ms, polling=POLL_MS,
             )
             return True
         except Exception as err:  # playwright's TimeoutError
@@ -435,7 +451,7 @@ class NotebookView:
             f"() => {{ const nb = {self._js}; return {wanted}.every(i => {{ const c = nb.content.widgets[i];"
             " return c.model.type !== 'code' || (c.model.executionCount !== null"
             " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*')); }); }",
-            timeout=timeout_ms,
+            timeout=timeout_ms, polling=POLL_MS,
         )
         self.wait_kernel_idle(timeout_ms)
 

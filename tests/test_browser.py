@@ -1,8 +1,10 @@
 """Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons.
 
-One JupyterLab server (127.0.0.1, random token) and one Chromium page serve the whole module; each
-notebook is opened as a tab with a fresh kernel. Skipped (loudly) without /usr/bin/chromium or
-playwright, failing instead when CI=true. Screenshots go to test-artifacts/ (gitignored).
+The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
+the whole module; each notebook is opened as a tab with a fresh kernel. Skipped (loudly) without
+/usr/bin/chromium or playwright, failing instead when CI=true. Screenshots go to test-artifacts/
+(gitignored): the window after each case and each Run All, and the whole notebook when its Run All
+found a problem.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, NetLog, booted_page, require_browser, start_lab, tool_root_copy
+from browser_support import ARTIFACTS, REPO, STDERR_OUTPUT, NetLog
 
 pytestmark = pytest.mark.browser
 
@@ -23,42 +25,20 @@ pytestmark = pytest.mark.browser
 # minimal stand-in with the same cell, handy when working on the approver itself).
 APPROVAL_NOTEBOOK = "notebooks/05_human_in_the_loop.ipynb"
 APPROVAL_TAG = "approval-demo"
-# The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (which the test sets); the
-# test reads path and content from the pending label, and checks the file on disk after the decision.
+# The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (lab.tool_root, set by the
+# session's server); the test reads path and content from the pending label, and checks the file on disk
+# after the decision.
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT in the kernel: the "timeout" case waits this long
+APPROVAL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 # Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
 # conftest.py): each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
-RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook"}
+RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", **APPROVAL_ENV}
 RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~40-80 s here
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
 PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
 DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (approved|rejected.*)$", re.MULTILINE)
-STDERR_OUTPUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']"
 WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    require_browser()
-    tool_root = tool_root_copy(tmp_path_factory.mktemp("tool-root"))
-    server = start_lab(
-        tmp_path_factory.mktemp("jupyter"),
-        kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},
-    )
-    server.tool_root = tool_root
-    server.start_kernel(APPROVAL_NOTEBOOK)  # starts while Chromium and JupyterLab boot
-    try:
-        yield server
-    finally:
-        server.stop()  # kernels too, always
-
-
-@pytest.fixture(scope="module")
-def browser(lab, tmp_path_factory):
-    """(LabPage, NetLog): JupyterLab booted once in headless Chromium; every request recorded."""
-    with booted_page(lab, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
-        yield page_and_log
 
 
 def assert_loopback_only(netlog: NetLog) -> None:
@@ -72,6 +52,7 @@ def approval_notebook(browser):
     """The approval notebook open with its setup cells (those above the approval cell) run."""
     lab_page, _ = browser
     nb = lab_page.open_notebook(APPROVAL_NOTEBOOK)
+    nb.set_kernel_env(APPROVAL_ENV)
     gate = nb.index_of_tag(APPROVAL_TAG)
     if gate > 0:
         nb.run_all_above(gate)
@@ -194,11 +175,14 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
         nb.set_kernel_env(RUN_ALL_ENV)  # approval cells click their own button, as under nbval
         if i + 1 < len(notebooks):  # the next kernel starts while this notebook runs
             lab_page.lab.start_kernel(notebooks[i + 1])
+        found = None  # None until checked: the check itself failed
         try:
-            problems += run_all_and_check(nb)
+            found = run_all_and_check(nb)
         finally:
-            nb.screenshot(ARTIFACTS / f"run-all-{Path(path).stem}.png", whole_notebook=True)
+            # the window; the whole notebook (a tall screenshot: ~1-2 s each) only when something is wrong
+            nb.screenshot(ARTIFACTS / f"run-all-{Path(path).stem}.png", whole_notebook=found != [])
             nb.close()
+        problems += found
         if (REPO / path).read_bytes() != source:
             problems.append(f"{path}: the browser run saved the notebook")
         print(f"{path}: opened, ran and checked in {time.monotonic() - started:.1f} s")  # shown with -s
@@ -222,20 +206,19 @@ def run_all_and_check(nb) -> list[str]:
     problems = []
     nb.wait_kernel_idle(timeout_ms=30_000)
     nb.wait_widgets_rendered()  # widget views render after their output arrives; stragglers are reported below
-    for i, info in enumerate(nb.cells_info()):
+    for i, (info, shown) in enumerate(zip(nb.cells_info(), nb.outputs())):
         if info["type"] != "code":
             continue
-        where, cell = f"{nb.path} cell {i}", nb.cell(i)
+        where = f"{nb.path} cell {i}"
         if info["count"] is None:
             problems.append(f"{where}: not executed (Run All stopped before it?)")
         if "raises-exception" not in info["tags"]:
             problems += [f"{where}: error output: {error[:500]}" for error in info["errors"]]
-            for stderr in cell.locator(STDERR_OUTPUT).all_inner_texts():
+            for stderr in shown["stderr"]:
                 if "Traceback" in stderr and not info["errors"]:  # (an error output renders as stderr too)
                     problems.append(f"{where}: traceback on stderr:\n{stderr[:1500]}")
-        text = nb.output_text(i)
-        problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in text]
-        live, committed = DECISION.findall(nb.stdout_text(i)), DECISION.findall(committed_stdout[i])
+        problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in shown["text"]]
+        live, committed = DECISION.findall(shown["stdout"]), DECISION.findall(committed_stdout[i])
         if live != committed:  # e.g. a timeout deciding where the notebook's own button should have
             problems.append(f"{where}: approval decisions {live} differ from the committed run's {committed}")
     return problems

@@ -7,8 +7,10 @@ above it, runs it, clicks Aprobar as a person would, and checks what that click 
 the label showed. tests/test_browser.py does the same for the English buttons (approve, reject, timeout,
 Stop); this file only proves the Spanish buttons are wired to the same decisions.
 
-Skipped (loudly) without /usr/bin/chromium or playwright, failing instead when CI=true. The tools work
-on a copy of workspace/ (HARNESS_TOOL_ROOT), so the repository's scratch/ is never touched.
+Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without
+/usr/bin/chromium or playwright, failing instead when CI=true. The tools work on this test's own copy of
+workspace/ (HARNESS_TOOL_ROOT, set in the kernel), so neither the repository's scratch/ nor the English
+tests' copy is touched.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ import re
 
 import pytest
 
-from browser_support import (ARTIFACTS, REPO, LabPage, NetLog, launch_chromium, require_browser, start_lab,
-                             tool_root_copy)
+from browser_support import ARTIFACTS, REPO, tool_root_copy
 
 pytestmark = pytest.mark.browser
 
@@ -31,61 +32,42 @@ PENDING = re.compile(r"\[approve\] a punto de ejecutar la acción de alto impact
 DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (aprobada|rechazada.*)$", re.MULTILINE)
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    require_browser()
-    tool_root = tool_root_copy(tmp_path_factory.mktemp("tool-root-es"))
-    server = start_lab(
-        tmp_path_factory.mktemp("jupyter-es"),
-        kernel_env={"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)},
-    )
-    server.tool_root = tool_root
-    server.start_kernel(NOTEBOOK)  # starts while Chromium and JupyterLab boot
-    try:
-        yield server
-    finally:
-        server.stop()  # kernels too, always
-
-
-def test_aprobar_runs_the_write_in_live_jupyterlab(lab, tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
+def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
+    lab_page, netlog = browser
+    tool_root = tool_root_copy(tmp_path / "tool-root-es")
     source = (REPO / NOTEBOOK).read_bytes()
-    netlog = NetLog()
-    with sync_playwright() as playwright:
-        context = launch_chromium(playwright, tmp_path_factory.mktemp("chromium-profile-es"), netlog)
-        try:
-            nb = LabPage(context.new_page(), lab).boot().open_notebook(NOTEBOOK)
-            gate = nb.index_of_tag(APPROVAL_TAG)
-            nb.run_all_above(gate)  # setup(lang="es", ...), the gate, the loop
-            nb.wait_executed(range(gate))
+    nb = lab_page.open_notebook(NOTEBOOK)
+    try:
+        nb.set_kernel_env({"HARNESS_TOOL_ROOT": str(tool_root), "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)})
+        gate = nb.index_of_tag(APPROVAL_TAG)
+        nb.run_all_above(gate)  # setup(lang="es", ...), the gate, the loop
+        nb.wait_executed(range(gate))
 
-            nb.run_cell(gate)
-            cell = nb.cell(gate)
-            aprobar = cell.locator(".widget-button:enabled", has_text="Aprobar")
-            aprobar.wait_for(timeout=15_000)
-            buttons = cell.locator(".widget-button")
-            assert [b.inner_text().strip() for b in buttons.all()] == ["Aprobar", "Rechazar"]
-            assert nb.prompt(gate) == "[*]:", "the cell must stay busy while the buttons wait for a person"
-            pending = PENDING.search(cell.locator(LABEL).first.inner_text())
-            assert pending, f"the label shows the pending write_file action in Spanish: {cell.locator(LABEL).first.inner_text()!r}"
-            action_input = json.loads(pending.group(1))
-            effect = lab.tool_root / action_input["path"]
-            assert not effect.exists(), "nothing may run before the person decides"
+        nb.run_cell(gate)
+        cell = nb.cell(gate)
+        aprobar = cell.locator(".widget-button:enabled", has_text="Aprobar")
+        aprobar.wait_for(timeout=15_000)
+        buttons = cell.locator(".widget-button")
+        assert [b.inner_text().strip() for b in buttons.all()] == ["Aprobar", "Rechazar"]
+        assert nb.prompt(gate) == "[*]:", "the cell must stay busy while the buttons wait for a person"
+        pending = PENDING.search(cell.locator(LABEL).first.inner_text())
+        assert pending, f"the label shows the pending write_file action in Spanish: {cell.locator(LABEL).first.inner_text()!r}"
+        action_input = json.loads(pending.group(1))
+        effect = tool_root / action_input["path"]
+        assert not effect.exists(), "nothing may run before the person decides"
 
-            aprobar.click()
-            nb.wait_executed([gate], timeout_ms=30_000)
+        aprobar.click()
+        nb.wait_executed([gate], timeout_ms=30_000)
 
-            printed = nb.stdout_text(gate)
-            assert DECISION.findall(printed) == ["aprobada"], f"one decision line expected:\n{nb.output_text(gate)}"
-            assert effect.read_text(encoding="utf-8") == action_input["content"], "approved: the tool ran"
-            assert "[turn 3] la herramienta devolvió:" in printed, printed  # the transcript, in Spanish
-            assert all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
-            assert cell.locator(LABEL, has_text="→ aprobada").count() == 1, "the label shows the decision"
-            assert not nb.cells_info()[gate]["errors"], nb.output_text(gate)
-            nb.screenshot(ARTIFACTS / "approval-es-aprobar.png")
-            nb.close()
-        finally:
-            context.close()
+        printed = nb.stdout_text(gate)
+        assert DECISION.findall(printed) == ["aprobada"], f"one decision line expected:\n{nb.output_text(gate)}"
+        assert effect.read_text(encoding="utf-8") == action_input["content"], "approved: the tool ran"
+        assert "[turn 3] la herramienta devolvió:" in printed, printed  # the transcript, in Spanish
+        assert all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
+        assert cell.locator(LABEL, has_text="→ aprobada").count() == 1, "the label shows the decision"
+        assert not nb.cells_info()[gate]["errors"], nb.output_text(gate)
+    finally:
+        nb.screenshot(ARTIFACTS / "approval-es-aprobar.png")
+        nb.close()
     assert (REPO / NOTEBOOK).read_bytes() == source, "the browser run must not save the notebook"
     assert netlog.urls and not netlog.outside_loopback(), netlog.outside_loopback()[:10]

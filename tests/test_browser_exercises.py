@@ -3,7 +3,10 @@
 A check prints ✓ / ✗ and does not raise outside the grader, and a "try it" cell catches a broken valve's error and
 prints it in one line, so Run All on a wrong answer never stops before the checks. Opened here: every untouched
 starter, the reference answers of exercises 3 and 4 (every check ✓, no error output), and a copy of exercise 1's
-solution with a classic mistake (every content block treated as a tool call, so the try cells' runs break). Skipped (loudly) without Chromium or playwright; failing instead when CI=true.
+solution with a classic mistake (every content block treated as a tool call, so the try cells' runs break). Runs in
+the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without Chromium or playwright;
+failing instead when CI=true. Screenshots go to test-artifacts/: the window after each Run All, and the whole
+notebook when its Run All found a problem.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import uuid
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, LabPage, booted_page, require_browser, start_lab
+from browser_support import ARTIFACTS, REPO, LabPage
 
 pytestmark = pytest.mark.browser
 
@@ -37,23 +40,6 @@ def every_block_is_a_call() -> dict:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    require_browser()
-    server = start_lab(tmp_path_factory.mktemp("jupyter"))
-    server.start_kernel(STARTERS[0])  # starts while Chromium and JupyterLab boot
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(lab, tmp_path_factory):
-    with booted_page(lab, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
-        yield page_and_log
-
-
-@pytest.fixture(scope="module")
 def wrong_copy():
     folder = REPO / "exercises" / f"_browser_tmp_{uuid.uuid4().hex[:8]}"
     folder.mkdir()
@@ -69,39 +55,46 @@ def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str, passing
     else what went wrong."""
     source = (REPO / path).read_bytes()
     nb = lab_page.open_notebook(path)
-    problems = []
+    problems = None  # None until checked: the check itself failed
     try:
-        nb.set_kernel_env(RUN_ALL_ENV)
-        finished = nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_MS)
-        if not finished:
-            return [f"{path}: Run All still running after {RUN_ALL_TIMEOUT_MS // 1000} s"]
-        nb.wait_kernel_idle()
-        state = lab_page.page.evaluate(f"() => {nb._js}.__runAll")
-        if state != "ok":
-            problems.append(f"{path}: Run All stopped early ({state})")
-        info = nb.cells_info()
-        checks = [i for i, c in enumerate(info) if "check" in c["tags"]]
-        if not checks:
-            problems.append(f"{path}: no check cell found")
-        for i in checks:
-            printed = nb.stdout_text(i)
-            if info[i]["count"] is None:
-                problems.append(f"{path}: check cell {i} never ran")
-            elif info[i]["errors"]:
-                problems.append(f"{path}: check cell {i} raised {info[i]['errors']}")
-            elif not printed.startswith("🔍 ") or not any(f"  {mark} " in printed for mark in ("✓", "✗")):
-                problems.append(f"{path}: check cell {i} printed no criteria: {printed[:300]!r}")
-            elif passing and "  ✗ " in printed:
-                problems.append(f"{path}: check cell {i} has a ✗: {printed[:300]!r}")
-        for i, c in enumerate(info):
-            if c["type"] == "code" and (c["count"] is None or c["errors"]):
-                problems.append(f"{path}: cell {i} {'did not run' if c['count'] is None else c['errors']}")
+        problems = run_all_and_check(nb, passing)
         if (REPO / path).read_bytes() != source:
             problems.append(f"{path}: the browser run saved the notebook")
         return problems
     finally:
-        nb.screenshot(ARTIFACTS / shot, whole_notebook=True)
+        # the window; the whole notebook (a tall screenshot: ~1-2 s each) only when something is wrong
+        nb.screenshot(ARTIFACTS / shot, whole_notebook=problems != [])
         nb.close()
+
+
+def run_all_and_check(nb, passing: bool) -> list[str]:
+    path = nb.path
+    nb.set_kernel_env(RUN_ALL_ENV)
+    if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_MS):
+        return [f"{path}: Run All still running after {RUN_ALL_TIMEOUT_MS // 1000} s"]
+    problems = []
+    nb.wait_kernel_idle()
+    state = nb.page.evaluate(f"() => {nb._js}.__runAll")
+    if state != "ok":
+        problems.append(f"{path}: Run All stopped early ({state})")
+    info = nb.cells_info()
+    checks = [i for i, c in enumerate(info) if "check" in c["tags"]]
+    if not checks:
+        problems.append(f"{path}: no check cell found")
+    for i in checks:
+        printed = nb.stdout_text(i)
+        if info[i]["count"] is None:
+            problems.append(f"{path}: check cell {i} never ran")
+        elif info[i]["errors"]:
+            problems.append(f"{path}: check cell {i} raised {info[i]['errors']}")
+        elif not printed.startswith("🔍 ") or not any(f"  {mark} " in printed for mark in ("✓", "✗")):
+            problems.append(f"{path}: check cell {i} printed no criteria: {printed[:300]!r}")
+        elif passing and "  ✗ " in printed:
+            problems.append(f"{path}: check cell {i} has a ✗: {printed[:300]!r}")
+    for i, c in enumerate(info):
+        if c["type"] == "code" and (c["count"] is None or c["errors"]):
+            problems.append(f"{path}: cell {i} {'did not run' if c['count'] is None else c['errors']}")
+    return problems
 
 
 def test_run_all_on_the_starters_reaches_every_check(browser):

@@ -2,7 +2,8 @@
 one, as a learner pressing Shift-Enter would. No cell may show an error its notebook did not announce (a cell
 tagged raises-exception may raise), and each re-run prints what it printed under Run All (times aside).
 
-Skipped (loudly) without /usr/bin/chromium or playwright, failing instead when CI=true.
+Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without
+/usr/bin/chromium or playwright, failing instead when CI=true.
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ import re
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, booted_page, require_browser, start_lab
+from browser_support import ARTIFACTS, POLL_MS, REPO, STDERR_OUTPUT
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOKS = ["notebooks/02_the_core_loop.ipynb", "notebooks/03_stop_conditions.ipynb"]
-STDERR_OUTPUT = ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']"
 # What legitimately changes between two runs of a cell: the tools' clock (as in tests/sanitize.cfg).
 CHANGES = [re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)?"),
            re.compile(r"\d{1,2}:\d{2} on \d{1,2} [A-Z][a-z]+ \d{4}")]
@@ -27,18 +27,6 @@ def steady(text: str) -> str:
     for pattern in CHANGES:
         text = pattern.sub("<TIME>", text)
     return text
-
-
-@pytest.fixture(scope="module")
-def lab_page(tmp_path_factory):
-    require_browser()
-    server = start_lab(tmp_path_factory.mktemp("jupyter"))
-    server.start_kernel(NOTEBOOKS[0])  # starts while Chromium and JupyterLab boot
-    try:
-        with booted_page(server, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
-            yield page_and_log
-    finally:
-        server.stop()
 
 
 def unannounced_errors(nb, index: int, info: dict) -> list[str]:
@@ -58,13 +46,13 @@ def run_again(nb, index: int, count_before, timeout_ms: int = 60_000) -> None:
         f"() => {{ const c = {nb._js}.content.widgets[{index}];"
         f" return c.model.executionCount !== null && c.model.executionCount !== {json.dumps(count_before)}"
         " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'); }",
-        timeout=timeout_ms,
+        timeout=timeout_ms, polling=POLL_MS,
     )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)
-def test_every_cell_can_be_run_again_after_run_all(lab_page, path):
-    page, netlog = lab_page
+def test_every_cell_can_be_run_again_after_run_all(browser, path):
+    page, netlog = browser
     source = (REPO / path).read_bytes()
     next_path = NOTEBOOKS[(NOTEBOOKS.index(path) + 1) % len(NOTEBOOKS)]
     nb = page.open_notebook(path)
