@@ -1,7 +1,10 @@
 """The terminal agent, run as a learner runs it: `python -m harness_lib "..."`.
 
-Most tests start a real process (about 1.5 s each); checks that need no process of their own call
-`main()` / `parse_args()` in this one, offline, with the test's own stdin.
+Five tests start a real process (about 1.5 CPU-s each, most of it importing the SDK), for what only a
+process shows: stdin that is a real terminal, a real pipe read to its end (with a task, and empty),
+the folder it is started in, exit statuses as the shell sees them, a reader that closes the pipe
+(`| head -1`) and Ctrl-C. Everything else calls `main()` / `parse_args()` in this process, offline,
+with the test's own argv, stdin and current folder.
 """
 
 import io
@@ -140,15 +143,16 @@ def test_empty_stdin_from_a_real_process_is_a_usage_error():
                         'should do, e.g. python -m harness_lib "What time is it?"\n')
 
 
-def test_a_huge_task_is_sent_in_full_and_echoed_short(tmp_path):
+def test_a_huge_task_is_sent_in_full_and_echoed_short(tmp_path, offline, monkeypatch, capsys):
     task = "Read the first line of README.md. " + "é" * 131_000  # 131 KB of task, most of it one character
     task_file = tmp_path / "task.txt"
     task_file.write_text(task, encoding="utf-8")
     transcript = tmp_path / "run.jsonl"
-    p = agent("--task-file", str(task_file), "--transcript", str(transcript))
-    assert p.returncode == 0, p.stderr
-    assert len(p.stdout) < 2_000  # the echo is cut; the rest of the transcript is short anyway
-    assert p.stdout.splitlines()[1] == f"[offline model] {task[:200]}… ({len(task)} characters)"
+    monkeypatch.chdir(WORKSPACE)
+    assert main(["--task-file", str(task_file), "--transcript", str(transcript)]) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 2_000  # the echo is cut; the rest of the transcript is short anyway
+    assert out.splitlines()[1] == f"[offline model] {task[:200]}… ({len(task)} characters)"
     start = json.loads(transcript.read_text(encoding="utf-8").splitlines()[0])
     assert start["event"] == "start" and start["input"] == task  # the model got all of it
 
@@ -199,11 +203,13 @@ def test_help_stands_alone(capsys):
     ("never-ends", "max_turns", "turn cap of 8"),
     ("token-hog", "token_budget", "token budget of 40000"),
 ])
-def test_each_valve_stops_its_scenario_with_exit_3(scenario, valve, message):
-    p = agent("--scenario", scenario, "Read the first line of README.md, then tell me what time it is")
-    assert p.returncode == 3, p.stdout + p.stderr
-    assert f"harness stops ({valve})" in p.stdout
-    assert message in p.stdout
+def test_each_valve_stops_its_scenario_with_exit_3(scenario, valve, message, offline, monkeypatch, capsys):
+    monkeypatch.chdir(WORKSPACE)
+    status = main(["--scenario", scenario, "Read the first line of README.md, then tell me what time it is"])
+    out, err = capsys.readouterr()
+    assert status == 3, out + err
+    assert f"harness stops ({valve})" in out
+    assert message in out
 
 
 def test_turn_cap_flag(offline, capsys):
@@ -211,14 +217,17 @@ def test_turn_cap_flag(offline, capsys):
     assert "That took 2 tool-calling turns across 3 model requests." in capsys.readouterr().out
 
 
-def test_errors_exit_1_with_one_line_reason():
-    p = agent(TIME_TASK, env={"HARNESS_SCENARIO": "no-such-scenario"})
-    assert p.returncode == 1
-    assert p.stderr.startswith("error: unknown scenario") and p.stderr.count("\n") == 1
-    assert p.stdout == ""  # it failed before the run started
-    p = agent("--model", "claude-no-such-model", TIME_TASK)
-    assert p.returncode == 1
-    assert "404" in p.stderr and p.stderr.count("\n") == 1
+def test_errors_exit_1_with_one_line_reason(offline, monkeypatch, capsys):
+    monkeypatch.chdir(WORKSPACE)
+    monkeypatch.setenv("HARNESS_SCENARIO", "no-such-scenario")
+    assert main([TIME_TASK]) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith("error: unknown scenario") and err.count("\n") == 1
+    assert out == ""  # it failed before the run started
+    monkeypatch.delenv("HARNESS_SCENARIO")
+    assert main(["--model", "claude-no-such-model", TIME_TASK]) == 1
+    err = capsys.readouterr().err
+    assert "404" in err and err.count("\n") == 1
 
 
 def test_a_transcript_that_cannot_be_written_fails_at_the_start(tmp_path, offline, capsys):
@@ -286,11 +295,14 @@ def test_approve_no_rejects_without_asking(tmp_path, offline, capsys):
     assert not (root / "scratch").exists()
 
 
-def test_y_at_the_terminal_approves_the_action(tmp_path):
+def test_y_at_the_terminal_approves_the_action(tmp_path, offline, monkeypatch, capsys):
     root = project(tmp_path)
-    p = agent("--scenario", "high-impact", LESSON_TASK, stdin="y\n", cwd=root)
-    assert p.returncode == 0, p.stderr
-    assert "[turn 3] tool returned: \"wrote " in p.stdout
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))
+    status = main(["--scenario", "high-impact", LESSON_TASK])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "[turn 3] tool returned: \"wrote " in out
     answer = (root / "scratch" / "answer.txt").read_text(encoding="utf-8")
     assert answer.startswith('The first line of README.md is "# My own project", and it is ')
 
