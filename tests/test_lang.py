@@ -1,8 +1,9 @@
 """The language setting (harness_lib.lang): English by default and unchanged, Spanish with HARNESS_LANG=es,
 setup(lang="es") or --lang es, and a wrong value never breaks a run.
 
-In-process tests drive the real approvers, the real loop on the offline model (through the SDK) and the
-terminal agent's main(); a few start `python -m harness_lib` as a learner does.
+All in this process: the real approvers, the real loop on the offline model (through the SDK), and the
+terminal agent's main() reading the command line a learner types from sys.argv (tests/test_cli.py starts
+real processes of it).
 """
 
 import asyncio
@@ -11,7 +12,6 @@ import io
 import os
 import re
 import string
-import subprocess
 import sys
 from types import SimpleNamespace
 
@@ -282,11 +282,17 @@ def test_stop_text_never_changes_the_models_own_words(es):
 # ---- the terminal agent ---------------------------------------------------------------------------------
 
 
-def agent(*args, env=None):
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))}
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "harness_lib", *args], capture_output=True, text=True, env=e,
-                          cwd=DEFAULT_ROOT, timeout=120)
+def agent(monkeypatch, capsys, *args):
+    """`cd workspace && python -m harness_lib ARGS`, in this process: main() reads sys.argv as the program does.
+    Returns (exit status, stdout, stderr)."""
+    monkeypatch.chdir(DEFAULT_ROOT)
+    monkeypatch.setattr(sys, "argv", ["python -m harness_lib", *args])
+    try:
+        status = main()
+    except SystemExit as stop:  # a usage error ends the program from inside argparse
+        status = stop.code
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def spanish_run_lines(out: str) -> list[str]:
@@ -300,28 +306,32 @@ def spanish_run_lines(out: str) -> list[str]:
     return lines
 
 
-def test_lang_es_runs_the_lesson_in_spanish():
-    p = agent("--lang", "es", TAREA)
-    assert p.returncode == 0, p.stderr
-    spanish_run_lines(p.stdout)
+def test_lang_es_runs_the_lesson_in_spanish(monkeypatch, capsys):
+    status, out, err = agent(monkeypatch, capsys, "--lang", "es", TAREA)
+    assert status == 0, err
+    spanish_run_lines(out)
+    assert "HARNESS_LANG" not in os.environ  # --lang was for that run only
 
 
-def test_harness_lang_es_does_the_same_and_lang_en_wins_over_it():
-    p = agent(TAREA, env={"HARNESS_LANG": "es"})
-    assert p.returncode == 0, p.stderr
-    spanish_run_lines(p.stdout)
-    p = agent("--lang", "en", "What time is it?", env={"HARNESS_LANG": "es"})
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines()[0].startswith("[tools] read: ")
-    assert p.stdout.splitlines()[-1] == "That took 1 tool-calling turn across 2 model requests."
+def test_harness_lang_es_does_the_same_and_lang_en_wins_over_it(monkeypatch, capsys, es):
+    status, out, err = agent(monkeypatch, capsys, TAREA)
+    assert status == 0, err
+    spanish_run_lines(out)
+    status, out, err = agent(monkeypatch, capsys, "--lang", "en", "What time is it?")
+    assert status == 0, err
+    assert out.splitlines()[0].startswith("[tools] read: ")
+    assert out.splitlines()[-1] == "That took 1 tool-calling turn across 2 model requests."
+    assert os.environ["HARNESS_LANG"] == "es"
 
 
-def test_a_wrong_language_is_english_from_the_environment_and_a_usage_error_as_a_flag():
-    p = agent("What time is it?", env={"HARNESS_LANG": "klingon"})
-    assert p.returncode == 0 and p.stdout.startswith("[tools] read: "), p.stderr
-    p = agent("--lang", "fr", "What time is it?")
-    assert p.returncode == 2 and p.stdout == ""
-    assert "argument --lang: invalid choice: 'fr'" in p.stderr
+def test_a_wrong_language_is_english_from_the_environment_and_a_usage_error_as_a_flag(monkeypatch, capsys):
+    monkeypatch.setenv("HARNESS_LANG", "klingon")
+    status, out, err = agent(monkeypatch, capsys, "What time is it?")
+    assert status == 0 and out.startswith("[tools] read: "), err
+    monkeypatch.delenv("HARNESS_LANG")
+    status, out, err = agent(monkeypatch, capsys, "--lang", "fr", "What time is it?")
+    assert status == 2 and out == ""
+    assert "argument --lang: invalid choice: 'fr'" in err
 
 
 def test_spanish_help_and_usage_errors(capsys):
