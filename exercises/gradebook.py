@@ -353,10 +353,15 @@ def _worker(args) -> int:
                 if kind != "seal":
                     report["cells"].append({"id": cell_id, "kind": kind, "status": "not run", "why": stopped})
                 continue
+            # The first seal imports the kit (the SDK: a second of CPU, more on a busy machine) before any cell of
+            # the notebook runs: the gradebook's own start-up, so it gets the kernel's start-up time, not the
+            # per-cell timeout meant for the notebook's cells.
+            client.timeout = (max(args.cell_timeout, client.startup_timeout) if index == 0 and kind == "seal"
+                              else args.cell_timeout)
             try:
                 client.execute_cell(cell, index)
             except CellTimeoutError:
-                stopped = f"cell '{cell_id}' still running after {args.cell_timeout:g} s: stopped there"
+                stopped = f"cell '{cell_id}' still running after {client.timeout:g} s: stopped there"
                 report["cells"].append({"id": cell_id, "kind": kind, "status": "timeout", "why": stopped})
                 continue
             except DeadKernelError:
