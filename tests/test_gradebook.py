@@ -1,7 +1,9 @@
 """The teacher's gradebook (`python -m exercises.gradebook SUBMISSIONS/ --out grades.csv`) on a class of synthetic
-submissions: right answers, several kinds of wrong, a starter, tampered, a key, broken JSON, not an exercise, an
-endless loop, megabytes of output, a file writer, code that patches the grader (in plain sight and hidden), one
-carrying its own conftest/lock/grading.py, a renamed file, and two submissions by one learner.
+submissions: right answers, several kinds of wrong, a starter, an endless loop, megabytes of output, a file writer,
+code that patches the grader (in plain sight and hidden) or switches grading off, one carrying its own
+conftest/lock/grading.py, a renamed file, two submissions by one learner; and, refused before any kernel starts,
+tampered grader cells (edited, retagged, deleted, turned into text, one added), a key (in a cell, an output, the
+metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
 
 Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 2,
 short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the kit's files (`git status`) and the
@@ -23,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
 
-SLOW = pytest.mark.slow  # the class is graded by one run of ~20 notebooks in kernels: 1-3 minutes on 2 cores
+SLOW = pytest.mark.slow  # the class is graded by one run of the command: 7 kernels, ~25 CPU-s
 
 
 def load(path):
@@ -73,7 +75,9 @@ OWN_GRADING = ("class Checks:\n    def __init__(self, *a): pass\n    def ok(self
 
 
 def class_of_submissions():
-    """{relative path: bytes or notebook dict}"""
+    """{relative path: bytes or notebook dict}. Each notebook run in a kernel (~3 CPU-s) shows behaviours no other
+    one shows; where one notebook can show two without hiding either, it does (carol, erin, nick). The refusals
+    (not a notebook, not an exercise, tampered, a key) are decided before any kernel starts."""
     tampered = edit(solution(EX1), "check-deny", prepend="# all good!\n")
     own_lock = load(EXERCISES / "checks.lock")
     digest = hashlib.sha256(("# all good!\n" + src(next(c for c in tampered["cells"] if c["id"] == "check-deny"))
@@ -83,70 +87,89 @@ def class_of_submissions():
             entry["sha256"] = digest  # the submission's own lock "agrees" with its edit: the kit's does not
     notes = {"cells": [{"cell_type": "code", "id": "x", "metadata": {}, "source": "print('hello')",
                         "outputs": [], "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    switched_off = solution(EX2)  # an extra tag on a check cell would switch it off in nbval
+    next(c for c in switched_off["cells"] if c["id"] == "check-turn-cap")["metadata"]["tags"].append("raises-exception")
+    no_kit = solution(EX1)
+    no_kit["cells"] = [c for c in no_kit["cells"] if c.get("id") != "grader-kit"]
+    own_check = starter(EX1)  # a cell of the learner's, tagged check, that says all is well
+    own_check["cells"].append({"cell_type": "code", "id": "my-check", "metadata": {"tags": ["check"]},
+                               "source": "print('✓ all criteria met')", "outputs": [], "execution_count": None})
+    unchecked = solution(EX1)  # a failing check "switched off" by turning it into text
+    next(c for c in unchecked["cells"] if c["id"] == "check-parallel")["cell_type"] = "markdown"
+    key_in_output = solution(EX2)
+    next(c for c in key_in_output["cells"] if c["id"] == "diagnosis")["outputs"] = [
+        {"output_type": "stream", "name": "stdout", "text": f"my key is {FAKE_KEY}\n"}]
+    key_in_metadata = solution(EX2)
+    key_in_metadata["metadata"]["env"] = {"ANTHROPIC_API_KEY": FAKE_KEY}
     return {
-        f"alice/{EX1}": solution(EX1),
-        f"alice/{EX2}": solution(EX2),
-        f"bob/{EX1}": starter(EX1),
-        f"bob/{EX2}": starter(EX2),
-        f"carol/{EX1}": edit(solution(EX1), "run-tool-uses", APPROVE,
-                             APPROVE.replace("approve is not None and", "approve is None or")),
-        f"dan/{EX1}": edit(solution(EX1), "run-tool-uses", DENIED, 'DENIED = "The person declined {name}."'),
-        f"erin/{EX2}": edit(solution(EX2), "capped-loop", "        turns += 1\n",
-                            '        turns += sum(1 for b in response.content if b.type == "tool_use")\n'),
-        f"frank/{EX2}": edit(solution(EX2), "diagnosis", whole="DIAGNOSIS = {}\n"),
+        # graded in a kernel
+        f"carol/{EX1}": edit(edit(solution(EX1), "run-tool-uses", APPROVE,  # two wrong answers, two criteria
+                                  APPROVE.replace("approve is not None and", "approve is None or")),
+                             "run-tool-uses", DENIED, 'DENIED = "The person declined {name}."'),
+        f"erin/{EX2}": edit(edit(solution(EX2), "capped-loop", "        turns += 1\n",  # a wrong answer ...
+                                 '        turns += sum(1 for b in response.content if b.type == "tool_use")\n'),
+                            # ... after an empty one that raises: the cells after it still run
+                            "diagnosis", whole='DIAGNOSIS = {}\nraise ValueError("not done yet")\n'),
+        f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="while True:\n    pass\n"),
+        f"leo/{EX2}": edit(solution(EX2), "capped-loop", prepend='print("x" * 3_000_000)\n'),
+        "mia/my_homework.ipynb": edit(solution(EX1), "policy", prepend=(  # renamed, and it writes files
+            "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
+            "Path('../mia-was-here.txt').write_text('hi')\n")),
+        f"nick/{EX1}": edit(edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT + PATCH_HIDDEN),
+                            "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
+        f"quinn/{EX2}": starter(EX2),
+        "quinn/grading.py": OWN_GRADING.encode(),
+        # refused before any kernel starts
+        f"bob/{EX1}": own_check,
         "gina/homework.ipynb": b'{"cells": [ this is not json',
         "hank/notes.ipynb": notes,
         f"ivan/{EX1}": edit(solution(EX1), "check-deny", prepend="# all good!\n"),
         f"judy/{EX2}": edit(solution(EX2), "diagnosis", prepend=f'import os\nos.environ["KEY"] = "{FAKE_KEY}"\n'),
-        f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="while True:\n    pass\n"),
-        f"leo/{EX2}": edit(solution(EX2), "capped-loop", prepend='print("x" * 3_000_000)\n'),
-        f"mia/{EX1}": edit(solution(EX1), "policy", prepend=(
-            "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
-            "Path('../mia-was-here.txt').write_text('hi')\n")),
-        f"nick/{EX1}": edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT),
-        f"olga/{EX2}": edit(solution(EX2), "capped-loop", prepend=PATCH_HIDDEN),
+        f"mia/{EX1[:-6]} (copy).ipynb": unchecked,  # mia's second submission of exercise 1
+        f"olga/{EX2}": key_in_metadata,
         f"pat/{EX1}": tampered,
         "pat/checks.lock": json.dumps(own_lock).encode(),
         "pat/conftest.py": b"def pytest_collect_file(file_path, parent):\n    return None\n",
-        f"quinn/{EX2}": starter(EX2),
-        "quinn/grading.py": OWN_GRADING.encode(),
-        f"rita/{EX1}": solution(EX1),
-        f"rita/{EX1[:-6]} (copy).ipynb": solution(EX1),
-        f"sam/{EX2}": edit(solution(EX2), "capped-loop", prepend='raise ValueError("not done yet")\n'),
-        "tess/my_homework.ipynb": solution(EX1),
-        f"uma/{EX2}": edit(starter(EX2), "diagnosis", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
+        f"vic/{EX2}": switched_off,
+        f"wes/{EX1}": no_kit,
+        f"xena/{EX2}": key_in_output,
+        "yuri/list.ipynb": b"[1, 2, 3]",
+        f"zoe/{EX1}": json.dumps(solution(EX1)).encode("utf-16"),  # saved as UTF-16 by an editor
     }
 
 
 # file -> (exercise, verdict, passed, total, [substrings of failed_criteria], [substrings of reason])
 EXPECTED = {
-    f"alice/{EX1}": (EX1, "PASS", "6", "6", [], []),
-    f"alice/{EX2}": (EX2, "PASS", "3", "3", [], []),
-    f"bob/{EX1}": (EX1, "FAIL", "0", "6", ["check-allow: ✗ run_tool_uses is written and runs"], []),
-    f"bob/{EX2}": (EX2, "FAIL", "0", "3", ["check-turn-cap: ✗ run_capped is written and runs"], []),
-    f"carol/{EX1}": (EX1, "FAIL", "5", "6", ["check-ask: ✗ no approver (approve=None): write_file does not run"], []),
-    f"dan/{EX1}": (EX1, "FAIL", "4", "6", ["check-deny: ✗ ... saying the tool is forbidden by policy"], []),
-    f"erin/{EX2}": (EX2, "FAIL", "2", "3", ["check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
-    f"frank/{EX2}": (EX2, "FAIL", "2", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict"], []),
+    f"carol/{EX1}": (EX1, "FAIL", "3", "6", ["check-ask: ✗ no approver (approve=None): write_file does not run",
+                                             "check-deny: ✗ ... saying the tool is forbidden by policy"], []),
+    f"erin/{EX2}": (EX2, "FAIL", "1", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
+                                            "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
+    f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
+                   ["cell 'run-tool-uses' still running after"]),
+    f"leo/{EX2}": (EX2, "PASS", "3", "3", [], ["output capped in cell(s) 'capped-loop'"]),
+    "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["one of 2 submissions of this exercise by mia"]),
+    f"mia/{EX1[:-6]} (copy).ipynb": (EX1, "NOT GRADED", "", "", [], [
+        "the check cell 'check-parallel' is no longer a code cell", "one of 2 submissions of this exercise by mia"]),
+    f"nick/{EX1}": (EX1, "NOT GRADED", None, "6", [], [
+        "the grader's objects were changed", "grading.Checks (first seen after 'check-policy')",
+        "module anthropic.resources.messages.messages (first seen after 'check-policy')",
+        "HARNESS_GRADING / HARNESS_OFFLINE (first seen after 'check-allow')",
+        "cell 'policy' touches grader internals: Checks, _Checks",
+        "cell 'run-tool-uses' touches grader internals: 'HARNESS_', environ"]),
+    f"olga/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
+    f"quinn/{EX2}": (EX2, "FAIL", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
+                                             "check-turn-cap: ✗ run_capped is written and runs"], []),
+    f"bob/{EX1}": (EX1, "NOT GRADED", "", "", [], ["cell 'my-check' is tagged check but is not one of the shipped"]),
     "gina/homework.ipynb": ("", "ERROR", "", "", [], ["not a notebook: JSONDecodeError"]),
     "hank/notes.ipynb": ("", "NOT GRADED", "", "", [], ["not one of the exercises"]),
     f"ivan/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
     f"judy/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
-    f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
-                   ["cell 'run-tool-uses' still running after"]),
-    f"leo/{EX2}": (EX2, "PASS", "3", "3", [], ["output capped in cell(s) 'capped-loop'"]),
-    f"mia/{EX1}": (EX1, "PASS", "6", "6", [], []),
-    f"nick/{EX1}": (EX1, "NOT GRADED", None, "6", [], ["the grader's objects were changed", "grading.Checks",
-                                                         "cell 'policy' touches grader internals: Checks, _Checks"]),
-    f"olga/{EX2}": (EX2, "NOT GRADED", "3", "3", [], ["module anthropic.resources.messages.messages"]),
     f"pat/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
-    f"quinn/{EX2}": (EX2, "FAIL", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict"], []),
-    f"rita/{EX1}": (EX1, "PASS", "6", "6", [], ["one of 2 submissions of this exercise by rita"]),
-    f"rita/{EX1[:-6]} (copy).ipynb": (EX1, "PASS", "6", "6", [], ["one of 2 submissions of this exercise by rita"]),
-    f"sam/{EX2}": (EX2, "FAIL", "1", "3", ["check-turn-cap: ✗ run_capped is written and runs"], []),
-    "tess/my_homework.ipynb": (EX1, "PASS", "6", "6", [], []),
-    f"uma/{EX2}": (EX2, "NOT GRADED", None, "3", [], ["HARNESS_GRADING / HARNESS_OFFLINE",
-                                                      "touches grader internals: 'HARNESS_', environ"]),
+    f"vic/{EX2}": (EX2, "NOT GRADED", "", "", [], ["the check cell 'check-turn-cap' has tags"]),
+    f"wes/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the locked cell 'grader-kit' was deleted"]),
+    f"xena/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
+    "yuri/list.ipynb": ("", "ERROR", "", "", [], ["not a notebook: no list of cells"]),
+    f"zoe/{EX1}": ("", "ERROR", "", "", [], ["not a notebook: UnicodeDecodeError"]),
 }
 
 
@@ -171,8 +194,11 @@ def graded(tmp_path_factory):
                          json.dumps(content, indent=1, ensure_ascii=False).encode("utf-8"))
     out = tmp_path_factory.mktemp("out") / "grades.csv"
     before_kit, before_subs = git_status(), tree_digest(folder)
+    # --cell-timeout 5: kim's endless loop burns it whole; the notebooks' other cells take at most ~0.2 s, even on
+    # a machine running 6-7 other busy processes (the gradebook's own first seal, which imports the kit before any
+    # cell, is not bound by it)
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "2",
-                          "--cell-timeout", "25", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
+                          "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
@@ -213,7 +239,7 @@ def test_the_header_and_the_summary(graded):
     md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
     assert f"| {EX1} | " in md and f"| {EX2} | " in md
     assert f"## {EX2}: the criteria most often failed" in md
-    assert "- 3 of 7: check-diagnosis: ✗ DIAGNOSIS is a non-empty dict" in md  # bob, frank, quinn of 7 graded
+    assert "- 2 of 3: check-diagnosis: ✗ DIAGNOSIS is a non-empty dict" in md  # erin, quinn of the 3 graded
     assert "## To look at" in md and "gina/homework.ipynb" in md
 
 
