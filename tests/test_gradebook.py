@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
 
-SLOW = pytest.mark.slow  # the class is graded by one run of the command: 7 kernels, ~25 CPU-s
+SLOW = pytest.mark.slow  # the class is graded by one run of the command: 7 kernels, ~20 CPU-s
 
 
 def load(path):
@@ -110,7 +110,8 @@ def class_of_submissions():
                                  '        turns += sum(1 for b in response.content if b.type == "tool_use")\n'),
                             # ... after an empty one that raises: the cells after it still run
                             "diagnosis", whole='DIAGNOSIS = {}\nraise ValueError("not done yet")\n'),
-        f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="while True:\n    pass\n"),
+        # a cell that never ends (waiting for something that never comes: it sleeps, so it costs no CPU)
+        f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="import time\nwhile True:\n    time.sleep(0.1)\n"),
         f"leo/{EX2}": edit(solution(EX2), "capped-loop", prepend='print("x" * 3_000_000)\n'),
         "mia/my_homework.ipynb": edit(solution(EX1), "policy", prepend=(  # renamed, and it writes files
             "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
@@ -194,11 +195,11 @@ def graded(tmp_path_factory):
                          json.dumps(content, indent=1, ensure_ascii=False).encode("utf-8"))
     out = tmp_path_factory.mktemp("out") / "grades.csv"
     before_kit, before_subs = git_status(), tree_digest(folder)
-    # --cell-timeout 5: kim's endless loop burns it whole; the notebooks' other cells take at most ~0.2 s, even on
-    # a machine running 6-7 other busy processes (the gradebook's own first seal, which imports the kit before any
+    # --cell-timeout 10: kim's endless loop runs that long; the notebooks' other cells take at most ~0.2 s, even on a
+    # machine running 6-7 other busy processes (the gradebook's own first seal, which imports the kit before any
     # cell, is not bound by it)
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "2",
-                          "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
+                          "--cell-timeout", "10", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
