@@ -2,9 +2,14 @@
 (tests/live_server.py), ANTHROPIC_API_KEY is a dummy and ANTHROPIC_BASE_URL points at the server, so
 ``is_live()`` is True and ``make_client()`` is a plain ``anthropic.AsyncAnthropic`` opening real sockets.
 
-Covered: the client reads the environment; the terminal agent runs live and fails a 429 storm with one line;
-every lesson notebook runs live in its own kernel (nbclient, not nbval: live outputs differ); a 429 storm
-ends a notebook cell with one line (harness_lib.notebook), in a real kernel and in-process.
+Covered: the client reads the environment; the terminal agent (its main(), in this process) runs live and
+fails a 429 storm with one line; every lesson notebook runs live in its own kernel, one after the other,
+against one server (nbclient, not nbval: live outputs differ); a 429 storm ends a notebook cell with one
+line (harness_lib.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
+
+Kernels and processes are what this file spends its time on (each imports the SDK, ~1.5 CPU-s): 7 lesson
+kernels, one for the storm, one pytest process with its nbval kernel. The terminal agent runs in this
+process; tests/test_cli.py starts it as a real process.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_notebook
 
 from harness_lib import notebook as kit_notebook
+from harness_lib.__main__ import main as agent_main
 from harness_lib.client import MODEL, is_live, make_client, offline_api
 from harness_lib.tools import DEFAULT_ROOT
 from live_server import DUMMY_KEY, live_env, serve_messages_api
@@ -35,7 +41,6 @@ from live_server import DUMMY_KEY, live_env, serve_messages_api
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 TASK = "Read the first line of README.md, then tell me what time it is"
-KERNELS_AT_ONCE = 3  # lesson notebooks executed in parallel, one kernel each
 CELL_TIMEOUT = 180  # seconds; a cell still running then is interrupted and counts as failed
 
 
@@ -105,35 +110,39 @@ def test_make_client_is_live_and_talks_to_ANTHROPIC_BASE_URL(monkeypatch, server
 # ---- the terminal agent ----------------------------------------------------------------------------------
 
 
-def run_agent_cli(tmp_path: Path, url: str) -> subprocess.CompletedProcess:
+def run_agent_cli(tmp_path: Path, monkeypatch, capsys, url: str) -> tuple[int, str, str]:
+    """`python -m harness_lib --root <a copy of workspace/> TASK`, live against `url`, in this process:
+    main() with the environment a live run has. Returns (exit status, stdout, stderr)."""
     root = tmp_path / "workspace"
     shutil.copytree(DEFAULT_ROOT, root)
     readme = root / "README.md"
     readme.write_text("# A copy of the sandbox for the live-mode test\n" + readme.read_text(encoding="utf-8"),
                       encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "harness_lib", "--root", str(root), TASK], cwd=root,
-                          env=live_env(url), text=True, capture_output=True, stdin=subprocess.DEVNULL,
-                          timeout=120)
+    go_live(monkeypatch, url)
+    monkeypatch.chdir(root)
+    status = agent_main(["--root", str(root), TASK])
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
-def test_terminal_agent_runs_live(tmp_path, server):
-    run = run_agent_cli(tmp_path, server.url)
-    assert run.returncode == 0, run.stdout + run.stderr
-    lines = run.stdout.splitlines()
+def test_terminal_agent_runs_live(tmp_path, monkeypatch, capsys, server):
+    status, out, err = run_agent_cli(tmp_path, monkeypatch, capsys, server.url)
+    assert status == 0, out + err
+    lines = out.splitlines()
     mode = [line for line in lines if line.startswith(("[live", "[offline"))]
     assert mode == [f"[live: {MODEL}] {TASK}"]  # said once, before the first turn
     assert lines.index(mode[0]) < min(i for i, line in enumerate(lines) if line.startswith("[turn"))
-    assert 'README.md is "# A copy of the sandbox for the live-mode test"' in run.stdout  # the tmp README
+    assert 'README.md is "# A copy of the sandbox for the live-mode test"' in out  # the tmp README
     assert len(server.api.log) == 3  # read_file, get_time, answer: three model requests over HTTP
 
 
-def test_terminal_agent_429_storm_is_one_line(tmp_path, storm):
-    run = run_agent_cli(tmp_path, storm.url)
-    assert run.returncode == 1
-    errors = run.stderr.strip().splitlines()
-    assert len(errors) == 1, run.stderr
+def test_terminal_agent_429_storm_is_one_line(tmp_path, monkeypatch, capsys, storm):
+    status, out, err = run_agent_cli(tmp_path, monkeypatch, capsys, storm.url)
+    assert status == 1
+    errors = err.strip().splitlines()
+    assert len(errors) == 1, err
     assert "429" in errors[0] and "rate_limit_error" in errors[0]
-    assert "Traceback" not in run.stdout + run.stderr
+    assert "Traceback" not in out + err
     assert len(storm.requests) == 3  # the first request and the SDK's two retries
 
 
@@ -239,9 +248,10 @@ def test_nbval_still_sees_the_error_after_setup(tmp_path):
                              new_code_cell(failing)])
     nbformat.write(nb, tmp_path / "check.ipynb")
     env = {**live_env("http://unused.invalid"), "HARNESS_OFFLINE": "1"}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                          "--nbval-lax", "check.ipynb"], cwd=tmp_path, env=env, text=True, capture_output=True,
-                         timeout=300)
+    # Only nbval is loaded, as the kit's own pytest settings do: other installed plugins cost a second.
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--disable-plugin-autoload",
+                          "-p", "nbval.plugin", "--nbval-lax", "check.ipynb"], cwd=tmp_path, env=env, text=True,
+                         capture_output=True, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 2 passed" in run.stdout
     assert "FAILED check.ipynb::Cell 2" in run.stdout
@@ -262,7 +272,7 @@ def test_other_errors_keep_their_traceback(shell):
 class NotebookRun:
     name: str
     seconds: float
-    requests: int  # POST /v1/messages the notebook's server received
+    requests: int  # POST requests that reached the server while this notebook ran
     unauthenticated: int  # requests the server refused for want of a credential
     errors: dict = field(default_factory=dict)  # cell id -> [(ename, evalue)] of its error outputs
     expected: dict = field(default_factory=dict)  # raises-exception cell id -> enames in the committed run
@@ -273,48 +283,41 @@ def error_outputs(cell) -> list[tuple[str, str]]:
     return [(o.ename, o.evalue) for o in cell.get("outputs", []) if o.output_type == "error"]
 
 
-async def execute_live(nb, path: Path, url: str, tool_root: Path, semaphore: asyncio.Semaphore) -> NotebookClient:
-    env = live_env(url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
+def run_lesson_live(path: Path, server, tool_root: Path) -> NotebookRun:
+    """Run one lesson notebook in a fresh kernel, live against ``server``; no other kernel runs meanwhile."""
+    nb = nbformat.read(path, as_version=4)
+    expected = {c.id: [e for e, _ in error_outputs(c)] for c in nb.cells
+                if "raises-exception" in c.metadata.get("tags", [])}
+    shutil.copytree(DEFAULT_ROOT, tool_root)
+    env = live_env(server.url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
                    HARNESS_TOOL_ROOT=str(tool_root))
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
                             interrupt_on_timeout=True, resources={"metadata": {"path": str(path.parent)}})
-    async with semaphore:
-        start = time.perf_counter()
-        await client.async_execute(env=env)
-        client.seconds = time.perf_counter() - start  # this notebook's own run, not its wait for a slot
-    return client
-
-
-async def run_lessons_live(tmp_path: Path) -> list[NotebookRun]:
-    semaphore = asyncio.Semaphore(KERNELS_AT_ONCE)
-
-    async def one(path: Path) -> NotebookRun:
-        nb = nbformat.read(path, as_version=4)
-        expected = {c.id: [e for e, _ in error_outputs(c)] for c in nb.cells
-                    if "raises-exception" in c.metadata.get("tags", [])}
-        tool_root = tmp_path / path.stem
-        shutil.copytree(DEFAULT_ROOT, tool_root)
-        with serve_messages_api() as srv:
-            seconds = (await execute_live(nb, path, srv.url, tool_root, semaphore)).seconds
-            posts = sum(method == "POST" for method, _, _ in srv.requests)
-            refused = sum(1 for _, _, h in srv.requests
-                          if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
-            run = NotebookRun(path.stem, seconds, posts, refused, expected=expected)
-        run.executed = nb
-        for cell in nb.cells:
-            if cell.cell_type == "code" and error_outputs(cell):
-                run.errors[cell.id] = error_outputs(cell)  # a cell past CELL_TIMEOUT: KeyboardInterrupt
-        return run
-
-    return await asyncio.gather(*(one(path) for path in LESSONS))
+    before = len(server.requests)
+    start = time.perf_counter()
+    client.execute(env=env)
+    seconds = time.perf_counter() - start
+    requests = server.requests[before:]  # this notebook's: the kernels run one at a time
+    posts = sum(method == "POST" for method, _, _ in requests)
+    refused = sum(1 for _, _, h in requests
+                  if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
+    run = NotebookRun(path.stem, seconds, posts, refused, expected=expected, executed=nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and error_outputs(cell):
+            run.errors[cell.id] = error_outputs(cell)  # a cell past CELL_TIMEOUT: KeyboardInterrupt
+    return run
 
 
 @pytest.fixture(scope="module")
 def lessons_live(tmp_path_factory):
+    """Every lesson notebook, live, one kernel after the other (in parallel they only compete for the same
+    cores: each kernel is busy importing), against one server, as a class shares the one live API."""
+    tmp = tmp_path_factory.mktemp("live-notebooks")
     start = time.perf_counter()
-    runs = asyncio.run(run_lessons_live(tmp_path_factory.mktemp("live-notebooks")))
+    with serve_messages_api() as server:
+        runs = [run_lesson_live(path, server, tmp / path.stem) for path in LESSONS]
     total = time.perf_counter() - start
-    print(f"\nlesson notebooks live, {KERNELS_AT_ONCE} kernels at a time: {total:.0f} s in all; "
+    print(f"\nlesson notebooks live, one kernel at a time: {total:.0f} s in all; "
           + ", ".join(f"{r.name} {r.seconds:.0f} s" for r in runs))
     return runs
 
