@@ -1,10 +1,10 @@
 """The terminal agent, run as a learner runs it: `python -m harness_lib "..."`.
 
-Five tests start a real process (about 1.5 CPU-s each, most of it importing the SDK), for what only a
-process shows: stdin that is a real terminal, a real pipe read to its end (with a task, and empty),
-the folder it is started in, exit statuses as the shell sees them, a reader that closes the pipe
-(`| head -1`) and Ctrl-C. Everything else calls `main()` / `parse_args()` in this process, offline,
-with the test's own argv, stdin and current folder.
+Four tests start a real process (about 1.5 CPU-s each, most of it importing the SDK), for what only a
+process shows: stdin that is a real terminal, a real pipe read to its end, the folder it is started in,
+exit statuses as the shell sees them (0, 1, 130), a reader that closes the pipe (`| head -1`) and Ctrl-C.
+Everything else calls `main()` / `parse_args()` in this process, offline, with the test's own argv,
+stdin and current folder.
 """
 
 import io
@@ -135,12 +135,15 @@ def test_an_empty_or_missing_task_is_a_one_line_usage_error(argv, stdin, file_te
     assert out == "" and err.count("\n") == 1 and err.startswith("python -m harness_lib: error: "), err
 
 
-def test_empty_stdin_from_a_real_process_is_a_usage_error():
-    p = agent(stdin="")
-    assert p.returncode == 2
-    assert p.stdout == ""
-    assert p.stderr == ("python -m harness_lib: error: the task read from stdin is empty; say what the agent "
-                        'should do, e.g. python -m harness_lib "What time is it?"\n')
+def test_empty_stdin_is_a_usage_error_with_an_example(offline, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # piped, and nothing in it
+    with pytest.raises(SystemExit) as stop:
+        main([])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("python -m harness_lib: error: the task read from stdin is empty; say what the agent "
+                   'should do, e.g. python -m harness_lib "What time is it?"\n')
 
 
 def test_a_huge_task_is_sent_in_full_and_echoed_short(tmp_path, offline, monkeypatch, capsys):
