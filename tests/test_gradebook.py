@@ -1,9 +1,10 @@
 """The teacher's gradebook (`python -m exercises.gradebook SUBMISSIONS/ --out grades.csv`) on a class of synthetic
-submissions: right answers, several kinds of wrong, a starter, an endless loop, megabytes of output, a file writer,
-code that patches the grader (in plain sight and hidden) or switches grading off, one carrying its own
-conftest/lock/grading.py, a renamed file, two submissions by one learner; and, refused before any kernel starts,
-tampered grader cells (edited, retagged, deleted, turned into text, one added), a key (in a cell, an output, the
-metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
+submissions. Graded in kernels: a right answer (renamed, writing files, printing megabytes), several kinds of wrong
+(one raising), a starter carrying its own grading.py, an endless loop, and code that patches the grader (in plain
+sight and hidden) and switches grading off. Refused before any kernel starts: grader cells tampered with (a check or
+a 🔒 cell edited, retagged, deleted, turned into text, one added; one with its own conftest and lock), a key (in a
+cell, an output, the metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
+One learner submits one exercise twice.
 
 Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 2,
 short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the kit's files (`git status`) and the
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
 
-SLOW = pytest.mark.slow  # the class is graded by one run of the command: 7 kernels, ~20 CPU-s
+SLOW = pytest.mark.slow  # the class is graded by one run of the command: 6 kernels, ~17 CPU-s
 
 
 def load(path):
@@ -75,8 +76,8 @@ OWN_GRADING = ("class Checks:\n    def __init__(self, *a): pass\n    def ok(self
 
 
 def class_of_submissions():
-    """{relative path: bytes or notebook dict}. Each notebook run in a kernel (~3 CPU-s) shows behaviours no other
-    one shows; where one notebook can show two without hiding either, it does (carol, erin, nick). The refusals
+    """{relative path: bytes or notebook dict}. Each notebook run in a kernel (~2.5 CPU-s) shows behaviours no other
+    one shows; where one notebook can show two without hiding either, it does (carol, erin, mia, nick). The refusals
     (not a notebook, not an exercise, tampered, a key) are decided before any kernel starts."""
     tampered = edit(solution(EX1), "check-deny", prepend="# all good!\n")
     own_lock = load(EXERCISES / "checks.lock")
@@ -112,10 +113,10 @@ def class_of_submissions():
                             "diagnosis", whole='DIAGNOSIS = {}\nraise ValueError("not done yet")\n'),
         # a cell that never ends (waiting for something that never comes: it sleeps, so it costs no CPU)
         f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="import time\nwhile True:\n    time.sleep(0.1)\n"),
-        f"leo/{EX2}": edit(solution(EX2), "capped-loop", prepend='print("x" * 3_000_000)\n'),
-        "mia/my_homework.ipynb": edit(solution(EX1), "policy", prepend=(  # renamed, and it writes files
+        "mia/my_homework.ipynb": edit(edit(solution(EX1), "policy", prepend=(  # renamed; it writes files ...
             "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
             "Path('../mia-was-here.txt').write_text('hi')\n")),
+            "run-tool-uses", prepend='print("x" * 3_000_000)\n'),  # ... and prints megabytes
         f"nick/{EX1}": edit(edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT + PATCH_HIDDEN),
                             "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
         f"quinn/{EX2}": starter(EX2),
@@ -126,6 +127,7 @@ def class_of_submissions():
         "hank/notes.ipynb": notes,
         f"ivan/{EX1}": edit(solution(EX1), "check-deny", prepend="# all good!\n"),
         f"judy/{EX2}": edit(solution(EX2), "diagnosis", prepend=f'import os\nos.environ["KEY"] = "{FAKE_KEY}"\n'),
+        f"leo/{EX2}": edit(starter(EX2), "vocabulary", prepend="DIAGNOSIS = {'anything': 'goes'}\n"),
         f"mia/{EX1[:-6]} (copy).ipynb": unchecked,  # mia's second submission of exercise 1
         f"olga/{EX2}": key_in_metadata,
         f"pat/{EX1}": tampered,
@@ -147,17 +149,14 @@ EXPECTED = {
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
                    ["cell 'run-tool-uses' still running after"]),
-    f"leo/{EX2}": (EX2, "PASS", "3", "3", [], ["output capped in cell(s) 'capped-loop'"]),
-    "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["one of 2 submissions of this exercise by mia"]),
-    f"mia/{EX1[:-6]} (copy).ipynb": (EX1, "NOT GRADED", "", "", [], [
-        "the check cell 'check-parallel' is no longer a code cell", "one of 2 submissions of this exercise by mia"]),
+    "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["output capped in cell(s) 'run-tool-uses'",
+                                                         "one of 2 submissions of this exercise by mia"]),
     f"nick/{EX1}": (EX1, "NOT GRADED", None, "6", [], [
         "the grader's objects were changed", "grading.Checks (first seen after 'check-policy')",
         "module anthropic.resources.messages.messages (first seen after 'check-policy')",
         "HARNESS_GRADING / HARNESS_OFFLINE (first seen after 'check-allow')",
         "cell 'policy' touches grader internals: Checks, _Checks",
         "cell 'run-tool-uses' touches grader internals: 'HARNESS_', environ"]),
-    f"olga/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
     f"quinn/{EX2}": (EX2, "FAIL", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                              "check-turn-cap: ✗ run_capped is written and runs"], []),
     f"bob/{EX1}": (EX1, "NOT GRADED", "", "", [], ["cell 'my-check' is tagged check but is not one of the shipped"]),
@@ -165,6 +164,10 @@ EXPECTED = {
     "hank/notes.ipynb": ("", "NOT GRADED", "", "", [], ["not one of the exercises"]),
     f"ivan/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
     f"judy/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
+    f"leo/{EX2}": (EX2, "NOT GRADED", "", "", [], ["the locked cell 'vocabulary' was edited"]),
+    f"mia/{EX1[:-6]} (copy).ipynb": (EX1, "NOT GRADED", "", "", [], [
+        "the check cell 'check-parallel' is no longer a code cell", "one of 2 submissions of this exercise by mia"]),
+    f"olga/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
     f"pat/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
     f"vic/{EX2}": (EX2, "NOT GRADED", "", "", [], ["the check cell 'check-turn-cap' has tags"]),
     f"wes/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the locked cell 'grader-kit' was deleted"]),
@@ -240,7 +243,7 @@ def test_the_header_and_the_summary(graded):
     md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
     assert f"| {EX1} | " in md and f"| {EX2} | " in md
     assert f"## {EX2}: the criteria most often failed" in md
-    assert "- 2 of 3: check-diagnosis: ✗ DIAGNOSIS is a non-empty dict" in md  # erin, quinn of the 3 graded
+    assert "- 2 of 2: check-diagnosis: ✗ DIAGNOSIS is a non-empty dict" in md  # erin and quinn, the 2 graded
     assert "## To look at" in md and "gina/homework.ipynb" in md
 
 
