@@ -2,6 +2,7 @@
 reason, and the valid-history guarantee -- all through the real SDK and the offline model."""
 
 import asyncio
+import functools
 import gc
 import json
 import shutil
@@ -36,6 +37,12 @@ def root(tmp_path):
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_the_full_harness.ipynb"
 
 
+@functools.cache
+def notebook_run_agent():
+    """Notebook 06's run_agent, lifted from its cells once per test run (no test changes its namespace)."""
+    return notebook_code.load(NOTEBOOK)["run_agent"]
+
+
 @pytest.fixture(params=["harness_lib", "notebook"])
 def loop(request):
     """run_agent: harness_lib's reference copy, and the one the learner reads and runs in notebooks/06
@@ -44,7 +51,7 @@ def loop(request):
         return run_agent
     if not NOTEBOOK.exists():
         pytest.skip("notebooks/06_the_full_harness.ipynb not written yet")
-    return notebook_code.load(NOTEBOOK)["run_agent"]
+    return notebook_run_agent()
 
 
 @pytest.fixture
