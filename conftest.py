@@ -31,11 +31,10 @@ os.environ.pop("HARNESS_SCENARIO", None)
 # (and the run does not end waiting on one long file started last). Everything else keeps pytest's order.
 LONGEST_FIRST = [
     "tests/test_exercises.py",  # grades ~50 exercise copies in kernels, in subprocesses of its own
-    "tests/test_browser.py",  # JupyterLab + Chromium: Run All on every lesson, the approval buttons
+    "tests/test_browser.py",  # JupyterLab + Chromium: the approval buttons, Run All on lessons (+ test_browser_es.py)
     "tests/test_gradebook.py",
     "tests/test_live_mode.py",  # every lesson live in a kernel
-    "tests/test_browser_rerun.py",
-    "tests/test_browser_exercises.py",
+    "tests/test_browser_exercises.py",  # Run All on exercises (+ test_browser_rerun.py: lessons 02, 03)
     "tests/test_fuzz.py",
     "tests/test_cli.py",
 ]
@@ -70,8 +69,15 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadFileScheduling
 
     class LessonWithTranslation(LoadFileScheduling):
+        # Each worker that runs a browser test starts its own JupyterLab and Chromium (tests/conftest.py, ~8 CPU-s):
+        # the two small browser files go with a big one, so no worker starts them for a few seconds of tests.
+        BROWSER_PARTNERS = {"tests/test_browser_es.py": "tests/test_browser.py",
+                            "tests/test_browser_rerun.py": "tests/test_browser_exercises.py"}
+
         def _split_scope(self, nodeid):
-            return re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", super()._split_scope(nodeid))
+            scope = super()._split_scope(nodeid)
+            scope = self.BROWSER_PARTNERS.get(scope, scope)
+            return re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", scope)
 
     return LessonWithTranslation(config, log)
 

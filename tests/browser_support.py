@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -420,16 +421,19 @@ class NotebookView:
         texts = self.cell(index).locator(".jp-Cell-outputArea " + STDOUT_OUTPUT).all_inner_texts()
         return "".join(texts)
 
-    def outputs(self) -> list[dict]:
-        """Per cell, what the page shows, read in one call: "text", the output area's text (widgets included),
-        as output_text(); "stdout", what the cell printed, as stdout_text(); "stderr", each stderr output's text."""
-        return self.page.evaluate(
-            f"() => {self._js}.content.widgets.map(c => {{"
+    def outputs(self, index: int | None = None) -> list[dict] | dict:
+        """What the page shows of each cell (of cell `index` only, when given), read in one call: "text", the
+        output area's text (widgets included), as output_text(); "stdout", what the cell printed, as
+        stdout_text(); "stderr", each stderr output's text."""
+        cells = f"{self._js}.content.widgets" + (f".slice({index}, {index + 1})" if index is not None else "")
+        shown = self.page.evaluate(
+            f"() => {cells}.map(c => {{"
             " const area = c.node.querySelector('.jp-Cell-outputArea');"
             " const texts = (root, sel) => root ? Array.from(root.querySelectorAll(sel), e => e.innerText) : [];"
             f" return {{ text: area ? area.innerText : '', stdout: texts(area, {json.dumps(STDOUT_OUTPUT)}).join(''),"
             f" stderr: texts(c.node, {json.dumps(STDERR_OUTPUT)}) }}; }})"
         )
+        return shown if index is None else shown[0]
 
     def wait_widgets_rendered(self, timeout_ms: int = 10_000) -> bool:
         """Wait until no widget placeholder ("Loading widget...") is left. False: some never rendered."""
@@ -507,3 +511,54 @@ def booted_page(server: Lab, profile_dir: Path):
         finally:
             context.close()
 
+
+# --- Run All on a lesson -------------------------------------------------------------------------
+
+APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.py's approval cases
+# Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
+# conftest.py): each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
+RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
+RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~10-20 s here
+# Lessons that tests/test_browser_rerun.py runs (Run All, then every cell again); test_browser.py runs the others.
+RUN_AGAIN = ["notebooks/02_the_core_loop.ipynb", "notebooks/03_stop_conditions.ipynb"]
+DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (approved|rejected.*)$", re.MULTILINE)  # one printed decision
+WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
+
+
+def lesson_notebooks() -> list[str]:
+    return sorted(p.relative_to(REPO).as_posix() for p in (REPO / "notebooks").glob("*.ipynb"))
+
+
+def committed_stdouts(path: str) -> list[str]:
+    """Each cell's printed text as committed (the nbval run), "" for cells without any."""
+    cells = json.loads((REPO / path).read_text(encoding="utf-8"))["cells"]
+    return ["".join("".join(o.get("text", "")) for o in c.get("outputs", []) if o.get("output_type") == "stream")
+            for c in cells]
+
+
+def run_all_and_check(nb) -> list[str]:
+    """Run All, then list what went wrong: unexecuted cells, errors, tracebacks, unrendered widgets,
+    and approval decisions that differ from the committed (headless) run's."""
+    committed_stdout = committed_stdouts(nb.path)
+    nb.set_kernel_env(RUN_ALL_ENV)  # approval cells click their own button, as under nbval
+    if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000):
+        return [f"{nb.path}: Run All did not finish within {RUN_ALL_TIMEOUT_S} s"]
+    problems = []
+    nb.wait_kernel_idle(timeout_ms=30_000)
+    nb.wait_widgets_rendered()  # widget views render after their output arrives; stragglers are reported below
+    for i, (info, shown) in enumerate(zip(nb.cells_info(), nb.outputs())):
+        if info["type"] != "code":
+            continue
+        where = f"{nb.path} cell {i}"
+        if info["count"] is None:
+            problems.append(f"{where}: not executed (Run All stopped before it?)")
+        if "raises-exception" not in info["tags"]:
+            problems += [f"{where}: error output: {error[:500]}" for error in info["errors"]]
+            for stderr in shown["stderr"]:
+                if "Traceback" in stderr and not info["errors"]:  # (an error output renders as stderr too)
+                    problems.append(f"{where}: traceback on stderr:\n{stderr[:1500]}")
+        problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in shown["text"]]
+        live, committed = DECISION.findall(shown["stdout"]), DECISION.findall(committed_stdout[i])
+        if live != committed:  # e.g. a timeout deciding where the notebook's own button should have
+            problems.append(f"{where}: approval decisions {live} differ from the committed run's {committed}")
+    return problems

@@ -1,4 +1,5 @@
-"""Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons.
+"""Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons; and Run All on
+every lesson in the live frontend (02 and 03: in test_browser_rerun.py, which then runs each cell again).
 
 The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
 the whole module; each notebook is opened as a tab with a fresh kernel. Skipped (loudly) without
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, STDERR_OUTPUT, NetLog
+from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, REPO, RUN_AGAIN, STDERR_OUTPUT, NetLog,
+                             lesson_notebooks, run_all_and_check)
 
 pytestmark = pytest.mark.browser
 
@@ -27,18 +29,11 @@ APPROVAL_NOTEBOOK = "notebooks/05_human_in_the_loop.ipynb"
 APPROVAL_TAG = "approval-demo"
 # The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (lab.tool_root, set by the
 # session's server); the test reads path and content from the pending label, and checks the file on disk
-# after the decision.
-APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT in the kernel: the "timeout" case waits this long
+# after the decision. An approval nobody answers gives up after APPROVAL_TIMEOUT_S (the "timeout" case).
 APPROVAL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
-# Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
-# conftest.py): each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
-RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", **APPROVAL_ENV}
-RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~40-80 s here
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
 PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
-DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (approved|rejected.*)$", re.MULTILINE)
-WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
 
 
 def assert_loopback_only(netlog: NetLog) -> None:
@@ -158,12 +153,8 @@ def test_stop_while_the_buttons_wait_rejects_at_once(lab, browser, approval_note
     assert_loopback_only(browser[1])
 
 
-def lesson_notebooks() -> list[str]:
-    return sorted(p.relative_to(REPO).as_posix() for p in (REPO / "notebooks").glob("*.ipynb"))
-
-
 def test_lesson_notebooks_run_all_in_live_frontend(browser):
-    notebooks = lesson_notebooks()
+    notebooks = [path for path in lesson_notebooks() if path not in RUN_AGAIN]  # those: test_browser_rerun.py
     if not notebooks:
         pytest.skip("no notebooks/*.ipynb yet: nothing to run in the live frontend")
     lab_page, netlog = browser
@@ -172,7 +163,6 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
         started = time.monotonic()
         source = (REPO / path).read_bytes()
         nb = lab_page.open_notebook(path)
-        nb.set_kernel_env(RUN_ALL_ENV)  # approval cells click their own button, as under nbval
         if i + 1 < len(notebooks):  # the next kernel starts while this notebook runs
             lab_page.lab.start_kernel(notebooks[i + 1])
         found = None  # None until checked: the check itself failed
@@ -188,37 +178,3 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
         print(f"{path}: opened, ran and checked in {time.monotonic() - started:.1f} s")  # shown with -s
     assert not problems, "\n\n".join(problems)
     assert_loopback_only(netlog)
-
-
-def committed_stdouts(path: str) -> list[str]:
-    """Each cell's printed text as committed (the nbval run), "" for cells without any."""
-    cells = json.loads((REPO / path).read_text(encoding="utf-8"))["cells"]
-    return ["".join("".join(o.get("text", "")) for o in c.get("outputs", []) if o.get("output_type") == "stream")
-            for c in cells]
-
-
-def run_all_and_check(nb) -> list[str]:
-    """Run All, then list what went wrong: unexecuted cells, errors, tracebacks, unrendered widgets,
-    and approval decisions that differ from the committed (headless) run's."""
-    committed_stdout = committed_stdouts(nb.path)
-    if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000):
-        return [f"{nb.path}: Run All did not finish within {RUN_ALL_TIMEOUT_S} s"]
-    problems = []
-    nb.wait_kernel_idle(timeout_ms=30_000)
-    nb.wait_widgets_rendered()  # widget views render after their output arrives; stragglers are reported below
-    for i, (info, shown) in enumerate(zip(nb.cells_info(), nb.outputs())):
-        if info["type"] != "code":
-            continue
-        where = f"{nb.path} cell {i}"
-        if info["count"] is None:
-            problems.append(f"{where}: not executed (Run All stopped before it?)")
-        if "raises-exception" not in info["tags"]:
-            problems += [f"{where}: error output: {error[:500]}" for error in info["errors"]]
-            for stderr in shown["stderr"]:
-                if "Traceback" in stderr and not info["errors"]:  # (an error output renders as stderr too)
-                    problems.append(f"{where}: traceback on stderr:\n{stderr[:1500]}")
-        problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in shown["text"]]
-        live, committed = DECISION.findall(shown["stdout"]), DECISION.findall(committed_stdout[i])
-        if live != committed:  # e.g. a timeout deciding where the notebook's own button should have
-            problems.append(f"{where}: approval decisions {live} differ from the committed run's {committed}")
-    return problems
