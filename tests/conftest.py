@@ -1,10 +1,13 @@
 """Fixtures shared by the files in tests/.
 
-The browser tests (test_browser*.py) share one JupyterLab server and one headless Chromium page per test
-process (under xdist: per worker). Both start when the first browser test asks for them, not before, and
-stop when the session ends. Each test opens its notebooks as tabs in that page, each with a fresh kernel,
-and closes them. Starting JupyterLab and Chromium once instead of once per file saves several seconds of
-CPU per file.
+The browser tests (test_browser*.py, marked `browser`) share one JupyterLab server and one headless Chromium
+page per test process (under xdist: per worker). Both start when the first browser test asks for them, not
+before. Each test opens its notebooks as tabs in that page, each with a fresh kernel, and closes them.
+Starting JupyterLab and Chromium once instead of once per file saves several seconds of CPU per file.
+
+Chromium is closed again as soon as a test that is not a browser test is about to run: Playwright's sync API
+keeps an asyncio event loop running in this thread while it is open, and `asyncio.run()` in any other test
+would then fail ("cannot be called from a running event loop"). The next browser test opens it again.
 """
 
 import pytest
@@ -14,6 +17,34 @@ from browser_support import booted_page, require_browser, start_lab, tool_root_c
 # tests/fixtures/ holds notebooks the browser tests open in JupyterLab; they are not lessons for nbval
 # (the approval probe would wait for a click that never comes).
 collect_ignore = ["fixtures"]
+
+
+class OpenBrowser:
+    """The (LabPage, NetLog) of booted_page(), kept open across browser test files until close()."""
+
+    def __init__(self):
+        self._context = None
+        self.value = None
+
+    def open(self, lab, profile_dir):
+        if self._context is None:
+            context = booted_page(lab, profile_dir)
+            self.value = context.__enter__()
+            self._context = context
+        return self.value
+
+    def close(self):
+        context, self._context, self.value = self._context, None, None
+        if context is not None:
+            context.__exit__(None, None, None)
+
+
+OPEN_BROWSER = OpenBrowser()
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("browser") is None:
+        OPEN_BROWSER.close()
 
 
 @pytest.fixture(scope="session")
@@ -27,11 +58,12 @@ def lab(tmp_path_factory):
     try:
         yield server
     finally:
+        OPEN_BROWSER.close()
         server.stop()  # kernels too, always
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(lab, tmp_path_factory):
-    """(LabPage, NetLog): JupyterLab booted once in headless Chromium; every request of the session recorded."""
-    with booted_page(lab, tmp_path_factory.mktemp("chromium-profile")) as page_and_log:
-        yield page_and_log
+    """(LabPage, NetLog): JupyterLab booted in headless Chromium (opened by the first browser test, or again
+    after other tests ran); every request Chromium makes is recorded while it is open."""
+    return OPEN_BROWSER.open(lab, tmp_path_factory.mktemp("chromium-profile"))
