@@ -30,8 +30,8 @@ os.environ.pop("HARNESS_SCENARIO", None)
 # Under xdist, the files that take longest are handed out first, so the short ones fill in around them
 # (and the run does not end waiting on one long file started last). Everything else keeps pytest's order.
 LONGEST_FIRST = [
-    "tests/test_exercises.py",  # the wrong answers in one kernel; the solutions and starters in pytest runs of their own
-    "tests/test_browser.py",  # JupyterLab + Chromium: the approval buttons, Run All on lessons (+ test_browser_es.py)
+    "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
+    "tests/test_browser.py",  # JupyterLab + Chromium: approval buttons, Run All on lessons (+ test_browser_es.py)
     "tests/test_browser_exercises.py",  # Run All on exercises (+ test_browser_rerun.py: lessons 02, 03)
     "tests/test_live_mode.py",  # every lesson live in a kernel
     "tests/test_gradebook.py",

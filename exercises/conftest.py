@@ -8,11 +8,11 @@ solution, or a copy with the same file name anywhere under exercises/) this file
 1. sets HARNESS_GRADING=1, which the notebook's kernel inherits: a ✗ raises only under the grader, so Run All in
    JupyterLab always reaches every check cell;
 2. adds one test item, "grading allowed", run first. It refuses to grade (and skips every cell of the notebook)
-   when the notebook holds something shaped like an Anthropic API key (a cell's source or output), or when the
-   grader's cells are not the shipped ones: every locked cell id still there, a code cell with exactly its one tag
-   (`check` or `locked`: an extra `raises-exception` or `nbval-skip` would switch a check off), its source hashing
-   to the SHA-256 in exercises/checks.lock, no other cell tagged `check`/`locked`, and exercises/grading.py hashing
-   to its digest there;
+   when the notebook holds something shaped like an Anthropic API key (a cell's source, output or metadata), or
+   when the grader's cells are not the shipped ones: every locked cell id still there, a code cell with exactly its
+   one tag (`check` or `locked`: an extra `raises-exception` or `nbval-skip` would switch a check off), its source
+   hashing to the SHA-256 in exercises/checks.lock, no other cell tagged `check`/`locked`, and exercises/grading.py
+   hashing to its digest there;
 3. names each notebook cell by its id (`01_tiered_policy.ipynb::check-deny`, not nbval's `Cell 7`) and shortens a
    cell's failure report to what helps: the ✗ criteria of a check, the last lines of an error elsewhere;
 4. prints the "exercise grade" at the very end: per notebook PASS / FAIL and how many checks pass, then one block
@@ -72,7 +72,8 @@ def graded(path: Path, lock: dict | None = None) -> bool:
 
 
 def key_findings(nb: dict) -> list[str]:
-    """Where the notebook holds something shaped like an Anthropic API key: ["cell 'x' (source)", ...]."""
+    """Where the notebook holds something shaped like an Anthropic API key: ["cell 'x' (source)", ...]: a cell's
+    source, outputs or metadata, or the notebook's metadata."""
     found = []
     for i, cell in enumerate(nb.get("cells", [])):
         name = cell.get("id") or f"number {i + 1}"
@@ -81,6 +82,8 @@ def key_findings(nb: dict) -> list[str]:
             found.append(f"cell '{name}' (source)")
         if KEY_SHAPE.search(json.dumps(cell.get("outputs", []))):
             found.append(f"cell '{name}' (output)")
+        if KEY_SHAPE.search(json.dumps(cell.get("metadata", {}))):
+            found.append(f"cell '{name}' (metadata)")
     if KEY_SHAPE.search(json.dumps(nb.get("metadata", {}))):
         found.append("the notebook's metadata")
     return found

@@ -658,6 +658,7 @@ REFUSED = {
     "tamper-untagged": (EX2, "untag", "the check cell 'check-model-answer' has tags ['raises-exception']"),
     "key-in-source": (EX1, "key-source", "in cell 'policy' (source)"),
     "key-in-output": (EX2, "key-output", "in cell 'it-works' (output)"),
+    "key-in-cell-metadata": (EX1, "key-metadata", "in cell 'policy' (metadata)"),
     "es-tamper-edited": (EX1, "edit-es", "the check cell 'check-deny' was edited"),  # the Spanish twin: same lock
 }
 
@@ -702,6 +703,8 @@ def refused(case):
         nb["cells"].remove(cell(nb, "check-turn-cap"))
     elif how == "untag":
         cell(nb, "check-model-answer")["metadata"]["tags"] = ["raises-exception"]
+    elif how == "key-metadata":
+        cell(nb, "policy")["metadata"]["note"] = FAKE_KEY
     elif how == "key-source":
         c = cell(nb, "policy")
         c["source"] = f'import os\nos.environ["ANTHROPIC_API_KEY"] = "{FAKE_KEY}"\n' + source(c)
@@ -849,9 +852,9 @@ def test_a_failing_grade_is_short_and_names_cells_by_id(runs):
     assert "Traceback" not in out and "\x1b[" not in out
     assert f"exercises/{EX1}::check-deny" in out
     assert out.rstrip().splitlines()[-1].startswith("      ")  # the grade is the last thing printed
-    # all 8 notebooks graded and the 6 copies refused in under 400 lines (266 today; a grade that printed each
+    # all 8 notebooks graded and every refused copy in under 400 lines (275 today; a grade that printed each
     # failing cell's traceback or output would run to thousands)
-    assert len(sections) == 14 and len(out.splitlines()) < 400, len(out.splitlines())
+    assert len(sections) == 8 + len(REFUSED) and len(out.splitlines()) < 400, len(out.splitlines())
 
 
 @pytest.mark.parametrize("case", WRONG)
