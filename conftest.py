@@ -16,11 +16,18 @@ Two more things, for every run in the repository:
   as before. `pytest -n 0` runs the whole suite in one process; `pytest -n 4` picks the number of workers.
 """
 
+import importlib.util
 import os
 import re
 from pathlib import Path
 
 import pytest
+
+# The pytest plugins the kit uses. pyproject.toml turns off auto-loading (every installed plugin, each package's
+# modules re-compiled in every pytest process); they are loaded here instead, each only if it is installed, so a
+# pytest without xdist still runs the tests in one process.
+pytest_plugins = [name for name in ("xdist.plugin", "nbval.plugin", "_hypothesis_pytestplugin")
+                  if importlib.util.find_spec(name.partition(".")[0])]
 
 os.environ.setdefault("HARNESS_OFFLINE", "1")
 os.environ.setdefault("HARNESS_AUTO_APPROVE", "notebook")
@@ -39,10 +46,16 @@ LONGEST_FIRST = [
 ]
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_cmdline_main(config):
-    """`pytest` with no paths (the README's test command): run the files in parallel, one worker per core."""
-    if not config.pluginmanager.hasplugin("xdist.plugin"):  # loaded by pyproject's `-p xdist.plugin`
+    """`pytest` with no paths (the README's test command): run the files in parallel, one worker per core.
+    (A wrapper: it must decide before xdist's own pytest_cmdline_main turns `-n` into workers.)"""
+    choose_workers(config)
+    return (yield)
+
+
+def choose_workers(config):
+    if not config.pluginmanager.hasplugin("xdist.plugin"):
         return
     if hasattr(config, "workerinput") or "PYTEST_XDIST_WORKER" in os.environ:
         return  # an xdist worker (or a pytest started by a test in one): never workers of its own
