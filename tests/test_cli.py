@@ -325,9 +325,8 @@ def test_ctrl_c_at_the_approval_prompt_exits_130_and_keeps_the_transcript(tmp_pa
             chunk = os.read(proc.stdout.fileno(), 65536)
             assert chunk, f"the program ended before asking: {seen!r} {proc.stderr.read()!r}"
             seen += chunk
-        proc.send_signal(signal.SIGINT)  # Ctrl-C; stdin stays open, as a terminal's does
-        proc.wait(timeout=60)
-        stderr = proc.stderr.read()
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        _, stderr = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
