@@ -313,10 +313,17 @@ def test_y_at_the_terminal_approves_the_action(tmp_path, offline, monkeypatch, c
 def test_ctrl_c_at_the_approval_prompt_exits_130_and_keeps_the_transcript(tmp_path):
     root = project(tmp_path)
     transcript = tmp_path / "run.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "harness_lib", "--scenario", "high-impact", "--transcript",
-                             str(transcript), LESSON_TASK], cwd=root, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
+    # At a terminal, Ctrl-C reaches a program whose SIGINT is in its default state. A process started in the
+    # background by a shell (`pytest &`, some CI runners) ignores SIGINT, and its children inherit that: the
+    # program is started from a handler here, so it begins with the default whatever ran the tests.
+    ignored_or_not = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "harness_lib", "--scenario", "high-impact", "--transcript",
+                                 str(transcript), LESSON_TASK], cwd=root, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
+    finally:
+        signal.signal(signal.SIGINT, ignored_or_not)
     seen = b""
     try:
         while b"[approve] about to run" not in seen:  # the prompt waits for a line that never comes
