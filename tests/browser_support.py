@@ -512,6 +512,25 @@ def booted_page(server: Lab, profile_dir: Path):
             context.close()
 
 
+def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: str | None = None) -> list[str]:
+    """Open `path` in a tab (the kernel of `next_path`, if given, starts meanwhile), run `check(nb)` -> [problem,
+    ...], and close the tab. Takes a screenshot into test-artifacts/`shot`: the window, or the whole notebook (a
+    tall screenshot: ~1-2 s) when something is wrong. A browser run that saved the notebook is a problem too."""
+    source = (REPO / path).read_bytes()
+    nb = lab_page.open_notebook(path)
+    if next_path and next_path != path:
+        lab_page.lab.start_kernel(next_path)
+    problems = None  # None until checked: the check itself failed
+    try:
+        problems = check(nb)
+    finally:
+        nb.screenshot(ARTIFACTS / shot, whole_notebook=problems != [])
+        nb.close()
+    if (REPO / path).read_bytes() != source:
+        problems.append(f"{path}: the browser run saved the notebook")
+    return problems
+
+
 # --- Run All on a lesson -------------------------------------------------------------------------
 
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.py's approval cases

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, REPO, RUN_AGAIN, STDERR_OUTPUT, NetLog,
-                             lesson_notebooks, run_all_and_check)
+                             lesson_notebooks, open_and_check, run_all_and_check)
 
 pytestmark = pytest.mark.browser
 
@@ -159,22 +159,9 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
         pytest.skip("no notebooks/*.ipynb yet: nothing to run in the live frontend")
     lab_page, netlog = browser
     problems = []
-    for i, path in enumerate(notebooks):
+    for path, next_path in zip(notebooks, [*notebooks[1:], None]):
         started = time.monotonic()
-        source = (REPO / path).read_bytes()
-        nb = lab_page.open_notebook(path)
-        if i + 1 < len(notebooks):  # the next kernel starts while this notebook runs
-            lab_page.lab.start_kernel(notebooks[i + 1])
-        found = None  # None until checked: the check itself failed
-        try:
-            found = run_all_and_check(nb)
-        finally:
-            # the window; the whole notebook (a tall screenshot: ~1-2 s each) only when something is wrong
-            nb.screenshot(ARTIFACTS / f"run-all-{Path(path).stem}.png", whole_notebook=found != [])
-            nb.close()
-        problems += found
-        if (REPO / path).read_bytes() != source:
-            problems.append(f"{path}: the browser run saved the notebook")
+        problems += open_and_check(lab_page, path, run_all_and_check, f"run-all-{Path(path).stem}.png", next_path)
         print(f"{path}: opened, ran and checked in {time.monotonic() - started:.1f} s")  # shown with -s
     assert not problems, "\n\n".join(problems)
     assert_loopback_only(netlog)

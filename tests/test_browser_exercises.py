@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, LabPage
+from browser_support import REPO, LabPage, open_and_check
 
 pytestmark = pytest.mark.browser
 
@@ -50,21 +50,11 @@ def wrong_copy():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str, passing: bool = False) -> list[str]:
+def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str, passing: bool = False,
+                                next_path: str | None = None) -> list[str]:
     """Run All on `path`; [] when every check cell ran and printed its ✓ / ✗ lines (with passing=True: only ✓),
     else what went wrong."""
-    source = (REPO / path).read_bytes()
-    nb = lab_page.open_notebook(path)
-    problems = None  # None until checked: the check itself failed
-    try:
-        problems = run_all_and_check(nb, passing)
-        if (REPO / path).read_bytes() != source:
-            problems.append(f"{path}: the browser run saved the notebook")
-        return problems
-    finally:
-        # the window; the whole notebook (a tall screenshot: ~1-2 s each) only when something is wrong
-        nb.screenshot(ARTIFACTS / shot, whole_notebook=problems != [])
-        nb.close()
+    return open_and_check(lab_page, path, lambda nb: run_all_and_check(nb, passing), shot, next_path)
 
 
 def run_all_and_check(nb, passing: bool) -> list[str]:
@@ -100,10 +90,8 @@ def run_all_and_check(nb, passing: bool) -> list[str]:
 def test_run_all_on_the_starters_reaches_every_check(browser):
     lab_page, netlog = browser
     problems = []
-    for i, path in enumerate(STARTERS):
-        if i + 1 < len(STARTERS):
-            lab_page.lab.start_kernel(STARTERS[i + 1])
-        problems += run_all_reaches_every_check(lab_page, path, f"run-all-starter-{i + 1}.png")
+    for i, (path, next_path) in enumerate(zip(STARTERS, [*STARTERS[1:], None])):
+        problems += run_all_reaches_every_check(lab_page, path, f"run-all-starter-{i + 1}.png", next_path=next_path)
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
 
@@ -112,10 +100,9 @@ def test_run_all_on_the_newer_solutions_passes_every_check(browser):
     """Exercises 3 and 4's reference answers in JupyterLab: Run All, no error output, and no ✗ in any check."""
     lab_page, netlog = browser
     problems = []
-    for i, path in enumerate(SOLUTIONS):
-        if i + 1 < len(SOLUTIONS):
-            lab_page.lab.start_kernel(SOLUTIONS[i + 1])
-        problems += run_all_reaches_every_check(lab_page, path, f"run-all-solution-{i + 3}.png", passing=True)
+    for i, (path, next_path) in enumerate(zip(SOLUTIONS, [*SOLUTIONS[1:], None])):
+        problems += run_all_reaches_every_check(lab_page, path, f"run-all-solution-{i + 3}.png", passing=True,
+                                                next_path=next_path)
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
 

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from browser_support import ARTIFACTS, POLL_MS, REPO, RUN_AGAIN, lesson_notebooks, run_all_and_check
+from browser_support import POLL_MS, RUN_AGAIN, lesson_notebooks, open_and_check, run_all_and_check
 
 pytestmark = pytest.mark.browser
 
@@ -69,21 +69,12 @@ def test_the_notebooks_are_lessons():
 @pytest.mark.parametrize("path", RUN_AGAIN)
 def test_every_cell_can_be_run_again_after_run_all(browser, path):
     lab_page, netlog = browser
-    source = (REPO / path).read_bytes()
     next_path = RUN_AGAIN[(RUN_AGAIN.index(path) + 1) % len(RUN_AGAIN)]
-    nb = lab_page.open_notebook(path)
-    if next_path != path:
-        lab_page.lab.start_kernel(next_path)  # the next notebook's kernel starts while this one runs
-    problems = None  # None until checked: the check itself failed
-    try:
-        problems = run_all_and_check(nb)
-        if not problems:  # Run All was clean: now every cell once more
-            problems = run_every_cell_again(nb)
-    finally:
-        # the window; the whole notebook (a tall screenshot: ~1-2 s) only when something is wrong
-        nb.screenshot(ARTIFACTS / f"rerun-{path.rsplit('/', 1)[-1].removesuffix('.ipynb')}.png",
-                      whole_notebook=problems != [])
-        nb.close()
-    assert (REPO / path).read_bytes() == source, "the browser run must not save the notebook"
+
+    def run_all_then_every_cell_again(nb):
+        return run_all_and_check(nb) or run_every_cell_again(nb)  # again only when Run All was clean
+
+    problems = open_and_check(lab_page, path, run_all_then_every_cell_again,
+                              f"rerun-{path.rsplit('/', 1)[-1].removesuffix('.ipynb')}.png", next_path)
     assert not problems, f"{path}:\n" + "\n\n".join(problems)
     assert not netlog.outside_loopback(), "the page made requests that leave 127.0.0.1"
