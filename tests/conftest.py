@@ -10,8 +10,14 @@ keeps an asyncio event loop running in this thread while it is open, and `asynci
 would then fail ("cannot be called from a running event loop"). The next browser test opens it again.
 """
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
+import kernel_forks
 from browser_support import booted_page, require_browser, start_lab, tool_root_copy
 
 # tests/fixtures/ holds notebooks the browser tests open in JupyterLab; they are not lessons for nbval
@@ -40,6 +46,22 @@ class OpenBrowser:
 
 
 OPEN_BROWSER = OpenBrowser()
+
+
+def pytest_configure(config):
+    """Once per test session (in xdist's main process; workers and every process they start inherit it):
+    kernels are forked from a warm process (tests/kernel_forks.py)."""
+    if hasattr(config, "workerinput") or "KIT_TEST_KERNEL_SERVER" in os.environ or not kernel_forks.available():
+        return
+    folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))
+    server = kernel_forks.start(folder)
+
+    def stop():
+        kernel_forks.stop(server)
+        if os.environ.get("KIT_TEST_KERNEL_LOG"):  # which kernels were forked, which started cold and why
+            shutil.copy(folder / "kernels.sock.log", os.environ["KIT_TEST_KERNEL_LOG"])
+        shutil.rmtree(folder, ignore_errors=True)
+    config.add_cleanup(stop)
 
 
 def pytest_runtest_setup(item):
