@@ -35,7 +35,7 @@ os.environ.setdefault("PYTHON_DOTENV_DISABLED", "1")  # a learner's .env (API ke
 os.environ.pop("HARNESS_SCENARIO", None)
 
 # Under xdist, the files that take longest are handed out first, so the short ones fill in around them
-# (and the run does not end waiting on one long file started last). Everything else keeps pytest's order.
+# (and the run does not end waiting on one long file started last). Then the lesson notebooks, then the rest.
 LONGEST_FIRST = [
     "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
     "tests/test_browser.py",  # JupyterLab + Chromium: approval buttons, Run All on lessons (+ test_browser_es.py)
@@ -113,6 +113,8 @@ def pytest_collection_modifyitems(config, items):
 
     def key(item):
         path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else str(item.path)
-        return rank.get(path, len(rank))
+        # then the lesson notebooks (each waits for its kernel), and last the many short files of in-process tests,
+        # which keep both cores busy to the end
+        return rank.get(path, len(rank) + (0 if path.startswith("notebooks/") else 1))
 
     items.sort(key=key)  # stable: within a file (a notebook's cells) the order is kept

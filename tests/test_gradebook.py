@@ -198,11 +198,11 @@ def graded(tmp_path_factory):
                          json.dumps(content, indent=1, ensure_ascii=False).encode("utf-8"))
     out = tmp_path_factory.mktemp("out") / "grades.csv"
     before_kit, before_subs = git_status(), tree_digest(folder)
-    # --cell-timeout 10: kim's endless loop runs that long; the notebooks' other cells take at most ~0.2 s, even on a
+    # --cell-timeout 5: kim's endless loop runs that long; the notebooks' other cells take at most ~0.2 s, even on a
     # machine running 6-7 other busy processes (the gradebook's own first seal, which imports the kit before any
     # cell, is not bound by it)
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "2",
-                          "--cell-timeout", "10", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
+                          "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
