@@ -8,7 +8,7 @@
 Kernels started by nbval inherit this process's environment.
 
 Two more things, for every run in the repository:
-- pyproject's `--nbval-sanitize-with tests/sanitize.cfg` is relative to the root: it is resolved here, so a
+- pyproject's `--nbval-sanitize-with=tests/sanitize.cfg` is relative to the root: it is resolved here, so a
   notebook gives the same result run from the root, from its own folder, or by an absolute path from elsewhere.
 - The whole suite (`pytest` at the root, no paths given) runs on every core with pytest-xdist, one test file or
   notebook per worker at a time (`--dist loadfile`: a notebook's cells share one kernel, a module's fixtures one
