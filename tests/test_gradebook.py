@@ -6,7 +6,7 @@ a 🔒 cell edited, retagged, deleted, turned into text, one added; one with its
 cell, an output, the metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
 One learner submits one exercise twice.
 
-Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 2,
+Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 3,
 short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the kit's files (`git status`) and the
 submitted files are unchanged, and nothing the submissions wrote is left behind.
 """
@@ -201,7 +201,7 @@ def graded(tmp_path_factory):
     # --cell-timeout 5: kim's endless loop runs that long; the notebooks' other cells take at most ~0.2 s, even on a
     # machine running 6-7 other busy processes (the gradebook's own first seal, which imports the kit before any
     # cell, is not bound by it)
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "2",
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "3",
                           "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}

@@ -3,12 +3,12 @@
 ``is_live()`` is True and ``make_client()`` is a plain ``anthropic.AsyncAnthropic`` opening real sockets.
 
 Covered: the client reads the environment; the terminal agent (its main(), in this process) runs live and
-fails a 429 storm with one line; every lesson notebook runs live in its own kernel, one after the other,
-against one server (nbclient, not nbval: live outputs differ); a 429 storm ends a notebook cell with one
+fails a 429 storm with one line; every lesson notebook runs live in its own kernel against a server of its own,
+two at a time (nbclient, not nbval: live outputs differ); a 429 storm ends a notebook cell with one
 line (harness_lib.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
 
-Kernels and processes are what this file spends its time on (each imports the SDK, ~1.5 CPU-s): 7 lesson
-kernels, one for the storm, one pytest process with its nbval kernel. The terminal agent runs in this
+Kernels and processes are what this file spends its time on: 7 lesson kernels, one for the storm, one pytest
+process with its nbval kernel. The terminal agent runs in this
 process; tests/test_cli.py starts it as a real process.
 """
 
@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -283,8 +284,13 @@ def error_outputs(cell) -> list[tuple[str, str]]:
     return [(o.ename, o.evalue) for o in cell.get("outputs", []) if o.output_type == "error"]
 
 
-def run_lesson_live(path: Path, server, tool_root: Path) -> NotebookRun:
-    """Run one lesson notebook in a fresh kernel, live against ``server``; no other kernel runs meanwhile."""
+def run_lesson_live(path: Path, tool_root: Path) -> NotebookRun:
+    """Run one lesson notebook in a fresh kernel, live against a server of its own."""
+    with serve_messages_api() as server:
+        return run_lesson_against(path, server, tool_root)
+
+
+def run_lesson_against(path: Path, server, tool_root: Path) -> NotebookRun:
     nb = nbformat.read(path, as_version=4)
     expected = {c.id: [e for e, _ in error_outputs(c)] for c in nb.cells
                 if "raises-exception" in c.metadata.get("tags", [])}
@@ -293,11 +299,10 @@ def run_lesson_live(path: Path, server, tool_root: Path) -> NotebookRun:
                    HARNESS_TOOL_ROOT=str(tool_root))
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
                             interrupt_on_timeout=True, resources={"metadata": {"path": str(path.parent)}})
-    before = len(server.requests)
     start = time.perf_counter()
     client.execute(env=env)
     seconds = time.perf_counter() - start
-    requests = server.requests[before:]  # this notebook's: the kernels run one at a time
+    requests = list(server.requests)
     posts = sum(method == "POST" for method, _, _ in requests)
     refused = sum(1 for _, _, h in requests
                   if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
@@ -310,14 +315,14 @@ def run_lesson_live(path: Path, server, tool_root: Path) -> NotebookRun:
 
 @pytest.fixture(scope="module")
 def lessons_live(tmp_path_factory):
-    """Every lesson notebook, live, one kernel after the other (in parallel they only compete for the same
-    cores: each kernel is busy importing), against one server, as a class shares the one live API."""
+    """Every lesson notebook, live, two at a time (a kernel and the server it talks to take turns: one lesson
+    alone keeps about one core busy)."""
     tmp = tmp_path_factory.mktemp("live-notebooks")
     start = time.perf_counter()
-    with serve_messages_api() as server:
-        runs = [run_lesson_live(path, server, tmp / path.stem) for path in LESSONS]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda path: run_lesson_live(path, tmp / path.stem), LESSONS))
     total = time.perf_counter() - start
-    print(f"\nlesson notebooks live, one kernel at a time: {total:.0f} s in all; "
+    print(f"\nlesson notebooks live, two kernels at a time: {total:.0f} s in all; "
           + ", ".join(f"{r.name} {r.seconds:.0f} s" for r in runs))
     return runs
 
