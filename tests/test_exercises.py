@@ -740,11 +740,18 @@ def grade(cwd, notebooks, env):
     return proc.returncode, proc.stdout, grade_sections(proc.stdout)
 
 
+def up_to_last_check(nb):
+    last = max(i for i, c in enumerate(nb["cells"]) if "check" in c["metadata"].get("tags", []))
+    return nb | {"cells": nb["cells"][:last + 1]}
+
+
 def run_cases(cases):
     """{case: [kernel_cells.Cell] of its edited solution, or one line saying what went wrong with the kernel}.
 
     One kernel, cwd exercises/solutions/ as nbval's would be, the environment of a grading run; the cases in a
-    stable order (by notebook, then name) though each starts from a fresh kernel state (see kernel_cells)."""
+    stable order (by notebook, then name) though each starts from a fresh kernel state (see kernel_cells).
+    A wrong answer's copy stops at its last check cell: the "try it" cells after it cannot change what a check
+    says, and only the checks are asserted on. A right answer's copy runs to the end (every cell must pass)."""
     env = grading_env(HARNESS_GRADING="1", HARNESS_OFFLINE="1", HARNESS_AUTO_APPROVE="notebook",
                       PYTHON_DOTENV_DISABLED="1")
     env.pop("ANTHROPIC_API_KEY", None)
@@ -753,7 +760,8 @@ def run_cases(cases):
         for case in sorted(cases, key=lambda c: (cases[c][0], c)):
             name, changes = cases[case][:2]
             try:
-                results[case] = kernel.run(edited(case, name, changes))
+                nb = edited(case, name, changes)
+                results[case] = kernel.run(up_to_last_check(nb) if case in WRONG else nb)
             except KernelTrouble as err:
                 results[case] = f"{case}: {err}"
     return results
