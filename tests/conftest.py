@@ -54,13 +54,22 @@ def pytest_configure(config):
     if hasattr(config, "workerinput") or "KIT_TEST_KERNEL_SERVER" in os.environ or not kernel_forks.available():
         return
     folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))
+    before = {name: os.environ.get(name) for name in ("JUPYTER_PATH", "KIT_TEST_KERNEL_SERVER")}
     server = kernel_forks.start(folder)
 
     def stop():
-        kernel_forks.stop(server)
-        if os.environ.get("KIT_TEST_KERNEL_LOG"):  # which kernels were forked, which started cold and why
-            shutil.copy(folder / "kernels.sock.log", os.environ["KIT_TEST_KERNEL_LOG"])
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            kernel_forks.stop(server)
+            log = folder / "kernels.sock.log"  # which kernels were forked, which started cold and why
+            if os.environ.get("KIT_TEST_KERNEL_LOG") and log.exists():
+                shutil.copy(log, os.environ["KIT_TEST_KERNEL_LOG"])
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
     config.add_cleanup(stop)
 
 
