@@ -15,11 +15,16 @@ How:
 - The launcher stays in place of the kernel for whoever started it: interrupts and kills reach the kernel through
   it (see kernel_launcher.py).
 
-What is not the same as a cold kernel: modules read the environment at import time only as the server's
-environment was (the anthropic SDK's ANTHROPIC_LOG; no test sets it). The kernel's parent process is the server,
-so ipykernel's "parent exited" check only notices the server exiting. Not on macOS or Windows (fork after
-imports is not safe there): those run the ordinary kernelspec. One test (test_kernel_forks.py) starts a kernel
-the ordinary way too, and KIT_TEST_COLD_KERNELS=1 turns the whole thing off.
+What is not the same as a cold kernel, and how it is handled:
+- Modules that read environment variables when imported read the server's. A launcher whose start-up variables
+  (PYTHON*, locale, the few the warm modules read: `read_at_start`) differ gets a cold kernel; so does one whose
+  sys.path would import another copy of a module the server has (another ipykernel on PYTHONPATH, a
+  jsonschema.py in the notebook's folder: `shadowed`).
+- Caches the warm-up filled (`warm_up`: the SDK's validators, ipykernel's command-line parser) start full.
+- The kernel's parent process is the server, so ipykernel's "parent exited" check only notices the server exiting.
+- Not on macOS or Windows (fork after these imports is not safe there): those run the ordinary kernelspec.
+test_kernel_forks.py checks the above and starts one kernel the ordinary way. KIT_TEST_COLD_KERNELS=1 turns the
+whole thing off; KIT_TEST_KERNEL_LOG=FILE keeps the server's log of which kernels were forked and which were not.
 """
 
 import importlib
@@ -101,7 +106,7 @@ def serve(address):
     import gc
     gc.collect()
     gc.freeze()  # the children's garbage collector leaves the imported modules' pages shared
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel, no zombies
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the system reaps the children: no zombies
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     while os.getppid() == parent:
         if not select.select([listener], [], [], 1.0)[0]:
@@ -175,10 +180,10 @@ def refusal(request, fds):
         return "no stdin/stdout/stderr"
     if threading.active_count() > 1:
         return "the server runs a thread (a fork would copy its locks, not the thread)"
-    theirs, ours = read_at_start(request["env"]), read_at_start(START_ENV)
     shadows = shadowed(request["path"])
     if shadows:  # e.g. another ipykernel on PYTHONPATH, or a jsonschema.py in the kernel's folder
         return "its sys.path finds other copies of " + ", ".join(shadows[:5])
+    theirs, ours = read_at_start(request["env"]), read_at_start(START_ENV)
     if theirs != ours:
         return "start-up variables differ: " + ", ".join(sorted(k for k in {*theirs, *ours} if theirs.get(k) != ours.get(k)))
     return ""
