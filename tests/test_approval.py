@@ -558,7 +558,7 @@ def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(
     target = tmp_path / "old-ipykernel"
     try:
         pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
-                              "--retries", "0", "--timeout", "15", "--target", str(target), OLD_IPYKERNEL],
+                              "--retries", "0", "--timeout", "15", "--no-compile", "--target", str(target), OLD_IPYKERNEL],
                              capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as err:
         pytest.skip(f"could not install {OLD_IPYKERNEL} for this test: {err}")

@@ -1,6 +1,6 @@
 """The test session's forked kernels (tests/kernel_forks.py) behave as the kernels they stand in for:
 the launcher's folder, environment and sys.path; interrupts and kills reach them; a kernel whose sys.path would
-import another copy of a module starts cold. And the ordinary `python3` kernelspec still runs a cell."""
+import another copy of a module starts cold, as the stock `python3` kernelspec would start it."""
 
 import os
 import time
@@ -89,28 +89,23 @@ def test_an_interrupt_reaches_a_forked_kernel_and_a_kill_ends_it(tmp_path):
         stopped(km, kc)
 
 
-def test_a_folder_with_its_own_copy_of_a_warm_module_gets_a_cold_kernel(tmp_path):
-    (tmp_path / "jsonschema.py").write_text("WHERE = 'the notebook folder'\n")
-    km, kc = started(tmp_path)
-    try:
-        status, out, _ = run(kc, PROBE + "\nimport jsonschema\nprint(jsonschema.WHERE)")
-        assert status == "ok", out
-        first, where = out.splitlines()
-        assert int(first.split("|")[0]) == km.provisioner.process.pid, "cold: the started process is the kernel"
-        assert where == "the notebook folder"
-    finally:
-        stopped(km, kc)
-
-
-def test_the_ordinary_python3_kernelspec_still_runs_a_cell(tmp_path):
+def test_a_folder_with_its_own_copy_of_a_warm_module_gets_an_ordinary_kernel(tmp_path):
+    """The launcher's fallback is the ordinary kernel: the command of the stock `python3` kernelspec."""
     ksm = KernelSpecManager()
     ours = str(Path(os.environ["KIT_TEST_KERNEL_SERVER"]).parent)
     ksm.kernel_dirs = [d for d in ksm.kernel_dirs if not d.startswith(ours)]
-    assert "ipykernel_launcher" in ksm.get_kernel_spec("python3").argv
-    km, kc = started(tmp_path, ksm)
+    stock = ksm.get_kernel_spec("python3").argv
+    assert stock[1:] == ["-m", "ipykernel_launcher", "-f", "{connection_file}"], stock
+
+    (tmp_path / "jsonschema.py").write_text("WHERE = 'the notebook folder'\n")
+    km, kc = started(tmp_path)
     try:
-        status, out, _ = run(kc, PROBE + "\nimport harness_lib.loop")
-        assert status == "ok" and int(out.split("|")[0]) == km.provisioner.process.pid
+        status, out, _ = run(kc, PROBE + "\nimport jsonschema\nprint(jsonschema.WHERE)\nprint(sys.argv[0])")
+        assert status == "ok", out
+        first, where, launched = out.splitlines()
+        assert int(first.split("|")[0]) == km.provisioner.process.pid, "cold: the started process is the kernel"
+        assert where == "the notebook folder"
+        assert Path(launched).name == "ipykernel_launcher.py"  # `python -m ipykernel_launcher`, as the stock spec
     finally:
         stopped(km, kc)
 
