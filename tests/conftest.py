@@ -10,6 +10,7 @@ keeps an asyncio event loop running in this thread while it is open, and `asynci
 would then fail ("cannot be called from a running event loop"). The next browser test opens it again.
 """
 
+import gc
 import os
 import shutil
 import tempfile
@@ -71,6 +72,13 @@ def pytest_configure(config):
                 else:
                     os.environ[name] = value
     config.add_cleanup(stop)
+
+
+def pytest_collection_finish(session):
+    """What collection imported (the SDK, Jupyter, hypothesis...) stays for the whole run: frozen, the garbage
+    collector does not walk it again at every full collection (~10% of the in-process tests' CPU)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_runtest_setup(item):
