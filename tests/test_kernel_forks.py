@@ -70,19 +70,10 @@ def test_a_forked_kernel_has_the_launchers_folder_environment_and_path(tmp_path)
         stopped(km, kc)
 
 
-def test_an_interrupt_reaches_a_forked_kernel_and_a_kill_ends_it(tmp_path):
+def test_killing_the_launcher_ends_the_forked_kernel(tmp_path):
     km, kc = started(tmp_path)
     try:
         pid = int(run(kc, PROBE)[1].split("|")[0])
-        # stop_on_error=False: else ipykernel aborts the requests that arrive just after this cell's error
-        msg_id = kc.execute("import time\nprint('sleeping', flush=True)\ntime.sleep(60)", stop_on_error=False)
-        while kc.get_iopub_msg(timeout=30)["msg_type"] != "stream":
-            pass
-        km.interrupt_kernel()
-        reply = kc.get_shell_msg(timeout=30)
-        assert reply["parent_header"]["msg_id"] == msg_id
-        assert (reply["content"]["status"], reply["content"].get("ename")) == ("error", "KeyboardInterrupt")
-        assert run(kc, "print('still here')") == ("ok", "still here", [])
         km._kill_kernel()  # SIGKILL to the launcher's process group: the kernel must not outlive it
         assert gone(pid), "the forked kernel outlived its launcher"
     finally:
