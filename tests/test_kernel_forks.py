@@ -1,5 +1,5 @@
 """The test session's forked kernels (tests/kernel_forks.py) behave as the kernels they stand in for:
-the launcher's folder, environment and sys.path; interrupts and kills reach them; a kernel whose sys.path would
+the launcher's folder, environment and sys.path; killing the launcher ends them; a kernel whose sys.path would
 import another copy of a module starts cold, as the stock `python3` kernelspec would start it."""
 
 import os
