@@ -10,6 +10,8 @@ pydantic, httpx) stay imported.
 
 Each code cell runs as nbval runs it: in order, without storing history, and a cell that raises does not stop the
 next one. What is kept per cell: its id, what it printed to stdout, and its error (ename, evalue) if it raised.
+The traceback is not kept, so the kernel formats it in IPython's Minimal mode (one line), as exercises/gradebook.py's
+kernels do: a coloured, annotated traceback costs ~0.1 s of CPU per failed check, and wrong answers fail many.
 
 A cell still running after `timeout` seconds, or a kernel that dies, raises KernelTrouble naming the cell; the
 kernel is then replaced by a new one, so the next notebook runs in a sound kernel.
@@ -61,6 +63,7 @@ class NotebookKernel:
 
     def _start(self):
         self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=self.cwd, env=self.env, startup_timeout=120,
+                                            extra_arguments=["--InteractiveShell.xmode=Minimal"],
                                             stderr=subprocess.DEVNULL)  # as nbval: the kernel's own log is noise
         out = self._execute("import json, os, sys\n"
                             "print(json.dumps([os.getcwd(), dict(os.environ), sys.path]))", "(start)")
