@@ -10,6 +10,7 @@ keeps an asyncio event loop running in this thread while it is open, and `asynci
 would then fail ("cannot be called from a running event loop"). The next browser test opens it again.
 """
 
+import compileall
 import gc
 import os
 import shutil
@@ -49,10 +50,16 @@ class OpenBrowser:
 OPEN_BROWSER = OpenBrowser()
 
 
+KIT_FOLDERS = ("harness_lib", "exercises")  # the kit's own Python modules, imported anew by every kernel
+
+
 def pytest_configure(config):
     """Once per test session (in xdist's main process; workers and every process they start inherit it):
-    kernels are forked from a warm process (tests/kernel_forks.py)."""
-    if hasattr(config, "workerinput") or "KIT_TEST_KERNEL_SERVER" in os.environ or not kernel_forks.available():
+    the kit's modules are compiled, and kernels are forked from a warm process (tests/kernel_forks.py)."""
+    if hasattr(config, "workerinput"):
+        return
+    compile_the_kit()
+    if "KIT_TEST_KERNEL_SERVER" in os.environ or not kernel_forks.available():
         return
     folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))
     before = {name: os.environ.get(name) for name in ("JUPYTER_PATH", "KIT_TEST_KERNEL_SERVER")}
@@ -72,6 +79,18 @@ def pytest_configure(config):
                 else:
                     os.environ[name] = value
     config.add_cleanup(stop)
+
+
+def compile_the_kit():
+    """Write the kit's bytecode (__pycache__/, git-ignored) once, even where PYTHONDONTWRITEBYTECODE is set.
+
+    A run imports harness_lib (and the exercises' grading) afresh some 180 times: ~70 kernels, ~80 graded copies
+    in one kernel (tests/kernel_cells.py), ~30 processes. Without bytecode on disk each of those compiles it from
+    source again (~60 ms of CPU each, ~10 s a run). Python only reads
+    bytecode whose source is unchanged, so an edited module is compiled again, never run stale."""
+    root = Path(__file__).resolve().parent.parent
+    for folder in KIT_FOLDERS:
+        compileall.compile_dir(root / folder, quiet=2, workers=1)
 
 
 def pytest_collection_finish(session):
