@@ -1,6 +1,9 @@
 """The test session's forked kernels (tests/kernel_forks.py) behave as the kernels they stand in for:
 the launcher's folder, environment and sys.path; killing the launcher ends them; a kernel whose sys.path would
-import another copy of a module starts cold, as the stock `python3` kernelspec would start it."""
+import another copy of a module starts cold, as the stock `python3` kernelspec would start it.
+
+Interrupts are checked where a learner sends them: JupyterLab's Stop button interrupts a forked kernel in
+tests/test_browser.py (test_stop_while_the_buttons_wait_rejects_at_once), through the launcher."""
 
 import os
 import time
