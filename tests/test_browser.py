@@ -29,8 +29,10 @@ APPROVAL_NOTEBOOK = "notebooks/05_human_in_the_loop.ipynb"
 APPROVAL_TAG = "approval-demo"
 # The approval cell must ask for one write_file(...) under HARNESS_TOOL_ROOT (lab.tool_root, set by the
 # session's server); the test reads path and content from the pending label, and checks the file on disk
-# after the decision. An approval nobody answers gives up after APPROVAL_TIMEOUT_S (the "timeout" case).
+# after the decision. The buttons wait APPROVAL_TIMEOUT_S for a click; in the "timeout" case nobody clicks, and the
+# approver gives up after UNANSWERED_S (shorter: the test waits that long for nothing).
 APPROVAL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
+UNANSWERED_S = 3  # long enough to see the buttons wait busy, on a loaded machine too
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
 PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
@@ -67,6 +69,8 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
     shutil.rmtree(scratch)  # the test's own tool root: start each case with an empty scratch/
     scratch.mkdir()
 
+    wait_s = UNANSWERED_S if action == "timeout" else APPROVAL_TIMEOUT_S
+    nb.set_kernel_env({"HARNESS_APPROVAL_TIMEOUT": str(wait_s)})  # read when the approver asks
     nb.run_cell(gate)
     cell = nb.cell(gate)
     approve_button = cell.locator(".widget-button:enabled", has_text="Approve")
@@ -95,7 +99,7 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
     expected = {
         "approve": "approved",
         "reject": "rejected",
-        "timeout": f"rejected (no answer within {APPROVAL_TIMEOUT_S:g} s)",
+        "timeout": f"rejected (no answer within {UNANSWERED_S:g} s)",
     }[action]
     assert decisions == [expected], f"one decision line expected:\n{output}"
     buttons = cell.locator(".widget-button")
@@ -118,6 +122,7 @@ def test_stop_while_the_buttons_wait_rejects_at_once(lab, browser, approval_note
     away and the run ends with one line, no traceback; nothing is written."""
     nb, gate = approval_notebook
     nb.wait_kernel_idle()
+    nb.set_kernel_env(APPROVAL_ENV)
     scratch = lab.tool_root / "scratch"
     shutil.rmtree(scratch)
     scratch.mkdir()
