@@ -86,8 +86,8 @@ def compile_the_kit():
 
     A run imports harness_lib (and the exercises' grading) afresh some 180 times: ~70 kernels, ~80 graded copies
     in one kernel (tests/kernel_cells.py), ~30 processes. Without bytecode on disk each of those compiles it from
-    source again (~60 ms of CPU each, ~10 s a run). Python only reads
-    bytecode whose source is unchanged, so an edited module is compiled again, never run stale."""
+    source again (~30-60 ms of CPU each, several seconds a run). Python only reads bytecode whose source is
+    unchanged, so an edited module is compiled again, never run stale."""
     root = Path(__file__).resolve().parent.parent
     for folder in KIT_FOLDERS:
         compileall.compile_dir(root / folder, quiet=2, workers=1)
