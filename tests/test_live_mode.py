@@ -8,8 +8,8 @@ two at a time (nbclient, not nbval: live outputs differ); a 429 storm ends a not
 line (harness_lib.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
 
 Kernels and processes are what this file spends its time on: 7 lesson kernels, one for the storm, one pytest
-process with its nbval kernel. The terminal agent runs in this
-process; tests/test_cli.py starts it as a real process.
+process with its nbval kernel. The terminal agent runs in this process; tests/test_cli.py starts it as a real
+process.
 """
 
 from __future__ import annotations
@@ -286,23 +286,19 @@ def error_outputs(cell) -> list[tuple[str, str]]:
 
 def run_lesson_live(path: Path, tool_root: Path) -> NotebookRun:
     """Run one lesson notebook in a fresh kernel, live against a server of its own."""
-    with serve_messages_api() as server:
-        return run_lesson_against(path, server, tool_root)
-
-
-def run_lesson_against(path: Path, server, tool_root: Path) -> NotebookRun:
     nb = nbformat.read(path, as_version=4)
     expected = {c.id: [e for e, _ in error_outputs(c)] for c in nb.cells
                 if "raises-exception" in c.metadata.get("tags", [])}
     shutil.copytree(DEFAULT_ROOT, tool_root)
-    env = live_env(server.url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
-                   HARNESS_TOOL_ROOT=str(tool_root))
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
                             interrupt_on_timeout=True, resources={"metadata": {"path": str(path.parent)}})
-    start = time.perf_counter()
-    client.execute(env=env)
-    seconds = time.perf_counter() - start
-    requests = list(server.requests)
+    with serve_messages_api() as server:
+        env = live_env(server.url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
+                       HARNESS_TOOL_ROOT=str(tool_root))
+        start = time.perf_counter()
+        client.execute(env=env)
+        seconds = time.perf_counter() - start
+        requests = list(server.requests)
     posts = sum(method == "POST" for method, _, _ in requests)
     refused = sum(1 for _, _, h in requests
                   if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
