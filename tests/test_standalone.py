@@ -6,9 +6,10 @@ where it is: ``file:line`` for a text file, ``notebook cell <id> source|output l
 
 What counts as a hit (the patterns are in ``PATTERNS``):
 
-- an absolute path into a home or work folder -- a Linux or macOS home, a Windows user folder, the root
-  user's home, a top-level work folder, a file under the temporary folder. Such a path only works on the
-  machine it was written on; a path from ``~`` or relative to the repository is fine;
+- an absolute path into a home folder or into the folder this checkout sits in -- a Linux or macOS home, a
+  Windows user folder, the root user's home, a file under the temporary folder, a sibling of the checkout
+  (wherever the machine running the test keeps it). Such a path only works on the machine it was written on;
+  a path from ``~`` or relative to the repository is fine;
 - a pointer to material outside the repository: a ``shared`` folder (here or one level up), or someone's
   note files mentioned by the bare word -- a reader of the repository cannot open those;
 - something shaped like an Anthropic API key.
@@ -30,17 +31,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# An absolute path starts a token: not right after a letter, digit, dot or dash (so a URL such as
-# https://example.org/home/page, or the relative notes/todo.md, is not one).
+# An absolute path starts a token: not right after a letter, digit, dot or dash (so the path part of a URL, or
+# the relative notes/todo.md, is not one).
 _START = r"(?<![\w.-])"
 MACHINE_PATH_PATTERNS = {
     "home folder": re.compile(_START + r"/home/[\w.-]+"),
     "macOS home folder": re.compile(_START + r"/Users/[\w.-]+"),
     "Windows home folder": re.compile(r"\b[A-Za-z]:(?:\\\\?|/)Users(?:\\\\?|/)[\w.-]+", re.IGNORECASE),
     "root's home folder": re.compile(_START + r"/roo[t](?![\w.-])"),  # [t]: so this line is not a hit
-    "work folder": re.compile(_START + r"/work/[\w.-]+"),
     "temporary file": re.compile(_START + r"/tmp/[\w.-]+"),
 }
+
+
+def _checkout_folder_pattern() -> re.Pattern | None:
+    """A path into the folder this checkout sits in (on this machine, wherever that is); None when the patterns
+    above already catch such a path, or when the checkout sits at the top of a drive."""
+    parent = ROOT.parent
+    example = parent.as_posix() + "/other-kit"
+    if parent == Path(parent.anchor) or any(p.search(example) for p in MACHINE_PATH_PATTERNS.values()):
+        return None
+    return re.compile(_START + re.escape(parent.as_posix()) + r"/[\w.-]+")
+
+
+CHECKOUT_FOLDER = _checkout_folder_pattern()
+if CHECKOUT_FOLDER is not None:
+    MACHINE_PATH_PATTERNS["the checkout's own folder"] = CHECKOUT_FOLDER
+
 OUTSIDE_PATTERNS = {
     "shared folder": re.compile(r"(?<![\w-])shared/[\w.-]"),
     "parent's shared folder": re.compile(r"\.\./+shared\b"),
@@ -156,7 +172,7 @@ BAD = [
     "open('" + "/Us" + "ers/ana/Desktop/key.txt')",
     "C:" + "\\" + "Users" + "\\" + "ana\\kit",
     "cd " + "/ro" + "ot/kit",
-    "with area " + "/wo" + "rk/root, the string",
+    f"cd {ROOT.parent.as_posix()}/other-kit",
     "written to " + "/tm" + "p/run-1/out.json",
     "facts in " + "../" + "sha" + "red/facts.md",
     "copied from shared" + "/notes/gate.md",
@@ -169,7 +185,7 @@ GOOD = [
     "links are not followed (in notes/../alias/a.md); the folder notes/ is swapped",
     "a scratch file such as scratch/notes.txt",
     "see docs/architecture.md",
-    "the path ~/kit/run.py is fine, and so is https://example.org/home/page",
+    "the path ~/kit/run.py is fine, and so is https://example.org" + "/ho" + "me/page",
     "tool_root = tmp_path_factory.mktemp('tool-root')",
     "--root DIR",
     "ANTHROPIC_API_KEY=sk-ant-... in a git-ignored .env",
