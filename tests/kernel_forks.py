@@ -42,14 +42,17 @@ START_ENV = SET_BY_IMPORTS = None  # the server's environment before its imports
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "anthropic", "httpx2", "jsonschema", "ipywidgets")
 
 
+APPLIED_IN_CHILD = ("PYTHONPATH", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")  # become_kernel() applies these
+
+
 def read_at_start(env):
     """The variables Python reads when it starts (PYTHON*, locale) and those the warm modules read when imported.
-    A launcher whose values differ from the server's gets a cold kernel."""
+    A launcher whose values differ from the server's gets a cold kernel (except APPLIED_IN_CHILD)."""
     names = ("ANTHROPIC_LOG", "JUPYTER_WIDGETS_ECHO", "IPYTHON_SUPPRESS_CONFIG_ERRORS",
              "JUPYTER_ALLOW_INSECURE_WRITES", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE")
     return {name: value for name, value in env.items()
             if name in names or name.startswith(("PYDEVD_", "DEBUGPY_"))
-            or (name.startswith("PYTHON") and name not in ("PYTHONPATH", "PYTHONUNBUFFERED"))}
+            or (name.startswith("PYTHON") and name not in APPLIED_IN_CHILD)}
 
 
 def available():
@@ -207,9 +210,12 @@ def become_kernel(conn, fds, request):
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
-    if request["env"].get("PYTHONUNBUFFERED"):  # the one start-up variable that can still be applied
+    # The start-up variables that can still be applied after the fork (sys.path is set below).
+    if request["env"].get("PYTHONUNBUFFERED"):
         sys.stdout.reconfigure(write_through=True)
         sys.stderr.reconfigure(write_through=True)
+    # exercises/gradebook.py gives its kernels PYTHONDONTWRITEBYTECODE=1: on a machine without it, they were cold.
+    sys.dont_write_bytecode = bool(request["env"].get("PYTHONDONTWRITEBYTECODE"))
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"] | SET_BY_IMPORTS)

@@ -73,6 +73,21 @@ def test_a_forked_kernel_has_the_launchers_folder_environment_and_path(tmp_path)
         stopped(km, kc)
 
 
+@pytest.mark.parametrize("value", ["", "1"])
+def test_a_forked_kernel_writes_bytecode_as_its_launchers_environment_says(tmp_path, value):
+    """exercises/gradebook.py starts its kernels with PYTHONDONTWRITEBYTECODE=1, whether the session has it or not:
+    still a forked kernel, with Python's own reading of the variable (set and not empty: write no bytecode)."""
+    km, kc = started(tmp_path, PYTHONDONTWRITEBYTECODE=value)
+    try:
+        status, out, _ = run(kc, PROBE + "\nprint(sys.dont_write_bytecode)")
+        probe, flag = out.splitlines()
+        assert status == "ok"
+        assert int(probe.split("|")[0]) != km.provisioner.process.pid, "forked: the kernel is not the process started"
+        assert flag == str(value != "")
+    finally:
+        stopped(km, kc)
+
+
 def test_killing_the_launcher_ends_the_forked_kernel(tmp_path):
     km, kc = started(tmp_path)
     try:
@@ -105,7 +120,7 @@ def test_a_folder_with_its_own_copy_of_a_warm_module_gets_an_ordinary_kernel(tmp
 
 
 def test_the_start_up_variables_that_force_a_cold_kernel():
-    env = {"PYTHONHASHSEED": "0", "PYTHONPATH": "x", "PYTHONUNBUFFERED": "1", "ANTHROPIC_LOG": "debug",
-           "PYDEVD_DEBUG": "1", "LC_ALL": "C", "HOME": "/elsewhere"}
+    env = {"PYTHONHASHSEED": "0", "PYTHONPATH": "x", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
+           "ANTHROPIC_LOG": "debug", "PYDEVD_DEBUG": "1", "LC_ALL": "C", "HOME": "/elsewhere"}
     assert kernel_forks.read_at_start(env) == {"PYTHONHASHSEED": "0", "ANTHROPIC_LOG": "debug", "PYDEVD_DEBUG": "1",
                                                "LC_ALL": "C"}
