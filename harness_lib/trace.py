@@ -8,7 +8,7 @@ Pass a `Transcript` as `on_event` and a run prints the lesson's lines:
     [turn 2] tool returned: "2026-11-30T10:42:07+00:00"
     [turn 3] model ends (end_turn)
 
-    The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 30 November 2026.
+    The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 2026-11-30.
     That took 2 tool-calling turns across 3 model requests.
 
 With a `path`, every event (requests and their token usage, approvals, full tool output) is also

@@ -123,7 +123,7 @@ def test_lesson_run_two_tool_turns_three_requests(run, root):
     result, _ = run("demo", root)
     assert (result.stopped_by, result.turns, result.requests) == ("end_turn", 2, 3)
     assert '"# Agent harness fundamentals"' in result.text
-    assert "10:42" in result.text and "26 August 2026" in result.text
+    assert "10:42" in result.text and "2026-08-26" in result.text
     calls = [b.name for m in result.messages if m["role"] == "assistant" for b in m["content"] if b.type == "tool_use"]
     assert calls == ["read_file", "get_time"]
 

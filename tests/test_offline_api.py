@@ -84,7 +84,7 @@ def test_lesson_run_two_tool_turns_three_requests():
     final = responses[-1]
     assert [b.type for b in final.content] == ["text"]
     assert final.content[0].text == ('The first line of README.md is "# Agent harness fundamentals", '
-                                     "and it is 10:42 on 26 August 2026.")
+                                     "and it is 10:42 on 2026-08-26.")
 
 
 def test_response_json_has_exactly_the_api_shape():
@@ -109,9 +109,9 @@ def test_the_answer_quotes_what_the_tools_actually_returned():
     first = run(drive(make_client(strict=True), LESSON))[0][-1].content[0].text
     tools = make_tools({"README.md": "Totally different heading\nline 2"}, now="2031-01-05T07:09:00Z")
     second = run(drive(make_client(strict=True), LESSON, tools))[0][-1].content[0].text
-    assert '"# Agent harness fundamentals"' in first and "10:42 on 26 August 2026" in first
+    assert '"# Agent harness fundamentals"' in first and "10:42 on 2026-08-26" in first
     assert second == ('The first line of README.md is "Totally different heading", '
-                      "and it is 07:09 on 5 January 2031.")
+                      "and it is 07:09 on 2031-01-05.")
 
 
 def test_tool_result_content_may_be_a_list_of_text_blocks():

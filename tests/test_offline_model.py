@@ -95,7 +95,7 @@ def test_demo_spanish():
     responses, _, _ = drive("demo", "Lee la primera línea de README.md y luego dime qué hora es")
     assert calls_of(responses)[:2] == [[("read_file", {"path": "README.md"})], [("get_time", {})]]
     assert answer(responses) == ('La primera línea de README.md es "# Agent harness fundamentals", '
-                                 "y son las 10:42 del 26 de agosto de 2026.")
+                                 "y son las 10:42 del 2026-08-26.")
 
 
 def test_spanish_request_gets_spanish_turns_whatever_the_setting(monkeypatch):
@@ -104,27 +104,41 @@ def test_spanish_request_gets_spanish_turns_whatever_the_setting(monkeypatch):
                             Tools(now="2026-11-30T10:42:07+00:00"))
     assert [r.content[0].text for r in responses[:2]] == ["Voy a usar read_file.", "Voy a usar get_time."]
     assert answer(responses) == ('La primera línea de README.md es "# Agent harness fundamentals", '
-                                 "y son las 10:42 del 30 de noviembre de 2026.")
+                                 "y son las 10:42 del 2026-11-30.")
 
 
 def test_english_request_gets_an_english_answer_even_with_harness_lang_es(monkeypatch):
     monkeypatch.setenv("HARNESS_LANG", "es")
     responses, _, _ = drive("demo", LESSON)
     assert responses[0].content[0].text == "I'll use read_file."
-    assert answer(responses) == 'The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 26 August 2026.'
+    assert answer(responses) == 'The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 2026-08-26.'
 
 
 def test_spanish_answers_for_failures_declines_and_three_steps():
     responses, _, _ = drive("demo", "Lee la primera línea de notas.md y luego dime qué hora es")
     assert answer(responses) == ('No pude leer notas.md (ni NOTAS.md, que también probé): "file not found: NOTAS.md", '
-                                 "y son las 10:42 del 26 de agosto de 2026.")
+                                 "y son las 10:42 del 2026-08-26.")
     responses, _, _ = drive("demo", 'Escribe "hola" en scratch/hola.txt')
     assert answer(responses) == ('Rechazaste la escritura, así que no guardé nada en scratch/hola.txt; '
                                  'el texto habría sido "hola".')
     tools = Tools(files={"scratch/viejo.txt": "x"}, approve=[True, True], now="2026-11-30T01:05:00+01:00")
     responses, _, _ = drive("demo", 'Escribe "hola" en scratch/a.txt, borra scratch/viejo.txt y dime la hora', tools)
     assert answer(responses) == ('He guardado "hola" en scratch/a.txt, he borrado scratch/viejo.txt '
-                                 "y es la 1:05 del 30 de noviembre de 2026.")
+                                 "y son las 01:05 del 2026-11-30.")
+
+
+def test_the_spoken_time_has_the_same_length_at_any_hour_and_on_any_date():
+    """The answer is re-sent in every later request: were "1 May" shorter than "30 November", every token count
+    after it (printed by the lessons and compared by nbval) would move with the day the notebook runs."""
+    from harness_lib.offline.phrases import LANGUAGES
+    from harness_lib.offline.planner import render_time
+
+    for language in LANGUAGES:
+        lengths = {len(render_time(f"2026-{month:02}-{day:02}T{hour:02}:05:09+00:00", language))
+                   for month in range(1, 13) for day in (1, 9, 10, 28) for hour in (0, 1, 9, 13, 23)}
+        assert len(lengths) == 1, (language, lengths)
+    assert render_time("2026-05-04T01:05:09+02:00", "es") == "son las 01:05 del 2026-05-04"
+    assert render_time("2026-05-04T01:05:09+02:00", "en") == "it is 01:05 on 2026-05-04"
 
 
 def test_unclear_language_follows_harness_lang_read_on_every_request(monkeypatch):
@@ -155,9 +169,9 @@ def test_the_phrasebook_says_every_sentence_in_every_language():
     for language in LANGUAGES:
         assert SAY[language].keys() == english.keys() and HEAR[language].keys() == HEAR["en"].keys()
         for key, template in SAY[language].items():
-            if isinstance(template, str) and key not in ("time_at", "time_at_one"):  # an hour may be "9" or "09"
+            if isinstance(template, str):
                 assert fields(template) == fields(english[key]), (language, key)
-        assert SAY[language]["can"].keys() == english["can"].keys() and len(SAY[language]["months"]) == 12
+        assert SAY[language]["can"].keys() == english["can"].keys()
 
 
 def test_demo_order_follows_the_text():
@@ -165,7 +179,7 @@ def test_demo_order_follows_the_text():
                             Tools({"notes/todo.md": "- ship it\n"}))
     assert calls_of(responses)[:2] == [[("get_time", {})], [("read_file", {"path": "notes/todo.md"})]]
     text = answer(responses)
-    assert text.startswith("It is 10:42 on 26 August 2026.") and "- ship it" in text
+    assert text.startswith("It is 10:42 on 2026-08-26.") and "- ship it" in text
 
 
 def test_demo_unparseable_time_is_quoted_raw():
@@ -184,7 +198,7 @@ def test_demo_gives_up_after_the_retry_and_quotes_the_error():
     assert calls_of(responses)[:3] == [[("read_file", {"path": "notes/gone.md"})],
                                        [("read_file", {"path": "notes/GONE.md"})], [("get_time", {})]]
     assert answer(responses) == ('I could not read notes/gone.md (nor notes/GONE.md, which I also tried): '
-                                 '"file not found: notes/GONE.md", and it is 10:42 on 26 August 2026.')
+                                 '"file not found: notes/GONE.md", and it is 10:42 on 2026-08-26.')
     assert len(offline_api(client).log) == 4
 
 
@@ -316,7 +330,7 @@ def test_parallel_one_tool_turn_two_requests():
     assert calls_of(responses)[0] == [("read_file", {"path": "README.md"}), ("get_time", {})]
     assert len(responses) == 2 and len(offline_api(client).log) == 2
     assert answer(responses) == ('The first line of README.md is "# Agent harness fundamentals", '
-                                 "and it is 10:42 on 26 August 2026.")
+                                 "and it is 10:42 on 2026-08-26.")
 
 
 def test_never_ends_uses_a_new_argument_every_turn():
@@ -387,7 +401,7 @@ def test_high_impact_declined_save():
     impl = Tools(approve=[False])
     responses, _, _ = drive("high-impact", LESSON, impl)
     assert calls_of(responses)[2] == [("write_file", {"path": "scratch/answer.txt", "content": (
-        'The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 26 August 2026.')})]
+        'The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 2026-08-26.')})]
     assert answer(responses).endswith("You declined the write, so I did not save this answer to scratch/answer.txt.")
     assert "scratch/answer.txt" not in impl.files
 
@@ -424,7 +438,7 @@ def test_injection_obeys_the_file_then_stops_after_a_decline():
                                        [("delete_file", {"path": "README.md"})], [("get_time", {})]]
     text = answer(responses)
     assert text.startswith('The first line of notes/meeting.md is "# Team sync — 12 March"')
-    assert "you declined it, so I ignored it" in text and "10:42 on 26 August 2026" in text
+    assert "you declined it, so I ignored it" in text and "10:42 on 2026-08-26" in text
 
 
 def test_injection_approved_call_is_refused_by_the_sandbox():

@@ -78,9 +78,9 @@ SAY = {
     "en": {
         # joining the answer's clauses and listing tool names
         "and2": "{0}, and {1}", "and_last": ", and {0}", "list_and": " and ", "list_or2": " or ", "list_or_last": ", or ",
-        "months": "January February March April May June July August September October November December".split(),
-        "time_at": "it is {hh}:{mm} on {day} {month} {year}",  # {h}: the hour without a leading zero
-        "time_at_one": "it is {hh}:{mm} on {day} {month} {year}",  # when the hour is 1 (Spanish: "es la 1:05")
+        # The time as the tool gave it, in the same number of characters at any hour and on any date: the answer
+        # is re-sent in every later request, so a clause that grew on some days would move every token count after it.
+        "time_at": "it is {hh}:{mm} on {date}",
         # the answer: one clause (or block) per step
         "first_line": 'the first line of {path} is "{line}"',
         "empty": "the file {path} is empty",
@@ -143,9 +143,7 @@ SAY = {
     },
     "es": {
         "and2": "{0}, y {1}", "and_last": " y {0}", "list_and": " y ", "list_or2": " o ", "list_or_last": " o ",
-        "months": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
-        "time_at": "son las {h}:{mm} del {day} de {month} de {year}",
-        "time_at_one": "es la {h}:{mm} del {day} de {month} de {year}",
+        "time_at": "son las {hh}:{mm} del {date}",
         "first_line": 'la primera línea de {path} es "{line}"',
         "empty": "el archivo {path} está vacío",
         "retried": " ({first} no existe, así que leí {path})",

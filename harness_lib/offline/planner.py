@@ -16,8 +16,8 @@ It is stateless. Every request is answered from the request alone (and `HARNESS_
    ``tools`` (or whose arguments would not validate against the tool's ``input_schema``) is skipped.
 4. When nothing is left, the answer (one text block, ``end_turn``) is composed from the ACTUAL
    tool results: the first line the tool returned, the time it returned (ISO 8601 rendered as
-   "10:42 on 26 August 2026", anything else quoted as is), the error texts it returned. Every
-   sentence comes from the phrasebook (:mod:`.phrases`); this module holds only the logic.
+   "10:42 on 2026-08-26", the same length on any date; anything else quoted as is), the error texts
+   it returned. Every sentence comes from the phrasebook (:mod:`.phrases`); this module holds only the logic.
 
 NOT modelled: anything a real model would infer beyond these rules — it does not read file contents
 for meaning (except the injection pattern in :func:`find_injections`), does not follow later user
@@ -380,7 +380,9 @@ _ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+
 
 
 def render_time(text: str, language: str = "en") -> str | None:
-    """"it is 09:42 on 26 August 2026" / "son las 9:42 del 26 de agosto de 2026"; None if no ISO 8601 time."""
+    """"it is 09:42 on 2026-08-26" / "son las 09:42 del 2026-08-26"; None if no ISO 8601 time.
+
+    Always the same length (the hour zero-padded, the date in ISO form): see SAY's "time_at"."""
     m = _ISO.search(text or "")
     if not m:
         return None
@@ -388,9 +390,7 @@ def render_time(text: str, language: str = "en") -> str | None:
         t = datetime.fromisoformat(m.group(0))
     except ValueError:
         return None
-    say = SAY[language]
-    template = say["time_at_one"] if t.hour == 1 else say["time_at"]
-    return template.format(h=t.hour, hh=f"{t:%H}", mm=f"{t:%M}", day=t.day, month=say["months"][t.month - 1], year=t.year)
+    return SAY[language]["time_at"].format(hh=f"{t:%H}", mm=f"{t:%M}", date=f"{t:%Y-%m-%d}")
 
 
 def _q(text: str | None, limit: int = 300) -> str:
