@@ -20,11 +20,9 @@ from harness_lib import TOOLS, make_client, make_tool_impls, run_agent, run_bare
 TURNS, REPEATS = 50, 15
 
 
-def make_root() -> Path:
-    root = Path(tempfile.mkdtemp())
+def fill(root: Path) -> None:
     for i in range(1, TURNS + 1):
         (root / f"p{i:02d}.md").write_text(f"# page {i}\n")
-    return root
 
 
 async def timed(fn) -> tuple[float, float]:
@@ -34,8 +32,8 @@ async def timed(fn) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
-async def main() -> None:
-    root = make_root()
+async def main(root: Path) -> None:
+    fill(root)
     task = ", then ".join(f"read p{i:02d}.md" for i in range(1, TURNS + 1))
     impls = make_tool_impls(root)
 
@@ -60,4 +58,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    with tempfile.TemporaryDirectory(prefix="bench-valves-") as folder:
+        asyncio.run(main(Path(folder)))

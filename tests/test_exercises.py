@@ -993,3 +993,22 @@ def test_every_spanish_check_text_matches_an_english_one(monkeypatch):
     monkeypatch.setenv("HARNESS_LANG", "es")
     assert grading._t(text, n=2) == ("2 criterio(s) sin cumplir: arregla tu celda, ejecútala y vuelve a ejecutar "
                                      "este control")
+
+
+@pytest.mark.parametrize("path", ["04_the_approval_gate.ipynb", "solutions/04_the_approval_gate.ipynb",
+                                  "es/04_the_approval_gate.ipynb", "es/solutions/04_the_approval_gate.ipynb"])
+def test_exercise_4s_throwaway_sandbox_is_deleted(path, tmp_path, monkeypatch):
+    """Exercise 4's setup copies the sandbox into a temporary folder. The folder goes when the cell runs again and
+    when the namespace goes (as between the graded copies above, or when a kernel shuts down): with mkdtemp, every
+    run of the notebook once left one behind."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("HARNESS_LANG", "en")  # restored afterwards: the cell's lang.use() sets it
+    setup = source(cell(json.loads((EXERCISES / path).read_text(encoding="utf-8")), "setup"))
+    ns = {}
+    exec(setup, ns)
+    first = ns["ROOT"]
+    assert (first / "README.md").is_file() and first.parent == tmp_path
+    exec(setup, ns)  # the learner runs the setup cell again
+    assert not first.exists() and (ns["ROOT"] / "README.md").is_file()
+    ns.clear()
+    assert list(tmp_path.iterdir()) == []
