@@ -17,9 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
+
+from . import gradebook
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,13 +84,8 @@ EXERCISE_ROWS = {
 
 
 def kit_files() -> list[str]:
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=30)
-        return sorted(p for p in out.stdout.decode().split("\0") if p)
-    except (OSError, subprocess.SubprocessError):
-        skip = {".git", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", "test-artifacts"}
-        return sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
-                      if p.is_file() and not skip & set(p.relative_to(ROOT).parts))
+    """The kit's files as the gradebook lists them (git's, else a walk), relative to the root."""
+    return sorted(p.relative_to(ROOT).as_posix() for p in gradebook.kit_files())
 
 
 def chosen(files: list[str]) -> list[str]:

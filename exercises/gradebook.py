@@ -475,9 +475,15 @@ def kit_files() -> list[Path]:
         out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=30)
         return [ROOT / p for p in out.stdout.decode().split("\0") if p]
     except (OSError, subprocess.SubprocessError):
+        # Not a git checkout (e.g. a Classroom repository's export): walk the folder, never into the skipped ones.
+        # Another gradebook run in the same kit deletes its own _grading_tmp_ folder while this one walks: such
+        # folders are not entered, and a folder that vanishes meanwhile is passed over (os.walk ignores it).
         skip = {".git", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", "test-artifacts"}
-        return [p for p in ROOT.rglob("*") if p.is_file() and not skip & set(p.relative_to(ROOT).parts)
-                and not any(part.startswith("_grading_tmp_") for part in p.relative_to(ROOT).parts)]
+        found = []
+        for folder, subfolders, files in os.walk(ROOT):
+            subfolders[:] = [d for d in subfolders if d not in skip and not d.startswith("_grading_tmp_")]
+            found += [Path(folder, name) for name in files]
+        return found
 
 
 def snapshot(paths) -> dict:
