@@ -740,9 +740,10 @@ def grade(cwd, notebooks, env):
     return proc.returncode, proc.stdout, grade_sections(proc.stdout)
 
 
-def up_to_last_check(nb):
-    last = max(i for i, c in enumerate(nb["cells"]) if "check" in c["metadata"].get("tags", []))
-    return nb | {"cells": nb["cells"][:last + 1]}
+def up_to(nb, check_ids):
+    """`nb` cut after the last of its cells whose id is in `check_ids`."""
+    last = max((i for i, c in enumerate(nb["cells"]) if c.get("id") in check_ids), default=len(nb["cells"]) - 1)
+    return nb | {"cells": nb["cells"][:last + 1]}  # (an id not found: the whole copy runs, the test names the id)
 
 
 def run_cases(cases):
@@ -750,8 +751,9 @@ def run_cases(cases):
 
     One kernel, cwd exercises/solutions/ as nbval's would be, the environment of a grading run; the cases in a
     stable order (by notebook, then name) though each starts from a fresh kernel state (see kernel_cells).
-    A wrong answer's copy stops at its last check cell: the "try it" cells after it cannot change what a check
-    says, and only the checks are asserted on. A right answer's copy runs to the end (every cell must pass)."""
+    A wrong answer's copy stops at the last check cell its expectations name (WRONG[case][2]): cells after it
+    cannot change what those checks say, and only those are asserted on (a third of the check cells it ran before
+    were checks no test read). A right answer's copy runs to the end (every cell must pass)."""
     env = grading_env(HARNESS_GRADING="1", HARNESS_OFFLINE="1", HARNESS_AUTO_APPROVE="notebook",
                       PYTHON_DOTENV_DISABLED="1")
     env.pop("ANTHROPIC_API_KEY", None)
@@ -761,7 +763,9 @@ def run_cases(cases):
             name, changes = cases[case][:2]
             try:
                 nb = edited(case, name, changes)
-                results[case] = kernel.run(up_to_last_check(nb) if case in WRONG else nb)
+                if case in WRONG:
+                    nb = up_to(nb, {check_id for check_id, _ in WRONG[case][2]})
+                results[case] = kernel.run(nb)
             except KernelTrouble as err:
                 results[case] = f"{case}: {err}"
     return results
