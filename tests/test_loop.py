@@ -7,7 +7,6 @@ import gc
 import json
 import shutil
 import threading
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -317,21 +316,22 @@ def test_every_approval_is_asked_before_any_tool_of_the_turn_runs(run, root):
 # --- concurrency -------------------------------------------------------------------------------
 
 def test_a_turns_tools_run_concurrently_and_results_come_back_in_order_in_one_message(run, root):
-    spans = {}
     impls = make_tool_impls(root, clock=lambda: FIXED_TIME)
+    # Each of the turn's two calls waits for the other at a barrier: it opens only while both are in flight at
+    # once. A loop that runs them one after the other breaks it (the first call gives up after 10 s).
+    both = threading.Barrier(2, timeout=10)
+    met = {}
 
-    def slow(name):
+    def meets_the_other(name):
         def impl(tool_input):
-            start = time.monotonic()
-            time.sleep(0.2)
-            spans[name] = (start, time.monotonic(), threading.get_ident())
+            both.wait()
+            met[name] = threading.get_ident()
             return impls[name](tool_input)
         return impl
 
-    result, _ = run("parallel", root, tool_impls={name: slow(name) for name in impls})
+    result, _ = run("parallel", root, tool_impls=impls | {n: meets_the_other(n) for n in ("read_file", "get_time")})
+    assert sorted(met) == ["get_time", "read_file"], f"the turn's two calls did not run at the same time: {result.messages[2:3]}"
     assert (result.turns, result.requests) == (1, 2)
-    (a_start, a_end, _), (b_start, b_end, _) = spans["read_file"], spans["get_time"]
-    assert a_start < b_end and b_start < a_end  # the two calls overlapped in time
     assistant, results = result.messages[1], result.messages[2]
     ids = [b.id for b in assistant["content"] if b.type == "tool_use"]
     assert [r["tool_use_id"] for r in results["content"]] == ids

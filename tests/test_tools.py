@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 import tracemalloc
 from datetime import datetime, timedelta, timezone
 
@@ -599,23 +598,22 @@ def test_run_tool_turns_failures_into_messages(tools):
 # --- arun_tool -----------------------------------------------------------------------------------
 
 def test_arun_tool_runs_plain_tools_concurrently_in_threads():
-    spans = {}
-    schema = [{"name": "nap", "input_schema": {"type": "object", "required": ["i"]}}]
+    threads = {}
+    schema = [{"name": "meet", "input_schema": {"type": "object", "required": ["i"]}}]
+    # The barrier opens only when all four calls are in flight at once; run one after another, they break it.
+    all_four = threading.Barrier(4, timeout=10)
 
-    def nap(tool_input):
-        start = time.monotonic()
-        time.sleep(0.2)
-        spans[tool_input["i"]] = (start, time.monotonic(), threading.get_ident())
-        return f"slept {tool_input['i']}"
+    def meet(tool_input):
+        all_four.wait()
+        threads[tool_input["i"]] = threading.get_ident()
+        return f"met {tool_input['i']}"
 
     async def main():
-        calls = [arun_tool({"nap": nap}, "nap", {"i": i}, schema) for i in range(4)]
+        calls = [arun_tool({"meet": meet}, "meet", {"i": i}, schema) for i in range(4)]
         return await asyncio.gather(*calls)
 
-    assert asyncio.run(main()) == [(f"slept {i}", False) for i in range(4)]
-    starts, ends = [s for s, _, _ in spans.values()], [e for _, e, _ in spans.values()]
-    assert max(starts) < min(ends)  # every nap began before any nap ended: all four overlapped
-    assert threading.get_ident() not in {t for _, _, t in spans.values()}
+    assert asyncio.run(main()) == [(f"met {i}", False) for i in range(4)]  # (a broken barrier: is_error results)
+    assert threading.get_ident() not in threads.values()  # worker threads, not the event loop's
 
 
 def test_arun_tool_awaits_coroutine_tools_and_reports_failures(tools):
