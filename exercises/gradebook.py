@@ -53,7 +53,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
-COLUMNS = ["learner", "file", "exercise", "verdict", "checks_passed", "checks_total", "failed_criteria", "reason"]
+COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", "checks_total", "failed_criteria",
+           "reason"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
 RESULT_MARK = "GRADEBOOK-RESULT "
 TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); --tmp-tag adds to it
 
@@ -402,12 +403,30 @@ class Job:
     failed: list = field(default_factory=list)
     flags: list = field(default_factory=list)
     graded: dict | None = None
+    checks: dict = field(default_factory=dict)  # check id -> 1 (passed) or 0
 
-    def row(self) -> dict:
-        return {"learner": self.learner, "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
-                "checks_passed": "" if self.passed is None else self.passed,
-                "checks_total": "" if self.total is None else self.total,
-                "failed_criteria": " | ".join(self.failed), "reason": self.reason}
+    def points(self, most: float, all_or_nothing: bool = False) -> float:
+        """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT GRADED and ERROR: 0."""
+        if self.verdict == "PASS":
+            return most
+        if self.verdict != "FAIL" or all_or_nothing or not self.total:
+            return 0
+        return round(most * (self.passed or 0) / self.total, 1)
+
+    def row(self, most: float = 10, all_or_nothing: bool = False) -> dict:
+        row = {"learner": self.learner, "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
+               "points": f"{self.points(most, all_or_nothing):g}",
+               "checks_passed": "" if self.passed is None else self.passed,
+               "checks_total": "" if self.total is None else self.total,
+               "failed_criteria": " | ".join(self.failed), "reason": self.reason}
+        if self.verdict in ("PASS", "FAIL"):  # what a NOT GRADED run printed is no evidence: left blank
+            row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
+        return row
+
+
+def check_column(exercise: str, check: str) -> str:
+    """The CSV column of one check: "01:check-policy" (the exercise's number, the check cell's id)."""
+    return f"{exercise[:2]}:{check}"
 
 
 def _criteria(cell: dict) -> list[str]:
@@ -439,6 +458,7 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     passed = 0
     for check in checks:
         cell = by_id.get(check)
+        job.checks[check] = int(cell is not None and cell["status"] == "ok" and not _criteria(cell))
         if cell is None:
             job.failed.append(f"{check}: not run")
         elif cell["status"] in ("not run", "timeout", "died"):
@@ -549,8 +569,9 @@ def closest(nb: dict, candidates: list[dict]) -> dict:
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
 
-def prepare(job: Job, lock: dict, starters: dict) -> None:
-    """Everything decided before a kernel runs: readable? which exercise? refused? flagged? the graded notebook."""
+def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None) -> None:
+    """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
+    refused? flagged? the graded notebook."""
     conftest = _conftest_module()
     try:
         raw = job.path.read_bytes()
@@ -566,6 +587,10 @@ def prepare(job: Job, lock: dict, starters: dict) -> None:
         job.verdict, job.reason = "NOT GRADED", "not one of the exercises (none of their check cells is in it)"
         return
     job.exercise = name
+    if expected and name != expected:
+        job.verdict = "NOT GRADED"
+        job.reason = f"this file is graded as {expected}, but it holds exercise {name}"
+        return
     # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
     copy_dir = HERE / f"{TMP_PREFIX}{uuid.uuid4().hex[:12]}"
     copy_dir.mkdir()
@@ -585,13 +610,22 @@ def prepare(job: Job, lock: dict, starters: dict) -> None:
     job.graded = graded_notebook(nb, starter)
 
 
-def discover(folder: Path) -> list[Job]:
+def discover(folder: Path, exercise: str | None = None) -> list[Job]:
+    """One job per notebook under `folder` (or `folder` itself). The learner is the first folder of its path (a
+    class folder: one sub-folder per learner), else the file's name. With `exercise` (one learner's copy of the
+    kit, e.g. a Classroom repository): only the notebooks of that file name, and they are all one learner's,
+    named after the folder."""
     paths = [folder] if folder.is_file() else sorted(
         p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
+    if exercise and folder.is_dir():  # FOLDER/NAME and FOLDER/<edition>/NAME (es/), never a solutions/ folder
+        paths = [p for p in paths if p.name == exercise and len(p.relative_to(folder).parts) <= 2
+                 and p.parent.name != "solutions" and not p.relative_to(folder).parts[0].startswith("_")]
     jobs = []
     for p in paths:
         rel = p.relative_to(folder) if folder.is_dir() else Path(p.name)
         learner = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        if exercise:
+            learner = folder.name if folder.is_dir() else folder.parent.name
         jobs.append(Job(path=p, learner=learner, file=rel.as_posix()))
     return jobs
 
@@ -634,8 +668,15 @@ def main(argv=None) -> int:
     p.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
     p.add_argument("--timeout", type=float, default=600, help="seconds per notebook (default 600)")
     p.add_argument("--output-cap", type=int, default=1_000_000, help="bytes of output kept per cell (default 1 MB)")
+    p.add_argument("--points", type=float, default=10, help="the points of a PASS (default 10): a FAIL gets its "
+                   "share by checks passed, NOT GRADED and ERROR get 0 (the CSV's points column)")
+    p.add_argument("--all-or-nothing", action="store_true", help="a FAIL gets 0 points, not a share")
     p.add_argument("--require-pass", action="store_true",
                    help="exit status 1 unless every notebook is PASS (for GitHub Classroom's command grader)")
+    p.add_argument("--exercise", metavar="NAME", help="grade one learner's NAME (e.g. 01_tiered_policy.ipynb): "
+                   "the notebooks of that file name in SUBMISSIONS and its edition folders (exercises/NAME, "
+                   "exercises/es/NAME), one after the other until one is PASS; a notebook of another exercise saved "
+                   "under NAME is NOT GRADED. With --require-pass: exit status 0 when an edition is PASS")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
@@ -657,14 +698,23 @@ def main(argv=None) -> int:
     kit_before = snapshot(kit_files())
     submitted = sorted(p for p in (folder.rglob("*") if folder.is_dir() else [folder]) if p.is_file())
     submitted_before = snapshot(submitted)
-    jobs = discover(folder)
+    if args.exercise is not None and args.exercise not in lock["notebooks"]:
+        p.error(f"--exercise: not an exercise of this kit: {args.exercise} (one of: {', '.join(lock['notebooks'])})")
+    jobs = discover(folder, args.exercise)
     for job in jobs:
-        prepare(job, lock, starters)
+        prepare(job, lock, starters, args.exercise)
     tmp_root = HERE / f"{TMP_PREFIX}{uuid.uuid4().hex[:12]}"
     todo = [j for j in jobs if j.graded is not None]
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
     try:
+        if args.exercise:  # one learner's editions of one exercise: the first PASS is the grade
+            for j in todo:
+                if any(other.verdict == "PASS" for other in jobs):
+                    j.verdict, j.reason = "NOT GRADED", "another edition of this exercise is PASS"
+                else:
+                    run_one(j, args, tmp_root, checks[j.exercise])
+            todo = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             futures = [pool.submit(run_one, j, args, tmp_root, checks[j.exercise]) for j in todo]
             for _ in concurrent.futures.as_completed(futures):
@@ -685,17 +735,19 @@ def main(argv=None) -> int:
     moved = changed(submitted_before)
     if moved:
         problems.append("submitted files changed while grading: " + ", ".join(str(p) for p in moved))
-    counts = Counter((j.learner, j.exercise) for j in jobs if j.exercise)
+    counts = Counter((j.learner, j.exercise) for j in jobs if j.exercise and not args.exercise)
     for j in jobs:
         if j.exercise and counts[(j.learner, j.exercise)] > 1:
             j.reason = "; ".join(filter(None, [j.reason, f"one of {counts[(j.learner, j.exercise)]} submissions of "
                                                          f"this exercise by {j.learner}"]))
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    found = {j.exercise for j in jobs if j.exercise}
+    per_check = [check_column(name, check) for name in sorted(found) for check in checks[name]]
     with args.out.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer = csv.DictWriter(f, fieldnames=COLUMNS + per_check, restval="")
         writer.writeheader()
         for j in jobs:
-            writer.writerow(j.row())
+            writer.writerow(j.row(args.points, args.all_or_nothing))
     md = args.summary or args.out.with_suffix(".md")
     md.write_text(summary(jobs) + "".join(f"\n**Warning:** {p}\n" for p in problems), encoding="utf-8")
     n = Counter(j.verdict for j in jobs)
@@ -707,10 +759,15 @@ def main(argv=None) -> int:
                   + (f" ({j.reason})" if j.reason else ""))
             for c in j.failed:
                 print(f"  ✗ {c}")
+    if args.exercise:
+        best = next((j for j in jobs if j.verdict == "PASS"), jobs[0] if jobs else None)
+        print(f"{args.exercise}: " + (f"{best.verdict} ({best.file})" if best else "no notebook of that name found"))
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    if args.require_pass and (not jobs or any(j.verdict != "PASS" for j in jobs)):
-        return 1
+    if args.require_pass:
+        passed = [j.verdict == "PASS" for j in jobs]
+        if not jobs or not (any(passed) if args.exercise else all(passed)):
+            return 1
     return 0
 
 

@@ -24,6 +24,7 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 GRADER = "classroom-resources/autograding-command-grader@v1"
 REPORTER = "classroom-resources/autograding-grading-reporter@v1"
 GRADER_INPUTS = {"test-name", "setup-command", "command", "timeout", "max-score"}
+EXERCISE_NAMES = sorted(p.name for p in (ROOT / "exercises").glob("[0-9]*.ipynb"))
 
 
 def workflow(name):
@@ -43,8 +44,8 @@ def test_the_workflow_uses_only_the_documented_inputs():
     found = graders()
     assert len(found) == 4
     commands = [s["with"]["command"] for s in found]
-    for notebook in sorted((ROOT / "exercises").glob("[0-9]*.ipynb")):  # one graded step per exercise
-        assert sum(f"submitted/{notebook.name} " in c for c in commands) == 1, notebook.name
+    for notebook in EXERCISE_NAMES:  # one graded step per exercise
+        assert sum(f"submitted --exercise {notebook} " in c for c in commands) == 1, notebook
     for step in found:
         assert set(step["with"]) <= GRADER_INPUTS and {"test-name", "command", "max-score"} <= set(step["with"])
         assert isinstance(step["with"]["max-score"], int) and step["with"]["max-score"] > 0
@@ -53,6 +54,29 @@ def test_the_workflow_uses_only_the_documented_inputs():
     ids = [s["id"] for s in found]
     assert set(reporter["with"]) == {"runners"} and reporter["with"]["runners"] == ",".join(ids)
     assert reporter["env"] == {f"{i.upper()}_RESULTS": f"${{{{ steps.{i}.outputs.result }}}}" for i in ids}
+
+
+def test_both_workflows_grade_every_exercise_once():
+    """A new exercise (or a deleted step) shows up here: each workflow has one step per exercise of the kit."""
+    assert len(EXERCISE_NAMES) == 4
+    (fork_job,) = workflow("grade.yml")["jobs"].values()
+    for name, commands in (("classroom.yml", [s["with"]["command"] for s in graders()]),
+                           ("grade.yml", [s["run"] for s in fork_job["steps"] if "exercises.gradebook" in s.get("run", "")])):
+        graded = [c.split("--exercise ")[1].split()[0] for c in commands]
+        assert sorted(graded) == EXERCISE_NAMES, (name, graded)
+        assert all("--require-pass" in c for c in commands), name
+    fork_steps = [s for s in fork_job["steps"] if "exercises.gradebook" in s.get("run", "")]
+    assert all(s.get("if") == "success() || failure()" for s in fork_steps)  # a red exercise does not hide the rest
+
+
+def test_in_a_fork_the_exercise_mode_finds_both_editions_and_never_a_solution():
+    """grade.yml runs `gradebook exercises --exercise NAME` in a fork, where exercises/solutions/ exists too."""
+    sys.path.insert(0, str(ROOT))
+    from exercises.gradebook import discover
+
+    for name in EXERCISE_NAMES:
+        found = [j.file for j in discover(ROOT / "exercises", name)]
+        assert found == [name, f"es/{name}"], found
 
 
 def test_it_never_grades_where_the_fork_workflow_grades():
@@ -121,13 +145,19 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
 def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(template):
     collect = next(s for s in steps() if s.get("name") == "Collect the submission")
     found = graders()
-    scores = {}
-    for who in ("starters", "solutions"):
+    scores, logs = {}, {}
+    solutions = ROOT / "exercises" / "solutions"
+    for who in ("starters", "solutions", "mixed"):
         work = template.parent / who
         shutil.copytree(template, work)
         if who == "solutions":
-            for nb in (ROOT / "exercises" / "solutions").glob("*.ipynb"):
+            for nb in solutions.glob("*.ipynb"):
                 shutil.copy2(nb, work / "exercises" / nb.name)
+        if who == "mixed":  # 1 and 4 done in Spanish, 3 in English, 2 holds exercise 3 under exercise 2's name
+            for name in (EXERCISE_NAMES[0], EXERCISE_NAMES[3]):
+                shutil.copy2(ROOT / "exercises" / "es" / "solutions" / name, work / "exercises" / "es" / name)
+            shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[2])
+            shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
         assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
         procs = [(step, run_step(step, work)) for step in found]
         scores[who] = 0
@@ -136,6 +166,10 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             if proc.returncode == 0:
                 scores[who] += step["with"]["max-score"]
             assert proc.returncode in (0, 1), out[-3000:]
+            logs[who, step["id"]] = out
             print(out[-1500:])
     full = sum(s["with"]["max-score"] for s in found)
-    assert scores == {"starters": 0, "solutions": full}
+    assert scores == {"starters": 0, "solutions": full, "mixed": full - found[1]["with"]["max-score"]}
+    assert f"{EXERCISE_NAMES[0]}: PASS (es/{EXERCISE_NAMES[0]})" in logs["mixed", found[0]["id"]]
+    assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
+            in logs["mixed", found[1]["id"]])

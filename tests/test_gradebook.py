@@ -238,9 +238,29 @@ def test_one_row_per_notebook_with_the_expected_grade(graded):
 
 
 @SLOW
+def test_points_pay_only_what_was_graded(graded):
+    """--points 10 (the default): PASS 10, FAIL its share by checks passed, NOT GRADED and ERROR 0 — whatever
+    checks_passed a refused run printed; a check's own column is 1/0, and blank where the row is no evidence."""
+    for file, row in graded["rows"].items():
+        checks = {k: v for k, v in row.items() if ":" in k and row["exercise"][:2] == k[:2]}
+        if row["verdict"] == "PASS":
+            assert row["points"] == "10" and set(checks.values()) == {"1"}, row
+        elif row["verdict"] == "FAIL":
+            assert float(row["points"]) == round(10 * int(row["checks_passed"]) / int(row["checks_total"]), 1), row
+            assert sum(v == "1" for v in checks.values()) == int(row["checks_passed"]), row
+        else:
+            assert row["points"] == "0" and set(checks.values()) <= {""}, row
+    assert graded["rows"][f"carol/{EX1}"]["points"] == "5"  # 3 of 6
+    assert graded["rows"][f"nick/{EX1}"]["points"] == "0"  # NOT GRADED: the grader's objects were changed
+
+
+@SLOW
 def test_the_header_and_the_summary(graded):
     header = graded["out"].read_text(encoding="utf-8").splitlines()[0]
-    assert header == "learner,file,exercise,verdict,checks_passed,checks_total,failed_criteria,reason"
+    assert header.startswith("learner,file,exercise,verdict,points,checks_passed,checks_total,failed_criteria,reason,")
+    assert header.split(",")[9:] == ["01:check-policy", "01:check-allow", "01:check-deny", "01:check-ask",
+                                     "01:check-default-tier", "01:check-parallel",
+                                     "02:check-diagnosis", "02:check-turn-cap", "02:check-model-answer"]
     md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
     assert f"| {EX1} | " in md and f"| {EX2} | " in md
     assert f"## {EX2}: the criteria most often failed" in md
