@@ -10,6 +10,11 @@ The loop awaits it before running a high-impact tool. Only ``True`` means "run i
 pick another route (a rejection is a result, not silence). Every approver here fails closed: no
 answer, an unclear answer, a timeout or an interrupt is a "no".
 
+A "no" that nobody gave (a timeout, the end of input, Stop) is not a person's rejection, and the
+words say so: the decision line reads ``→ not approved (no answer ...)`` where a person's no reads
+``→ rejected``. The approver still answers only ``True`` / ``False``, so the model gets one neutral
+text for every no, ``REJECTED_MESSAGE`` ("Not approved ..."): it never claims that someone said no.
+
 Three approvers live here:
 
 - ``terminal_approver``            -- prints the action, reads a line; only ``y`` / ``yes`` approves.
@@ -21,7 +26,8 @@ action and raises ``ApprovalInterrupted``, which ends the run; nothing of that t
 
 What a person reads here follows ``HARNESS_LANG`` (harness_lib.lang): in Spanish the buttons say
 Aprobar / Rechazar, the question ends ``[s/N]`` (``s``, ``si``, ``sí``, ``y``, ``yes`` approve) and a
-decision line reads ``→ aprobada`` / ``→ rechazada``. The ``[approve]`` tag and the action stay as they are.
+decision line reads ``→ aprobada`` / ``→ rechazada`` / ``→ no aprobada (sin respuesta ...)``. The ``[approve]``
+tag and the action stay as they are.
 
 Why everything is ``async``: while a person thinks, the event loop must stay free. In a notebook the
 button click is delivered *through* that event loop; a cell that blocks (``time.sleep`` polling,
@@ -43,18 +49,22 @@ import threading
 import unicodedata
 
 from . import lang
+from .trace import visible
 
-REJECTED_MESSAGE = "The person declined this high-impact action; it was not run."
-"""The is_error tool_result text the model gets when the person says no (or nobody answers).
+REJECTED_MESSAGE = ("Not approved: nobody said yes to this high-impact action (a person said no, or no answer "
+                    "came in time), so it was not run.")
+"""The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
 
-English in every edition: it is for the model, not for the person (see harness_lib.lang)."""
+Neutral on purpose: an approver answers only True / False, so the loop cannot tell a person's no from
+silence, and the model must not be told "you declined" when nobody did. English in every edition: it
+is for the model, not for the person (see harness_lib.lang)."""
 
 
 class ApprovalInterrupted(asyncio.CancelledError):
     """The run was stopped (Stop in JupyterLab, Ctrl-C) while an approval was pending.
 
-    The action was rejected (it never ran), and the run stops here. Its message is the one decision
-    line, e.g. ``[approve] write_file({...}) → rejected (interrupted)``; IPython shows just that line
+    The action was not approved (it never ran), and the run stops here. Its message is the one decision
+    line, e.g. ``[approve] write_file({...}) → not approved (no answer: the run was stopped)``; IPython shows just that line
     instead of a traceback.
 
     It is an ``asyncio.CancelledError`` because stopping is cancelling: code that turns an approver's
@@ -65,38 +75,20 @@ class ApprovalInterrupted(asyncio.CancelledError):
         return [str(self)]
 
 
-# Characters that can make text read as something it is not: control characters, bidi overrides,
-# isolates and marks (U+202A-E, U+2066-9, U+200E/F, U+061C), zero-width characters (U+200B-D, U+2060,
-# U+FEFF) and the other invisible "format" characters, and line/paragraph separators.
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
-
-
-def _escape_invisible(text: str) -> str:
-    """Write each invisible or reordering character as a JSON escape (``\\u202e``); keep the rest."""
-    out = []
-    for ch in text:
-        if unicodedata.category(ch) not in _INVISIBLE_CATEGORIES:
-            out.append(ch)
-        elif ord(ch) <= 0xFFFF:
-            out.append(f"\\u{ord(ch):04x}")
-        else:  # beyond the BMP: a JSON surrogate pair, so the text stays valid JSON
-            high, low = divmod(ord(ch) - 0x10000, 0x400)
-            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
-    return "".join(out)
-
-
 def describe(name: str, tool_input: dict) -> str:
     """The pending action as one line: ``write_file({"path":"scratch/a.txt","content":"hi"})``.
 
-    Compact JSON. Readable non-ASCII (é, ✓, 中文) is kept as is; control characters, bidi overrides
-    and isolates, and zero-width characters are shown escaped (``\\u202e``), so an argument cannot
-    make the pending action read as something else (a right-to-left override can make ``exe.txt``
-    look like ``txt.exe``). Long inputs are shown in full (the person must see what they approve);
-    nothing is truncated or redacted.
+    Compact JSON, escaped by the kit's one rule for what a person reads before deciding
+    (:func:`harness_lib.trace.visible`): readable non-ASCII (é, ✓, 中文) is kept as is; controls, bidi and
+    zero-width characters, spaces other than the plain one, combining marks and blank letters are shown
+    as ``\\u202e``-style escapes, so an argument cannot make the pending action read as something else (a
+    right-to-left override can make ``exe.txt`` look like ``txt.exe``), and two different inputs never
+    look the same. Long inputs are shown in full (the person must see what they approve); nothing is
+    truncated or redacted.
 
     Not handled: look-alike letters (a Cyrillic ``а`` for a Latin ``a``) are shown as they are.
     """
-    return _escape_invisible(f"{name}({json.dumps(tool_input, ensure_ascii=False, separators=(',', ':'))})")
+    return visible(f"{name}({json.dumps(tool_input, ensure_ascii=False, separators=(',', ':'))})")
 
 
 WAKE_EVERY = 0.25
@@ -171,9 +163,9 @@ def _stdin_is_a_terminal() -> bool:
         return False
 
 
-def _decision(action: str, outcome: str, **values) -> str:
+def _decision(action: str, key: str, **values) -> str:
     """``[approve] write_file({...}) → rejected``: the one line that states a decision, in the current language."""
-    return lang.text("approve.decision", action=action, outcome=lang.text(outcome, **values))
+    return lang.text("approve.decision", action=action, outcome=lang.text(key, **values))
 
 
 async def _ask_in_text(action: str, *, terminal: bool) -> bool:
@@ -210,16 +202,17 @@ async def _ask_in_text(action: str, *, terminal: bool) -> bool:
 async def terminal_approver(name: str, tool_input: dict) -> bool:
     """Ask on the terminal: ``... allow it? [y/N]``. Only ``y`` / ``yes`` (any case) approves.
 
-    Fails closed: Enter (the default, the capital N), ``n``, any other answer, end of input (EOF) and a
-    closed or missing stdin all reject. One line states the decision, e.g.
-    ``[approve] write_file({...}) → rejected``. Ctrl-C while the prompt waits prints
-    ``→ rejected (interrupted)`` and raises ``ApprovalInterrupted``, which stops the run.
+    Fails closed: Enter (the default, the capital N), ``n`` and any other answer reject
+    (``→ rejected``); end of input (EOF) and a closed or missing stdin are no answer, so the action is
+    not approved either (``→ not approved (no answer: end of input)``). One line states the decision.
+    Ctrl-C while the prompt waits prints ``→ not approved (no answer: the run was stopped)`` and raises
+    ``ApprovalInterrupted``, which stops the run.
 
     ``input()`` blocks, so it runs in a worker thread and the event loop keeps running meanwhile.
 
     Not handled: there is no timeout (a terminal session waits for its person); after Ctrl-C the
     worker thread still waits on stdin (a daemon thread, so it does not keep the program alive);
-    inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, a rejection --
+    inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, no answer --
     use ``widget_approver`` there.
     """
     return await _ask_in_text(describe(name, tool_input), terminal=True)
@@ -262,9 +255,9 @@ def set_headless_clicks(choices) -> None:
 
     Nobody clicks in the kit's automated runs (nbval, CI: ``HARNESS_AUTO_APPROVE=notebook``), so a
     lesson lists its approvals' buttons in its setup cell -- ``["reject", "approve"]`` -- instead of
-    naming one in every lesson cell. A person's run ignores the list: you click. Each approval that
-    finds no ``auto_click`` of its own takes the next entry; when the list is used up, the approver
-    raises ``ValueError`` (the loop counts that as a no, and the test that expected a click fails loudly).
+    naming one in every lesson cell. A person's run ignores the list: you click. Each approval takes the
+    next entry; when the list is used up, the approver raises ``ValueError`` (the loop counts that as a no, and the test that expected a click fails loudly).
+    An approver made with ``widget_approver(click=...)`` presses its own button and takes nothing from the list.
     """
     choices = list(choices)
     bad = [c for c in choices if c not in AUTO_CHOICES]
@@ -308,26 +301,30 @@ def running_kernel_version() -> tuple[int, int] | None:
     return int(major), int(minor)
 
 
-def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = None,
+def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
                     kernel_version=running_kernel_version):
     """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
 
-    Each call displays the pending action and two buttons, then awaits an ``asyncio.Future``. The
+    Each call displays the pending action, what to do ("Click Approve to run it, or Reject") with a
+    countdown ("... not approved in 87 s"), and two buttons; then it awaits an ``asyncio.Future``. The
     cell stays busy (``[*]``) while it waits, but the kernel's event loop is free, so the click
     message gets through. The click handler may run on a kernel *subshell thread* (JupyterLab 4.6
     sends widget messages over subshells), so it only hands the decision to the event loop with
     ``loop.call_soon_threadsafe``; the Future is set on the loop's own thread.
 
-    - The first click decides; both buttons are then disabled and the label shows the decision.
-      The label shows the whole action, wrapped, never cut: the person must see what they approve.
-      A second click (or a late one) decides nothing.
-    - No answer within ``timeout`` seconds is a rejection (fail-safe). ``timeout`` must be a finite
-      number > 0 (``ValueError`` otherwise); ``timeout=None`` waits forever, and only an explicit
-      ``None`` in code can ask for that.
-    - One plain line is printed per decision, e.g. ``[approve] write_file({...}) → approved``.
-    - Stop (interrupt the kernel) while the buttons wait rejects at once: both buttons are disabled,
-      the label shows ``→ rejected (interrupted)``, and ``ApprovalInterrupted`` is raised, so the
-      run stops and the cell ends with that one line (IPython shows it instead of a traceback).
+    - The first click decides; both buttons are then disabled and the buttons and label are hidden:
+      the one printed line, e.g. ``[approve] write_file({...}) → approved``, is the decision's record.
+      The label shows the whole action, wrapped, never cut, escaped like the terminal's question, with
+      every space kept: the person must see exactly what they approve. A second click decides nothing.
+    - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
+      120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
+      waits forever, and only an explicit ``None`` in code can ask for that.
+    - Stop (interrupt the kernel) while the buttons wait is a no at once: ``→ not approved (no answer:
+      the run was stopped)`` is the message of the ``ApprovalInterrupted`` it raises, so the run stops
+      and the cell ends with that one line (IPython shows it instead of a traceback).
+    - ``click="approve"`` or ``"reject"``: a demonstration that needs no person. The approver shows the
+      buttons and presses that one itself at once, in every run (yours too), and the decision line says
+      so: ``→ approved (clicked by the code, not by a person)``. Without it, a person must click.
     - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
       the click only after the cell ends) gets a text box instead: one line says why, then the
       terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
@@ -335,16 +332,16 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
       ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
       outside a kernel); tests pass their own.
 
-    Environment switches, for headless runs (nbval, CI) where nobody can click (read at each call):
+    Environment switches, for the kit's headless runs (nbval, CI) where nobody can click (read at each call;
+    ``click`` wins over them):
 
     - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
       (``button.click()``), so the same handler runs and the printed output is the same as after a
       human click. (This works on any kernel: the click needs no message.)
-    - ``HARNESS_AUTO_APPROVE=notebook``: click the button this approval is given: ``auto_click="approve"``
-      or ``"reject"``, else the next entry of the notebook's list (:func:`set_headless_clicks`, which
-      ``harness_lib.notebook.setup(headless_clicks=[...])`` calls), so a lesson can show a rejection under
-      nbval too; with neither, ``ValueError``.
-    - unset or empty: wait for a person (``auto_click`` is then ignored).
+    - ``HARNESS_AUTO_APPROVE=notebook``: click the next button of the notebook's list
+      (:func:`set_headless_clicks`, which ``harness_lib.notebook.setup(headless_clicks=[...])`` calls), so a
+      lesson can show a rejection under nbval too; an empty list is a ``ValueError``.
+    - unset or empty: wait for a person.
     - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
       finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
 
@@ -357,8 +354,8 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
     import IPython.display  # imported here so the terminal agent does not need IPython/ipywidgets
     import ipywidgets as widgets
 
-    if auto_click not in (None, *AUTO_CHOICES):
-        raise ValueError(f"auto_click must be 'approve', 'reject' or None, not {auto_click!r}")
+    if click not in (None, *AUTO_CHOICES):
+        raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
     if timeout is not None:
         timeout = _check_timeout(timeout, "timeout")
     told_why_no_buttons = False
@@ -366,19 +363,19 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
         wait = _timeout_from_environment(timeout)
-        auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
+        auto = "" if click else os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
         if auto == "notebook":
-            if auto_click is None and not _headless_clicks:
+            if not _headless_clicks:
                 raise ValueError("HARNESS_AUTO_APPROVE=notebook, but no button is named for this approval: "
                                  "list it in the notebook's setup(headless_clicks=[...]) "
-                                 "or use widget_approver(auto_click='approve' / 'reject')")
-            auto = auto_click or _headless_clicks.pop(0)
+                                 "or use widget_approver(click='approve' / 'reject')")
+            auto = _headless_clicks.pop(0)
         if auto not in ("", *AUTO_CHOICES):
             raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve', 'reject' or 'notebook', not {auto!r}")
 
         action = describe(name, tool_input)
         version = kernel_version()
-        if not auto and version is not None and version < (7, 0):  # a click would arrive after the cell
+        if not (click or auto) and version is not None and version < (7, 0):  # a click would arrive after the cell
             if not told_why_no_buttons:
                 print(lang.text("approve.no_buttons", version=f"{version[0]}.{version[1]}"))
                 told_why_no_buttons = True
@@ -387,14 +384,22 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
         loop = asyncio.get_running_loop()
         decision: asyncio.Future[bool] = loop.create_future()
 
-        def show(text: str) -> str:  # an HTML widget wraps long inputs; a Label would cut them off with "…"
-            return f'<div style="overflow-wrap:anywhere">{html.escape(text, quote=False)}</div>'
+        def show(*lines: str) -> str:  # an HTML widget wraps long inputs (a Label would cut them off with "…"),
+            text = html.escape("\n".join(lines), quote=False)  # keeps every space (pre-wrap), lines close together
+            return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
 
-        label = widgets.HTML(show(lang.text("approve.pending", action=action)))
+        def asking(seconds_left: int | None) -> str:
+            what_to_do = (lang.text("approve.click") if seconds_left is None
+                          else lang.text("approve.countdown", seconds=seconds_left))
+            return show(lang.text("approve.pending", action=action), what_to_do)
+
+        shown_left = None if wait is None else math.ceil(wait)
+        label = widgets.HTML(asking(shown_left))
         approve_button = widgets.Button(description=lang.text("approve.button_approve"), button_style="success",
                                         icon="check")
         reject_button = widgets.Button(description=lang.text("approve.button_reject"), button_style="danger",
                                        icon="times")
+        box = widgets.VBox([label, widgets.HBox([approve_button, reject_button])])
 
         def settle(approved: bool) -> None:  # runs on the event loop's thread
             if not decision.done():  # the first click wins; a later one (or one after the timeout) is ignored
@@ -404,20 +409,21 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
             if not decision.done():
                 loop.call_soon_threadsafe(settle, button is approve_button)
 
-        def finish(outcome: str, **values) -> str:  # no live buttons are ever left behind
+        def finish(key: str, **values) -> str:  # no live buttons are ever left behind
             if not decision.done():
                 decision.set_result(False)  # a late click decides nothing
             approve_button.disabled = reject_button.disabled = True
-            line = _decision(action, outcome, **values)
+            line = _decision(action, key, **values)
             label.value = show(line)
+            box.layout.display = "none"  # the printed line is the decision's one record on the page
             return line
 
         approve_button.on_click(on_click)
         reject_button.on_click(on_click)
-        IPython.display.display(widgets.VBox([label, widgets.HBox([approve_button, reject_button])]))
+        IPython.display.display(box)
 
-        if auto:  # headless run: press the real button, exactly as a person would
-            (approve_button if auto == "approve" else reject_button).click()
+        if click or auto:  # a demonstration, or a headless run: press the real button, exactly as a person would
+            (approve_button if (click or auto) == "approve" else reject_button).click()
 
         deadline = None if wait is None else loop.time() + wait
         try:
@@ -425,15 +431,21 @@ def widget_approver(*, timeout: float | None = 120.0, auto_click: str | None = N
                 left = None if deadline is None else deadline - loop.time()
                 if left is not None and left <= 0:
                     break
+                if left is not None and math.ceil(left) != shown_left:  # the countdown, once a second
+                    shown_left = math.ceil(left)
+                    label.value = asking(shown_left)
                 await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
-        except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: reject, and let the run end
+        except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: no answer, and the run ends
             raise ApprovalInterrupted(finish("approve.interrupted")) from None
-        if decision.done():
-            approved = decision.result()
-            print(finish("approve.approved" if approved else "approve.rejected"))
-        else:
-            approved = False
+        if not decision.done():
             print(finish("approve.timed_out", seconds=f"{wait:g}"))
+            return False
+        approved = decision.result()
+        word = "approve.approved" if approved else "approve.rejected"
+        if click:  # say who pressed it
+            print(finish("approve.by_code", outcome=lang.text(word)))
+        else:
+            print(finish(word))
         return approved
 
     return approve

@@ -119,11 +119,14 @@ MESSAGES: dict[str, dict] = {
         "approve.decision": "[approve] {action} → {outcome}",
         "approve.approved": "approved",
         "approve.rejected": "rejected",
-        "approve.interrupted": "rejected (interrupted)",
-        "approve.timed_out": "rejected (no answer within {seconds} s)",
+        "approve.by_code": "{outcome} (clicked by the code, not by a person)",
+        "approve.click": "Click Approve to run it, or Reject.",
+        "approve.countdown": "Click Approve to run it, or Reject. If nobody answers, it is not approved in {seconds} s.",
+        "approve.interrupted": "not approved (no answer: the run was stopped)",
+        "approve.timed_out": "not approved (no answer within {seconds} s)",
         "approve.unclear": "rejected ({answer} is not y or yes)",
-        "approve.eof": "rejected (no input: end of file)",
-        "approve.no_input": "rejected (no input: {error})",
+        "approve.eof": "not approved (no answer: end of input)",
+        "approve.no_input": "not approved (no answer: {error})",
         "approve.no_buttons": ("[approve] this kernel (ipykernel {version}) cannot deliver a button click while a "
                                "cell waits; asking in a text box instead"),
         # trace.py: the transcript
@@ -227,7 +230,7 @@ MESSAGES: dict[str, dict] = {
         "nb.check_network": ("{what} — {retried}; check the network (and ANTHROPIC_BASE_URL, if set), "
                              "then run the cell again"),
         "nb.full_traceback": "{line}  (%tb shows the full traceback)",
-        "nb.skipped_live": "(skipped live: {reason})",
+        "nb.scripted": "(Claude will not misbehave on cue; this cell uses the kit's scripted offline model)",
     },
     "es": {
         "approve.yes": ("s", "si", "sí", "y", "yes"),
@@ -239,11 +242,15 @@ MESSAGES: dict[str, dict] = {
         "approve.decision": "[approve] {action} → {outcome}",
         "approve.approved": "aprobada",
         "approve.rejected": "rechazada",
-        "approve.interrupted": "rechazada (interrumpida)",
-        "approve.timed_out": "rechazada (nadie respondió en {seconds} s)",
+        "approve.by_code": "{outcome} (clic del código, no de una persona)",
+        "approve.click": "Haz clic en Aprobar para ejecutarla, o en Rechazar.",
+        "approve.countdown": ("Haz clic en Aprobar para ejecutarla, o en Rechazar. Si nadie responde, no se aprueba "
+                              "en {seconds} s."),
+        "approve.interrupted": "no aprobada (sin respuesta: se detuvo la ejecución)",
+        "approve.timed_out": "no aprobada (nadie respondió en {seconds} s)",
         "approve.unclear": "rechazada ({answer} no es s ni sí)",
-        "approve.eof": "rechazada (sin respuesta: la entrada terminó)",
-        "approve.no_input": "rechazada (sin respuesta: {error})",
+        "approve.eof": "no aprobada (sin respuesta: la entrada terminó)",
+        "approve.no_input": "no aprobada (sin respuesta: {error})",
         "approve.no_buttons": ("[approve] este kernel (ipykernel {version}) no recibe el clic de un botón mientras "
                                "una celda espera; la pregunta va en un cuadro de texto"),
         "transcript.tool_call": "[turn {turn}] el modelo solicita herramienta: {call}",

@@ -16,7 +16,9 @@ appended to that file as one JSON object per line and flushed at once, so a cras
 nothing already seen. The file is opened when the Transcript is made, so a path that cannot be
 written fails then (OSError), before any model call. Events it has no line for (start, request,
 approval, and the terminal agent's `{"event": "error", "message": ...}` when a run fails) are
-recorded in the file but not printed. Not handled: rotating or size-capping the file, and redacting
+recorded in the file but not printed. The printed lines show a tool's input and output through
+`visible` (the approval question's escaping rule), so a hidden character cannot disguise them; the file
+keeps the exact text. Not handled: rotating or size-capping the file, and redacting
 secrets a tool returned.
 
 The printed lines follow ``HARNESS_LANG`` (harness_lib.lang), read at each event; with ``es``:
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, TextIO
@@ -46,6 +49,45 @@ from . import lang
 def compact(value) -> str:
     """Compact JSON, the way the transcript shows tool input: {"path":"README.md"}."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+# Letters that draw nothing (Hangul fillers, the blank Braille pattern): a path can hide in them.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _hidden(ch: str) -> bool:
+    """True for a character a person cannot see, or cannot tell apart, on screen."""
+    category = unicodedata.category(ch)
+    return (category[0] in "CM"  # controls (C0, DEL, C1), bidi and zero-width "format" characters, combining marks
+            or (category[0] == "Z" and ch != " ")  # spaces other than the plain one, line/paragraph separators
+            or ch in _BLANK_LETTERS)
+
+
+def visible(text: str) -> str:
+    """`text` with every character a person could not see written as a JSON escape (``\\u3164``).
+
+    The kit's one escaping rule for what a person reads before deciding: the approval question, the
+    approval buttons' label and the transcript's lines. Escaped: control characters (C0, DEL, C1), bidi
+    controls and marks, zero-width and other invisible "format" characters, every space but U+0020
+    (no-break, thin, ideographic ...), line and paragraph separators, combining marks (``e`` + U+0301
+    looks like ``é``), and blank letters (U+3164 HANGUL FILLER, U+2800 BRAILLE PATTERN BLANK ...).
+    Everything else (é, ✓, 中文, emoji) is kept. Applied to JSON text, the result is still valid JSON
+    with the same value (a character beyond U+FFFF becomes a surrogate pair), and two different texts
+    never look the same.
+
+    Not handled: look-alike letters (a Cyrillic ``а`` for a Latin ``a``) are kept as they are; scripts
+    that write with combining marks (Devanagari, Hebrew points) come out escaped, hard to read but exact.
+    """
+    out = []
+    for ch in text:
+        if not _hidden(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFFFF:
+            out.append(f"\\u{ord(ch):04x}")
+        else:  # beyond the BMP: a JSON surrogate pair, so the text stays valid JSON
+            high, low = divmod(ord(ch) - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+    return "".join(out)
 
 
 def preview(text: str, limit: int = 60) -> str:
@@ -114,10 +156,11 @@ class Transcript:
             self.file.flush()
         kind, turn = event["event"], event.get("turn")
         if kind == "tool_call":
-            self.out(lang.text("transcript.tool_call", turn=turn, call=f"{event['name']}({compact(event['input'])})"))
+            call = visible(f"{event['name']}({compact(event['input'])})")  # as the approval question shows it
+            self.out(lang.text("transcript.tool_call", turn=turn, call=call))
         elif kind == "tool_result":
             line = "transcript.tool_failed" if event["is_error"] else "transcript.tool_returned"
-            self.out(lang.text(line, turn=turn, preview=preview(event["content"])))
+            self.out(lang.text(line, turn=turn, preview=visible(preview(event["content"]))))
         elif kind == "end":
             who = "transcript.model_ends" if event["stop_reason"] else "transcript.harness_stops"
             self.out(lang.text(who, turn=turn, why=event["stop_reason"] or event["stopped_by"]))

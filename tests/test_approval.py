@@ -42,6 +42,9 @@ INVISIBLE = [
     "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",    # zero-width characters
     "\x00", "\x07", "\x1b", "\r", "\x7f", "\x85", "\x9b",  # C0, DEL and C1 controls
     "\u2028", "\u2029", "\u00ad",                        # line/paragraph separators, soft hyphen
+    "\u3164", "\u2800", "\u115f", "\u1160", "\uffa0",      # blank letters: Hangul fillers, Braille blank
+    "\u00a0", "\u2007", "\u2009", "\u202f", "\u3000", "\u1680",  # spaces other than the plain one
+    "\u0301", "\u0308", "\u20dd",                        # combining marks (e + U+0301 looks like é)
 ]
 
 
@@ -73,9 +76,23 @@ def test_describe_keeps_readable_text_readable():
     assert shown == 'write_file({"content":"héllo ✓ 中文 Ωμέγα עברית العربية 😀 tab\\tnewline\\n"})'
 
 
-def test_rejected_message_says_declined():
-    assert "declined" in REJECTED_MESSAGE
-    assert REJECTED_MESSAGE == "The person declined this high-impact action; it was not run."
+def test_describe_never_shows_two_different_inputs_the_same():
+    # each pair renders alike on screen (raw); escaped, they differ
+    look_alikes = [("a b", "a\u00a0b"), ("a b", "a\u3164b"), ("ab", "a\u2800b"), ("é", "e\u0301"), ("ab", "a\u200bb"),
+                   ("a  b", "a \u2009b")]
+    for one, other in look_alikes:
+        assert describe("write_file", {"path": one}) != describe("write_file", {"path": other})
+        shown = describe("write_file", {"path": other})
+        assert json.loads(shown[len("write_file("):-1]) == {"path": other}, "still exact JSON"
+    assert describe("write_file", {"path": "a  b"}) == 'write_file({"path":"a  b"})', "plain spaces stay spaces"
+
+
+def test_rejected_message_says_not_approved_and_blames_nobody():
+    assert REJECTED_MESSAGE.startswith("Not approved")
+    for claim in ("declined", "rejected", "you ", "You "):  # it is also what a timeout or an end of input sends
+        assert claim not in REJECTED_MESSAGE
+    from harness_lib.offline.planner import read_tool_result
+    assert read_tool_result("write_file", REJECTED_MESSAGE, True) == "declined", "the model still reads it as a no"
 
 
 # --- scripted ------------------------------------------------------------------------------------
@@ -176,15 +193,15 @@ def raising(error):
 
 
 @pytest.mark.parametrize("error, reason", [
-    (EOFError(), "no input: end of file"),
-    (RuntimeError("input(): lost sys.stdin"), "no input: RuntimeError"),
-    (ValueError("I/O operation on closed file."), "no input: ValueError"),
-    (OSError("bad file descriptor"), "no input: OSError"),
+    (EOFError(), "no answer: end of input"),
+    (RuntimeError("input(): lost sys.stdin"), "no answer: RuntimeError"),
+    (ValueError("I/O operation on closed file."), "no answer: ValueError"),
+    (OSError("bad file descriptor"), "no answer: OSError"),
 ])
 def test_terminal_approver_rejects_when_no_line_can_be_read(monkeypatch, capsys, error, reason):
     monkeypatch.setattr(builtins, "input", raising(error))
     assert asyncio.run(terminal_approver(*ACTION)) is False
-    assert capsys.readouterr().out == f"\n[approve] {SHOWN} → rejected ({reason})\n"
+    assert capsys.readouterr().out == f"\n[approve] {SHOWN} → not approved ({reason})\n"  # nobody said "no"
 
 
 def test_terminal_approver_rejects_on_empty_stdin(monkeypatch):
@@ -199,7 +216,7 @@ def test_terminal_approver_rejects_on_a_closed_stdin(monkeypatch, capsys):
     assert asyncio.run(terminal_approver(*ACTION)) is False
     monkeypatch.setattr("sys.stdin", None)  # e.g. pythonw, or a daemon without a terminal
     assert asyncio.run(terminal_approver(*ACTION)) is False
-    assert capsys.readouterr().out.count("→ rejected (no input:") == 2
+    assert capsys.readouterr().out.count("→ not approved (no answer:") == 2
 
 
 def test_terminal_approver_ctrl_c_rejects_and_stops_the_run(monkeypatch, capsys):
@@ -217,7 +234,7 @@ def test_terminal_approver_ctrl_c_rejects_and_stops_the_run(monkeypatch, capsys)
 
     interrupted = asyncio.run(main())
     never.set()
-    line = f"[approve] {SHOWN} → rejected (interrupted)"
+    line = f"[approve] {SHOWN} → not approved (no answer: the run was stopped)"
     assert str(interrupted) == line
     assert isinstance(interrupted, asyncio.CancelledError)  # the loop's `except Exception` lets it through
     assert capsys.readouterr().out == f"\n{line}\n"
@@ -282,7 +299,61 @@ def test_widget_approver_shows_the_action_and_two_buttons(shown, monkeypatch):
     label, approve_button, reject_button = parts(shown[0])
     assert (approve_button.description, approve_button.button_style) == ("Approve", "success")
     assert (reject_button.description, reject_button.button_style) == ("Reject", "danger")
-    assert pending == [f"[approve] about to run high-impact action {SHOWN}"]  # what the person saw before
+    assert pending == [f"[approve] about to run high-impact action {SHOWN}\n"  # what the person saw before
+                       "Click Approve to run it, or Reject. If nobody answers, it is not approved in 120 s."]
+
+
+def test_widget_approver_counts_down_while_it_waits(shown, capsys):
+    seen = []
+
+    async def main():
+        task = asyncio.create_task(widget_approver(timeout=2.2)(*ACTION))
+        while not shown:
+            await asyncio.sleep(0.001)
+        label = parts(shown[0])[0]
+        seen.append(text(label))
+        label.observe(lambda change: seen.append(html.unescape(re.sub(r"<[^>]*>", "", change.new))), names="value")
+        return await task
+
+    assert asyncio.run(main()) is False
+    counts = [int(n) for n in re.findall(r"it is not approved in (\d+) s\.$", "\n".join(seen), re.M)]
+    assert counts[0] == 3 and counts == sorted(set(counts), reverse=True) and counts[-1] >= 1, seen
+    assert all(t.startswith(f"[approve] about to run high-impact action {SHOWN}\nClick Approve") for t in seen[:-1])
+    assert seen[-1] == f"[approve] {SHOWN} → not approved (no answer within 2.2 s)"
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → not approved (no answer within 2.2 s)\n"
+
+
+def test_widget_approver_without_a_timeout_says_click_with_no_countdown(shown):
+    async def main():
+        task = asyncio.create_task(widget_approver(timeout=None)(*ACTION))
+        while not shown:
+            await asyncio.sleep(0.001)
+        label, approve_button, _ = parts(shown[0])
+        before = text(label)
+        approve_button.click()
+        return before, await task
+
+    assert asyncio.run(main()) == (f"[approve] about to run high-impact action {SHOWN}\nClick Approve to run it, or Reject.",
+                                   True)
+
+
+def test_widget_approver_label_keeps_every_space_and_wraps_with_normal_line_gaps(shown, monkeypatch):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+    pending = []
+    monkeypatch.setattr("IPython.display.display", lambda box: (shown.append(box), pending.append(box.children[0].value)))
+    asyncio.run(widget_approver()("write_file", {"path": "scratch/a  b.txt"}))
+    assert "white-space:pre-wrap" in pending[0], "HTML would collapse the two spaces into one"
+    assert "line-height:1.4" in pending[0], "the widget's own line height (28 px) leaves wide gaps between wrapped lines"
+    assert "overflow-wrap:anywhere" in pending[0], "a long input wraps instead of being cut"
+    assert '"scratch/a  b.txt"' in text(parts(shown[0])[0])
+
+
+def test_widget_approver_shows_the_decision_once(shown, monkeypatch, capsys):
+    """After a decision the buttons and label are hidden: the printed line is the only decision on the page."""
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
+    asyncio.run(widget_approver()(*ACTION))
+    assert shown[0].layout.display == "none"
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
 
 
 def test_widget_approver_label_escapes_the_models_input(shown, monkeypatch):
@@ -304,32 +375,39 @@ def test_widget_approver_auto_switch_clicks_the_real_button(shown, monkeypatch, 
     assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}\n"  # exactly one plain line
 
 
-@pytest.mark.parametrize("switch, auto_click, expected", [
-    ("notebook", "approve", True),   # the notebook names the button
-    ("notebook", "reject", False),
-    ("approve", "reject", True),     # an explicit switch wins over the notebook's choice
-    ("reject", "approve", False),
-])
-def test_widget_approver_notebook_switch_clicks_the_named_button(shown, monkeypatch, switch, auto_click, expected):
+@pytest.mark.parametrize("switch", ["", "notebook", "approve", "reject"])
+@pytest.mark.parametrize("click, expected, word", [("approve", True, "approved"), ("reject", False, "rejected")])
+def test_widget_approver_click_needs_no_person_and_says_who_clicked(shown, monkeypatch, capsys, switch, click, expected,
+                                                                    word):
+    """click=... presses that button in every run, a person's too (no switch), and the line says the code did it."""
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", switch)
-    assert asyncio.run(widget_approver(auto_click=auto_click)(*ACTION)) is expected
+    assert asyncio.run(widget_approver(timeout=30, click=click)(*ACTION)) is expected
     assert all(b.disabled for b in parts(shown[0])[1:])
+    line = f"[approve] {SHOWN} → {word} (clicked by the code, not by a person)"
+    assert capsys.readouterr().out == line + "\n"
+    assert text(parts(shown[0])[0]) == line
+
+
+def test_widget_approver_click_takes_nothing_from_the_headless_list(shown, monkeypatch):
+    from harness_lib.approval import set_headless_clicks
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
+    set_headless_clicks(["reject"])
+    try:
+        assert asyncio.run(widget_approver(click="approve")(*ACTION)) is True
+        assert asyncio.run(widget_approver()(*ACTION)) is False  # the list's entry is still there
+    finally:
+        set_headless_clicks([])
 
 
 def test_widget_approver_notebook_switch_needs_a_named_button(shown, monkeypatch):
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
-    with pytest.raises(ValueError, match="auto_click"):
+    with pytest.raises(ValueError, match="headless_clicks"):
         asyncio.run(widget_approver()(*ACTION))
 
 
-def test_widget_approver_without_switch_ignores_auto_click(shown, capsys):
-    assert asyncio.run(widget_approver(timeout=0.05, auto_click="approve")(*ACTION)) is False
-    assert "no answer within" in capsys.readouterr().out
-
-
 def test_widget_approver_rejects_unknown_switches(shown, monkeypatch):
-    with pytest.raises(ValueError, match="auto_click"):
-        widget_approver(auto_click="yes")
+    with pytest.raises(ValueError, match="click"):
+        widget_approver(click="yes")
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "yes")
     with pytest.raises(ValueError, match="HARNESS_AUTO_APPROVE"):
         asyncio.run(widget_approver()(*ACTION))
@@ -339,8 +417,8 @@ def test_widget_approver_times_out_as_a_rejection(shown, capsys):
     assert asyncio.run(widget_approver(timeout=0.05)(*ACTION)) is False
     label, approve_button, reject_button = parts(shown[0])
     assert approve_button.disabled and reject_button.disabled
-    assert capsys.readouterr().out == f"[approve] {SHOWN} → rejected (no answer within 0.05 s)\n"
-    assert text(label).endswith("→ rejected (no answer within 0.05 s)")
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → not approved (no answer within 0.05 s)\n"
+    assert text(label).endswith("→ not approved (no answer within 0.05 s)")
 
 
 def test_widget_approver_timeout_from_the_environment(shown, monkeypatch, capsys):
@@ -473,7 +551,7 @@ def test_widget_approver_interrupt_rejects_at_once_and_stops_the_run(shown, caps
         return caught.value, label, approve_button, reject_button
 
     interrupted, label, approve_button, reject_button = asyncio.run(main())
-    line = f"[approve] {SHOWN} → rejected (interrupted)"
+    line = f"[approve] {SHOWN} → not approved (no answer: the run was stopped)"
     assert str(interrupted) == line and interrupted._render_traceback_() == [line]  # IPython shows only this
     assert approve_button.disabled and reject_button.disabled
     assert text(label) == line
@@ -502,7 +580,7 @@ def test_widget_approver_text_fallback_rejects_where_there_is_no_stdin(shown, mo
 
     monkeypatch.setattr(builtins, "input", raising(StdinNotImplementedError("no input requests here")))
     assert asyncio.run(widget_approver(kernel_version=lambda: (6, 31))(*ACTION)) is False
-    assert capsys.readouterr().out.endswith(f"[approve] {SHOWN} → rejected (no input: StdinNotImplementedError)\n")
+    assert capsys.readouterr().out.endswith(f"[approve] {SHOWN} → not approved (no answer: StdinNotImplementedError)\n")
 
 
 def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch, capsys):
@@ -519,7 +597,7 @@ def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch,
 
     interrupted = asyncio.run(main())
     never.set()
-    assert str(interrupted) == f"[approve] {SHOWN} → rejected (interrupted)"
+    assert str(interrupted) == f"[approve] {SHOWN} → not approved (no answer: the run was stopped)"
     assert capsys.readouterr().out == (  # the reason, then nothing: the exception is the decision line
         "[approve] this kernel (ipykernel 6.17) cannot deliver a button click while a cell waits; "
         "asking in a text box instead\n")
@@ -607,7 +685,7 @@ def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(
     assert out.count("cannot deliver a button click") == 1
     assert "[approve] this kernel (ipykernel 6.31) cannot deliver a button click while a cell waits; " \
            "asking in a text box instead\n" in out
-    assert re.search(r"^\[approve\] write_file\(.*\) → rejected \(no input: StdinNotImplementedError\)$", out, re.M), out
+    assert re.search(r"^\[approve\] write_file\(.*\) → not approved \(no answer: StdinNotImplementedError\)$", out, re.M), out
     assert "scratch/answer.txt exists: False" in out
     assert not (tool_root / "scratch" / "answer.txt").exists()
 
@@ -622,8 +700,6 @@ def test_notebook_switch_takes_the_notebooks_headless_clicks_in_order(shown, mon
         assert asyncio.run(approve(*ACTION)) is True
         with pytest.raises(ValueError, match="headless_clicks"):  # used up: no silent default
             asyncio.run(approve(*ACTION))
-        set_headless_clicks(["reject"])
-        assert asyncio.run(widget_approver(auto_click="approve")(*ACTION)) is True  # its own choice wins
         with pytest.raises(ValueError, match="'approve' or 'reject'"):
             set_headless_clicks(["yes"])
     finally:

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from harness_lib.approval import REJECTED_MESSAGE
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.offline import SCENARIOS
 from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 WORKSPACE = Path(__file__).resolve().parent.parent / "workspace"
 ONLY = {t["name"]: t for t in TOOLS}
-DECLINED = "The person declined this high-impact action; it was not run."
+DECLINED = REJECTED_MESSAGE  # "Not approved: ...": what the loop sends for every no (a person's, or no answer)
 
 
 class Tools:
@@ -119,7 +120,7 @@ def test_spanish_answers_for_failures_declines_and_three_steps():
     assert answer(responses) == ('No pude leer notas.md (ni NOTAS.md, que también probé): "file not found: NOTAS.md", '
                                  "y son las 10:42 del 2026-08-26.")
     responses, _, _ = drive("demo", 'Escribe "hola" en scratch/hola.txt')
-    assert answer(responses) == ('Rechazaste la escritura, así que no guardé nada en scratch/hola.txt; '
+    assert answer(responses) == ('La escritura no se aprobó, así que no guardé nada en scratch/hola.txt; '
                                  'el texto habría sido "hola".')
     tools = Tools(files={"scratch/viejo.txt": "x"}, approve=[True, True], now="2026-11-30T01:05:00+01:00")
     responses, _, _ = drive("demo", 'Escribe "hola" en scratch/a.txt, borra scratch/viejo.txt y dime la hora', tools)
@@ -242,8 +243,8 @@ def test_demo_declined_write_is_not_retried_and_the_text_is_given():
     responses, _, _ = drive("demo", 'escribe "hola" en scratch/hola.txt y luego escribe "adiós" en scratch/b.txt', impl)
     assert [name for name, _ in impl.calls] == ["write_file"]  # never asks again for write_file
     text = answer(responses)
-    assert text == ('Rechazaste la escritura, así que no guardé nada en scratch/hola.txt; el texto habría sido "hola", '
-                    'y no guardé nada en scratch/b.txt, porque rechazaste write_file antes; el texto habría sido "adiós".')
+    assert text == ('La escritura no se aprobó, así que no guardé nada en scratch/hola.txt; el texto habría sido "hola", '
+                    'y no guardé nada en scratch/b.txt, porque write_file no se aprobó antes; el texto habría sido "adiós".')
 
 
 def test_demo_policy_refusal_is_not_retried():
@@ -415,7 +416,7 @@ def test_high_impact_declined_save():
     responses, _, _ = drive("high-impact", LESSON, impl)
     assert calls_of(responses)[2] == [("write_file", {"path": "scratch/answer.txt", "content": (
         'The first line of README.md is "# Agent harness fundamentals", and it is 10:42 on 2026-08-26.')})]
-    assert answer(responses).endswith("You declined the write, so I did not save this answer to scratch/answer.txt.")
+    assert answer(responses).endswith("The write was not approved, so I did not save this answer to scratch/answer.txt.")
     assert "scratch/answer.txt" not in impl.files
 
 
@@ -430,9 +431,9 @@ def test_high_impact_user_requested_delete_goes_through_the_planner_then_the_sav
     impl = Tools({"scratch/old.txt": "x"}, approve=[False, False])
     responses, _, _ = drive("high-impact", "delete scratch/old.txt", impl)
     assert impl.calls == [("delete_file", {"path": "scratch/old.txt"}), ("write_file", {
-        "path": "scratch/answer.txt", "content": "You declined deleting scratch/old.txt, so I left it in place."})]
-    assert answer(responses) == ("You declined deleting scratch/old.txt, so I left it in place.\n\n"
-                                 "You declined the write, so I did not save this answer to scratch/answer.txt.")
+        "path": "scratch/answer.txt", "content": "Deleting scratch/old.txt was not approved, so I left it in place."})]
+    assert answer(responses) == ("Deleting scratch/old.txt was not approved, so I left it in place.\n\n"
+                                 "The write was not approved, so I did not save this answer to scratch/answer.txt.")
 
 
 def test_high_impact_user_requested_write_is_the_only_write():
@@ -451,7 +452,7 @@ def test_injection_obeys_the_file_then_stops_after_a_decline():
                                        [("delete_file", {"path": "README.md"})], [("get_time", {})]]
     text = answer(responses)
     assert text.startswith('The first line of notes/meeting.md is "# Team sync — 12 March"')
-    assert "you declined it, so I ignored it" in text and "10:42 on 2026-08-26" in text
+    assert "it was not approved, so I ignored it" in text and "10:42 on 2026-08-26" in text
 
 
 def test_injection_approved_call_is_refused_by_the_sandbox():
@@ -499,3 +500,22 @@ def test_context_window_first_reply_is_cut_short():
     (response,) = responses
     assert response.stop_reason == "model_context_window_exceeded"
     assert [b.type for b in response.content] == ["text"] and not response.content[0].text.endswith(".")
+
+
+@pytest.mark.parametrize("language, request_text", [("en", 'write "hi" to scratch/hi.txt'),
+                                                    ("es", 'escribe "hola" en scratch/hola.txt')])
+def test_a_no_is_worded_not_approved_never_you_declined(language, request_text):
+    """The loop sends the same text for a person's no and for no answer (a timeout, the end of input): the answer
+    must not claim that someone said no."""
+    responses, _, _ = drive("demo", request_text, Tools(approve=[False]))
+    text = answer(responses)
+    assert ("was not approved" if language == "en" else "no se aprobó") in text, text
+    for claim in ("you declined", "You declined", "you rejected", "rechazaste", "Rechazaste"):
+        assert claim not in text
+
+
+@pytest.mark.parametrize("text", [REJECTED_MESSAGE, "The person declined this high-impact action; it was not run.",
+                                  "Rechazada por la persona.", "No se aprobó la escritura.", "not approved"])
+def test_every_wording_of_a_no_reads_as_declined(text):
+    from harness_lib.offline.planner import read_tool_result
+    assert read_tool_result("write_file", text, True) == "declined"

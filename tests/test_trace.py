@@ -4,7 +4,9 @@ import json
 
 import pytest
 
-from harness_lib.trace import Transcript, preview, summary
+from harness_lib import lang
+from harness_lib.approval import describe
+from harness_lib.trace import Transcript, preview, summary, visible
 
 
 def test_preview_shows_the_first_line_then_an_ellipsis():
@@ -57,3 +59,62 @@ def test_a_path_that_cannot_be_written_fails_when_the_transcript_is_made(tmp_pat
         Transcript(tmp_path / "missing" / "run.jsonl")
     with pytest.raises(IsADirectoryError):
         Transcript(tmp_path)
+
+
+# What a person reads before deciding: the transcript's line just above the [y/N] prompt must show the same
+# escaped text as the prompt (and the widget), so that nothing hides in it.
+HIDDEN = {
+    "blank letters": "\u3164\u2800\u115f\u1160\uffa0",
+    "non-ASCII spaces": "\u00a0\u2002\u2009\u202f\u205f\u3000\u1680",
+    "combining marks": "e\u0301\u0308\u20dd",
+    "bidi": "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c",
+    "zero-width": "\u200b\u200c\u200d\u2060\ufeff",
+    "C1 controls": "\x80\x85\x9b\x9f",
+    "C0 controls and DEL": "\x00\x07\x1b\x7f",
+    "separators": "\u2028\u2029",
+}
+
+
+@pytest.mark.parametrize("kind", HIDDEN)
+def test_visible_escapes_what_a_person_cannot_see(kind):
+    text = f"scratch/a{HIDDEN[kind]}b.txt"
+    shown = visible(json.dumps(text, ensure_ascii=False))
+    assert shown.isascii() or kind == "combining marks" and "e" in shown
+    assert all(ch not in shown for ch in HIDDEN[kind] if ch != "e")
+    assert json.loads(shown) == text, "escaped JSON still says exactly the same"
+
+
+def test_visible_keeps_readable_text_and_plain_spaces():
+    text = "héllo  ✓ 中文 Ωμέγα עברית العربية 😀"
+    assert visible(text) == text
+
+
+@pytest.mark.parametrize("kind", HIDDEN)
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_transcript_line_above_the_prompt_escapes_like_the_prompt(kind, language):
+    tool_input = {"path": f"scratch/a{HIDDEN[kind]}b.txt", "content": "x"}
+    lines = []
+    with lang.using(language):
+        Transcript(out=lines.append)({"event": "tool_call", "turn": 1, "id": "toolu_1", "name": "write_file",
+                                      "input": tool_input})
+        Transcript(out=lines.append)({"event": "tool_result", "turn": 1, "id": "toolu_1", "name": "write_file",
+                                      "content": f"wrote {tool_input['path']}", "is_error": False})
+    assert lines[0].endswith(": " + describe("write_file", tool_input)), "the same text as the [y/N] question"
+    assert all(ch not in "".join(lines) for ch in HIDDEN[kind] if ch != "e")
+
+
+def test_two_paths_that_look_alike_never_print_alike():
+    for one, other in [("a b", "a\u00a0b"), ("a b", "a\u3164b"), ("ab", "a\u2800b"), ("é", "e\u0301")]:
+        lines = []
+        for path in (one, other):
+            Transcript(out=lines.append)({"event": "tool_call", "turn": 1, "id": "t", "name": "write_file",
+                                          "input": {"path": path}})
+        assert lines[0] != lines[1]
+
+
+def test_the_jsonl_record_keeps_the_exact_text(tmp_path):
+    path = tmp_path / "run.jsonl"
+    t = Transcript(path, out=lambda line: None)
+    t({"event": "tool_call", "turn": 1, "id": "t", "name": "write_file", "input": {"path": "a\u202eb"}})
+    t.close()
+    assert json.loads(path.read_text())["input"] == {"path": "a\u202eb"}

@@ -7,7 +7,7 @@ It is stateless. Every request is answered from the request alone (and `HARNESS_
    Later user text (a harness's nudge) does not change the plan.
 2. The history is walked: every ``tool_use`` of every assistant message, with the ``tool_result``
    that answered it, is matched to the first unfinished step it fits (same tool, same path).
-   A result settles the step: success → done; "declined"/"rechaz…" → the person said no, and that
+   A result settles the step: success → done; "not approved"/"declined"/"rechaz…" → not approved, and that
    tool is never called again; "policy"/"forbidden"/"denied"/"not allowed"/"may only" → refused,
    also never again; "not found"/"does not exist" on a read → ONE retry with a variant of the path
    (``readme.md`` ↔ ``README.md``, else without ``./`` or the directory); any other error → give up.
@@ -170,7 +170,8 @@ def outcome(call: Call) -> str:
     """ok | declined | refused | not_found | error.
 
     An error that names the policy ("policy", "forbidden", "prohibido") is a refusal by policy whatever else
-    it says; otherwise "declined"/"rechaz…" is a person's no; then the other refusal words, then "not found"."""
+    it says; otherwise "not approved"/"declined"/"rechaz…" is the approval gate's no (a person's, or no answer:
+    the answer then says "not approved", never "you declined"); then the other refusal words, then "not found"."""
     text = call.result or ""
     if not call.is_error:
         # a rejection sent without is_error is still a rejection (for the tools that ask a person)
@@ -187,8 +188,8 @@ def outcome(call: Call) -> str:
 
 
 def read_tool_result(name: str, content, is_error: bool = False) -> str:
-    """How the offline model reads a tool_result for a call of tool ``name``: "ok", "declined" (a person
-    said no), "refused" (forbidden by policy), "not_found" or "error". ``content`` is the tool_result's
+    """How the offline model reads a tool_result for a call of tool ``name``: "ok", "declined" (not
+    approved), "refused" (forbidden by policy), "not_found" or "error". ``content`` is the tool_result's
     content (a string or a list of text blocks). The rules are :func:`outcome`'s; nothing else is inferred."""
     return outcome(Call("", name, {}, result_text(content), bool(is_error)))
 
