@@ -154,8 +154,8 @@ def test_english_terminal_prompt_does_not_take_spanish_yes(monkeypatch, capsys):
 
 def test_spanish_end_of_input_rejects(monkeypatch, capsys, es):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the real input() meets end of file
-    assert asyncio.run(terminal_approver(*ACTION)) is False
-    assert capsys.readouterr().out.endswith(f"\n[approve] {SHOWN} → rechazada (sin respuesta: la entrada terminó)\n")
+    assert asyncio.run(terminal_approver(*ACTION)) is False  # nobody answered: "no aprobada", never "rechazada"
+    assert capsys.readouterr().out.endswith(f"\n[approve] {SHOWN} → no aprobada (sin respuesta: la entrada terminó)\n")
 
 
 @pytest.fixture
@@ -179,14 +179,20 @@ def test_spanish_buttons_and_decision_lines(monkeypatch, capsys, shown, es, swit
     label, row = shown[0].children
     approve_button, reject_button = row.children
     assert (approve_button.description, reject_button.description) == ("Aprobar", "Rechazar")
-    assert pending == [f"[approve] a punto de ejecutar la acción de alto impacto {SHOWN}"]
+    assert pending == [f"[approve] a punto de ejecutar la acción de alto impacto {SHOWN}\n"
+                       "Haz clic en Aprobar para ejecutarla, o en Rechazar. Si nadie responde, no se aprueba en 120 s."]
     assert label_text(label) == f"[approve] {SHOWN} → {word}"
     assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}\n"
 
 
 def test_spanish_timeout_is_a_rejection(capsys, shown, es):
     assert asyncio.run(widget_approver(timeout=0.05)(*ACTION)) is False
-    assert capsys.readouterr().out == f"[approve] {SHOWN} → rechazada (nadie respondió en 0.05 s)\n"
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → no aprobada (nadie respondió en 0.05 s)\n"
+
+
+def test_spanish_demo_click_says_the_code_clicked(capsys, shown, es):
+    assert asyncio.run(widget_approver(click="reject")(*ACTION)) is False
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → rechazada (clic del código, no de una persona)\n"
 
 
 def test_english_buttons_are_unchanged(monkeypatch, shown):
