@@ -104,6 +104,10 @@ def source_of(cell: dict) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
+def cells_of(nb: dict) -> list[dict]:
+    return [c for c in nb.get("cells", []) if isinstance(c, dict)]
+
+
 def tags_of(cell: dict) -> list:
     tags = cell.get("metadata", {}).get("tags", []) if isinstance(cell.get("metadata"), dict) else []
     return tags if isinstance(tags, list) else []
@@ -200,6 +204,71 @@ def scan(cells: list[dict]) -> list[str]:
         if hits:
             found.append(f"{where} touches grader internals: {', '.join(sorted(hits))}")
     return found
+
+
+# What the library or a lesson already holds: an answer taken from there is graded, and shown to a person.
+REFERENCE = re.compile(r"^\s*from\s+harness_lib(\.\w+)*\s+import\s+.*\b(run_tool_uses|run_agent|run_bare|find_cycle|"
+                       r"signature_of|tokens_of)\b", re.M)
+
+
+def lesson_cells() -> set[str]:
+    """The code of every lesson cell of some length (both editions), whitespace folded."""
+    found = set()
+    for path in sorted((ROOT / "notebooks").glob("**/*.ipynb")):
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        except (OSError, ValueError, KeyError):
+            continue
+        for cell in cells:
+            code = " ".join(source_of(cell).split())
+            if cell.get("cell_type") == "code" and len(source_of(cell).strip().splitlines()) >= 5:
+                found.add(code)
+    return found
+
+
+def borrowed(cells: list[dict], lessons: set[str]) -> list[str]:
+    """Learner cells whose answer is the library's own reference, or a lesson's cell pasted as it is."""
+    found = []
+    for cell in cells:
+        where, code = f"cell '{cell.get('id')}'", source_of(cell)
+        hit = REFERENCE.search(code)
+        if hit:
+            found.append(f"{where} imports the library's reference {hit.group(2)} instead of writing it")
+        elif " ".join(code.split()) in lessons:
+            found.append(f"{where} is a lesson's cell, pasted as it is")
+    return found
+
+
+EXERCISE_FILE = re.compile(r"(0\d_[a-z_]+)\.ipynb$")
+LMS_FOLDER = re.compile(r"^(?P<name>.+?)_\d+_assignsubmission_\w*$")  # Moodle: "Ana Pérez_1234_assignsubmission_file_"
+LMS_FILE = (re.compile(r"^(?P<name>.+?)\s+-\s+.+$"),  # "José Núñez - 01_tiered_policy.ipynb"
+            re.compile(r"^(?:late_)?(?P<name>[a-z][a-z0-9]*)_(?:LATE_)?\d+_\d+_.+$"))  # Canvas: "perezana_123_456_…"
+
+
+def learner_of(rel: Path, prefix: str = "") -> str:
+    """Who submitted it: the first folder under SUBMISSIONS (a Moodle folder's name, a cloned Classroom
+    repository's name less the assignment prefix its siblings share), else the learner named in the file's name
+    (an LMS download: "José Núñez - NAME.ipynb", Canvas's "login_123_456_NAME.ipynb"), else the file's name."""
+    if len(rel.parts) > 1:
+        folder = rel.parts[0]
+        moodle = LMS_FOLDER.match(folder)
+        if moodle:
+            return moodle["name"]
+        return folder[len(prefix):] if prefix and folder.startswith(prefix) and len(folder) > len(prefix) else folder
+    for pattern in LMS_FILE:
+        found = pattern.match(rel.stem)
+        if found:
+            return found["name"].strip()
+    return rel.stem
+
+
+def shared_prefix(folders: list[str]) -> str:
+    """The assignment prefix of cloned Classroom repositories ("harness-exercises-ana", "harness-exercises-bo" ->
+    "harness-exercises-"), cut at a "-"; "" unless there are two folders or more."""
+    if len(folders) < 2:
+        return ""
+    common = os.path.commonprefix(folders)
+    return common[:common.rfind("-") + 1]
 
 
 # ---- the seal: the grader's objects, fingerprinted in the kernel, compared here -----------------------------
@@ -404,6 +473,9 @@ class Job:
     flags: list = field(default_factory=list)
     graded: dict | None = None
     checks: dict = field(default_factory=dict)  # check id -> 1 (passed) or 0
+    notes: list = field(default_factory=list)  # for a person to look at; they do not change the verdict
+    feedback: list = field(default_factory=list)  # (check id, what the check printed)
+    lang: str = "en"  # the edition graded: "es" for exercises/es/
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT GRADED and ERROR: 0."""
@@ -418,7 +490,8 @@ class Job:
                "points": f"{self.points(most, all_or_nothing):g}",
                "checks_passed": "" if self.passed is None else self.passed,
                "checks_total": "" if self.total is None else self.total,
-               "failed_criteria": " | ".join(self.failed), "reason": self.reason}
+               "failed_criteria": " | ".join(self.failed),
+               "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes]))}
         if self.verdict in ("PASS", "FAIL"):  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
         return row
@@ -459,6 +532,9 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     for check in checks:
         cell = by_id.get(check)
         job.checks[check] = int(cell is not None and cell["status"] == "ok" and not _criteria(cell))
+        if cell is not None:
+            job.feedback.append((check, cell.get("text", "") + (f"\n{cell['ename']}: {cell['evalue']}"
+                                                                 if cell.get("ename") else "")))
         if cell is None:
             job.failed.append(f"{check}: not run")
         elif cell["status"] in ("not run", "timeout", "died"):
@@ -569,7 +645,7 @@ def closest(nb: dict, candidates: list[dict]) -> dict:
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
 
-def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None) -> None:
+def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None, lessons: frozenset = frozenset()) -> None:
     """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
     refused? flagged? the graded notebook."""
     conftest = _conftest_module()
@@ -587,6 +663,11 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None) -
         job.verdict, job.reason = "NOT GRADED", "not one of the exercises (none of their check cells is in it)"
         return
     job.exercise = name
+    # the feedback's language: the edition's (its setup cell picks it; a refused notebook gets feedback too)
+    job.lang = "es" if any('lang.use("es")' in source_of(c) for c in cells_of(nb)) else "en"
+    named = EXERCISE_FILE.search(job.path.name)
+    if named and f"{named[1]}.ipynb" != name and not expected:
+        job.notes.append(f"the file is named for {named[1]}.ipynb, but it holds exercise {name}")
     if expected and name != expected:
         job.verdict = "NOT GRADED"
         job.reason = f"this file is graded as {expected}, but it holds exercise {name}"
@@ -606,13 +687,14 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None) -
         job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
         return
     starter = closest(nb, starters[name])
-    job.flags = scan(learner_cells(nb, starter))
+    mine = learner_cells(nb, starter)
+    job.flags = scan(mine)
+    job.notes += borrowed(mine, lessons)
     job.graded = graded_notebook(nb, starter)
 
 
 def discover(folder: Path, exercise: str | None = None) -> list[Job]:
-    """One job per notebook under `folder` (or `folder` itself). The learner is the first folder of its path (a
-    class folder: one sub-folder per learner), else the file's name. With `exercise` (one learner's copy of the
+    """One job per notebook under `folder` (or `folder` itself); the learner is `learner_of` its path. With `exercise` (one learner's copy of the
     kit, e.g. a Classroom repository): only the notebooks of that file name, and they are all one learner's,
     named after the folder."""
     paths = [folder] if folder.is_file() else sorted(
@@ -621,13 +703,54 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
         paths = [p for p in paths if p.name == exercise and len(p.relative_to(folder).parts) <= 2
                  and p.parent.name != "solutions" and not p.relative_to(folder).parts[0].startswith("_")]
     jobs = []
-    for p in paths:
-        rel = p.relative_to(folder) if folder.is_dir() else Path(p.name)
-        learner = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+    rels = [p.relative_to(folder) if folder.is_dir() else Path(p.name) for p in paths]
+    prefix = shared_prefix(sorted({r.parts[0] for r in rels if len(r.parts) > 1}))
+    for p, rel in zip(paths, rels):
+        learner = learner_of(rel, prefix)
         if exercise:
             learner = folder.name if folder.is_dir() else folder.parent.name
         jobs.append(Job(path=p, learner=learner, file=rel.as_posix()))
     return jobs
+
+
+FEEDBACK = {
+    "en": {"title": "Feedback: {exercise}", "verdict": "Verdict: **{verdict}**, {points} points.",
+           "checks": "{passed} of {total} checks pass. What each check printed (every ✗ has its hint under it):",
+           "why": "Why: {reason}", "none": "No check ran."},
+    "es": {"title": "Comentarios: {exercise}", "verdict": "Veredicto: **{verdict}**, {points} puntos.",
+           "checks": "Pasan {passed} de {total} controles. Lo que escribió cada control (cada ✗ lleva su pista debajo):",
+           "why": "Motivo: {reason}", "none": "No se ejecutó ningún control."},
+}
+
+
+def feedback(job: Job, most: float, all_or_nothing: bool) -> str:
+    """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
+    printed is shown as an indented block, so nothing in it is read as Markdown)."""
+    t = FEEDBACK.get(job.lang, FEEDBACK["en"])
+    lines = [f"# {t['title'].format(exercise=job.exercise or job.file)}", "", f"`{job.file}`", "",
+             t["verdict"].format(verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
+    reason = "; ".join(filter(None, [job.reason] + job.notes))
+    if reason:
+        lines += [t["why"].format(reason=reason), ""]
+    if job.verdict in ("PASS", "FAIL") and job.feedback:
+        lines += [t["checks"].format(passed=job.passed, total=job.total), ""]
+        for check, text in job.feedback:
+            lines += [f"## {check}", ""] + ["    " + line for line in text.strip().splitlines()] + [""]
+    elif job.verdict in ("PASS", "FAIL"):
+        lines += [t["none"], ""]
+    return "\n".join(lines)
+
+
+def merged(out: Path, jobs: list[Job], rows: list[dict]) -> tuple[list[str], list[dict]]:
+    """The columns of an existing CSV, and its rows less those of the learners graded now, then the new rows."""
+    try:
+        with out.open(encoding="utf-8-sig", newline="") as f:
+            reader = csv.DictReader(f)
+            old, columns = list(reader), list(reader.fieldnames or [])
+    except FileNotFoundError:
+        return [], rows
+    again = {j.learner for j in jobs}
+    return columns, [r for r in old if r.get("learner") not in again] + rows
 
 
 def summary(jobs: list[Job]) -> str:
@@ -648,9 +771,10 @@ def summary(jobs: list[Job]) -> str:
         lines += ["", f"## {ex}: the criteria most often failed (what to re-teach)", ""]
         graded = sum(j.verdict in ("PASS", "FAIL") for j in js)
         lines += [f"- {count} of {graded}: {criterion}" for criterion, count in failed.most_common(8)]
-    review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR")]
+    review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
     if review:
-        lines += ["", "## To look at", ""] + [f"- `{j.file}` ({j.learner}): {j.verdict} — {j.reason}" for j in review]
+        lines += ["", "## To look at", ""] + [f"- `{j.file}` ({j.learner}): {j.verdict} — "
+                                              + "; ".join(filter(None, [j.reason] + j.notes)) for j in review]
     dup = Counter((j.learner, j.exercise) for j in jobs if j.exercise)
     twice = [f"{who} ({ex}: {n})" for (who, ex), n in sorted(dup.items()) if n > 1]
     if twice:
@@ -671,6 +795,12 @@ def main(argv=None) -> int:
     p.add_argument("--points", type=float, default=10, help="the points of a PASS (default 10): a FAIL gets its "
                    "share by checks passed, NOT GRADED and ERROR get 0 (the CSV's points column)")
     p.add_argument("--all-or-nothing", action="store_true", help="a FAIL gets 0 points, not a share")
+    p.add_argument("--feedback", type=Path, metavar="DIR", help="also write one Markdown file per learner and "
+                   "notebook: DIR/<learner>/<exercise>.md, each ✗ with its hint, in the notebook's language")
+    p.add_argument("--merge", action="store_true", help="keep the rows of --out for every learner not graded now "
+                   "(re-grade one learner into a class's CSV)")
+    p.add_argument("--excel", action="store_true", help="write the CSV as UTF-8 with a BOM, so Excel reads its "
+                   "accents right")
     p.add_argument("--require-pass", action="store_true",
                    help="exit status 1 unless every notebook is PASS (for GitHub Classroom's command grader)")
     p.add_argument("--exercise", metavar="NAME", help="grade one learner's NAME (e.g. 01_tiered_policy.ipynb): "
@@ -701,8 +831,9 @@ def main(argv=None) -> int:
     if args.exercise is not None and args.exercise not in lock["notebooks"]:
         p.error(f"--exercise: not an exercise of this kit: {args.exercise} (one of: {', '.join(lock['notebooks'])})")
     jobs = discover(folder, args.exercise)
+    lessons = lesson_cells()
     for job in jobs:
-        prepare(job, lock, starters, args.exercise)
+        prepare(job, lock, starters, args.exercise, lessons)
     tmp_root = HERE / f"{TMP_PREFIX}{uuid.uuid4().hex[:12]}"
     todo = [j for j in jobs if j.graded is not None]
     tty = sys.stderr.isatty()
@@ -743,11 +874,21 @@ def main(argv=None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     found = {j.exercise for j in jobs if j.exercise}
     per_check = [check_column(name, check) for name in sorted(found) for check in checks[name]]
-    with args.out.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS + per_check, restval="")
+    rows = [j.row(args.points, args.all_or_nothing) for j in jobs]
+    if args.merge:
+        before, rows = merged(args.out, jobs, rows)
+        per_check = sorted({c for c in before + per_check if c not in COLUMNS})
+    with args.out.open("w", newline="", encoding="utf-8-sig" if args.excel else "utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS + per_check, restval="", extrasaction="ignore")
         writer.writeheader()
+        writer.writerows(rows)
+    if args.feedback:
         for j in jobs:
-            writer.writerow(j.row(args.points, args.all_or_nothing))
+            name = re.sub(r"[^\w.-]+", "_", Path(j.exercise or j.file).stem)
+            who = re.sub(r"[^\w. -]+", "_", j.learner).strip(". ") or "learner"
+            where = args.feedback / who / f"{name}.md"
+            where.parent.mkdir(parents=True, exist_ok=True)
+            where.write_text(feedback(j, args.points, args.all_or_nothing), encoding="utf-8")
     md = args.summary or args.out.with_suffix(".md")
     md.write_text(summary(jobs) + "".join(f"\n**Warning:** {p}\n" for p in problems), encoding="utf-8")
     n = Counter(j.verdict for j in jobs)

@@ -343,3 +343,64 @@ def test_outside_git_the_kit_files_skip_grading_folders_and_survive_one_vanishin
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # git finds no repository above the kit
     found = sorted(p.relative_to(kit).as_posix() for p in gradebook.kit_files())
     assert found == ["README.md", "exercises/grading.py"]
+
+
+# ---- what a teacher gets besides the verdicts (no kernel needed) ---------------------------------------------
+
+def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repositories(tmp_path):
+    from exercises.gradebook import discover
+
+    for rel in ("José Núñez - 01_tiered_policy.ipynb", "perezana_1234_5678_02_missing_guards.ipynb",
+                "late_bo_1234_5678_02_missing_guards.ipynb", "just-a-file.ipynb",
+                "Ana Pérez_4321_assignsubmission_file_/01_tiered_policy.ipynb"):
+        (tmp_path / "lms" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "lms" / rel).write_text("{}", encoding="utf-8")
+    for who in ("harness-exercises-ana-p", "harness-exercises-bo"):  # `gh classroom clone student-repos`
+        (tmp_path / "repos" / who / "exercises").mkdir(parents=True)
+        (tmp_path / "repos" / who / "exercises" / EX1).write_text("{}", encoding="utf-8")
+    assert sorted(j.learner for j in discover(tmp_path / "lms")) == [
+        "Ana Pérez", "José Núñez", "bo", "just-a-file", "perezana"]
+    assert sorted(j.learner for j in discover(tmp_path / "repos")) == ["ana-p", "bo"]
+
+
+def test_an_answer_taken_from_the_library_or_a_lesson_is_shown_to_a_person():
+    from exercises.gradebook import borrowed, lesson_cells
+
+    lessons = lesson_cells()
+    pasted = next(c for c in lessons if "async def" in c)
+    found = borrowed([{"id": "gate", "source": "from harness_lib.loop import run_tool_uses  # done!\n"},
+                      {"id": "capped-loop", "source": pasted},
+                      {"id": "own", "source": "def run_tool_uses(content):\n    return []\n"}], lessons)
+    assert found == ["cell 'gate' imports the library's reference run_tool_uses instead of writing it",
+                     "cell 'capped-loop' is a lesson's cell, pasted as it is"]
+
+
+def test_merge_excel_feedback_and_a_misnamed_file(tmp_path):
+    """Rows that need no kernel (a refused notebook, a broken file): --merge keeps the other learners' rows of an
+    existing CSV, --excel writes a BOM, --feedback writes one file per learner in the notebook's language, and a
+    file named for another exercise is pointed out to a person."""
+    from exercises import gradebook
+
+    spanish = load(EXERCISES / "es" / "solutions" / EX1)
+    edit(spanish, "check-deny", prepend="# ")  # an edited check: refused before any kernel
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / f"Lía Gómez - {EX2}").write_text(json.dumps(spanish), encoding="utf-8")
+    (tmp_path / "class" / "Max - notes.ipynb").write_text("not json", encoding="utf-8")
+    out = tmp_path / "grades.csv"
+    out.write_text("learner,file,verdict,01:check-policy\nZoe,zoe.ipynb,PASS,1\nMax,old.ipynb,FAIL,0\n",
+                   encoding="utf-8")
+    assert gradebook.main([str(tmp_path / "class"), "--out", str(out), "--merge", "--excel",
+                           "--feedback", str(tmp_path / "fb"), "-j", "1"]) == 0
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = {r["learner"]: r for r in csv.DictReader(raw.decode("utf-8-sig").splitlines())}
+    assert set(rows) == {"Zoe", "Max", "Lía Gómez"} and rows["Zoe"]["01:check-policy"] == "1"
+    assert rows["Max"]["verdict"] == "ERROR" and rows["Max"]["points"] == "0"
+    lia = rows["Lía Gómez"]
+    assert lia["verdict"] == "NOT GRADED" and lia["points"] == "0" and lia["01:check-policy"] == ""
+    assert f"to look at: the file is named for {EX2}, but it holds exercise {EX1}" in lia["reason"]
+    note = (tmp_path / "fb" / "Lía Gómez" / "01_tiered_policy.md").read_text(encoding="utf-8")
+    assert note.startswith("# Comentarios: 01_tiered_policy.ipynb") and "Veredicto: **NOT GRADED**, 0 puntos." in note
+    assert "Why: " not in note and "Motivo: " in note
+    (broken,) = (tmp_path / "fb" / "Max").glob("*.md")
+    assert broken.read_text(encoding="utf-8").startswith("# Feedback: Max - notes.ipynb")
