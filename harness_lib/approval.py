@@ -51,8 +51,7 @@ import unicodedata
 from . import lang
 from .trace import visible
 
-REJECTED_MESSAGE = ("Not approved: nobody said yes to this high-impact action (a person said no, or no answer "
-                    "came in time), so it was not run.")
+REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
 """The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
 
 Neutral on purpose: an approver answers only True / False, so the loop cannot tell a person's no from

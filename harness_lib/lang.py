@@ -242,7 +242,7 @@ MESSAGES: dict[str, dict] = {
         "approve.decision": "[approve] {action} → {outcome}",
         "approve.approved": "aprobada",
         "approve.rejected": "rechazada",
-        "approve.by_code": "{outcome} (clic del código, no de una persona)",
+        "approve.by_code": "{outcome} (el clic lo hizo el código, no una persona)",
         "approve.click": "Haz clic en Aprobar para ejecutarla, o en Rechazar.",
         "approve.countdown": ("Haz clic en Aprobar para ejecutarla, o en Rechazar. Si nadie responde, no se aprueba "
                               "en {seconds} s."),

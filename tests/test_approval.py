@@ -714,3 +714,36 @@ def test_a_person_ignores_the_headless_clicks(shown, capsys):
         assert "no answer within" in capsys.readouterr().out
     finally:
         set_headless_clicks([])
+
+
+# --- Run All of exercise 01 needs no person ------------------------------------------------------
+
+EXERCISE_01 = ["exercises/01_tiered_policy.ipynb", "exercises/solutions/01_tiered_policy.ipynb",
+               "exercises/es/01_tiered_policy.ipynb", "exercises/es/solutions/01_tiered_policy.ipynb"]
+BY_CODE = {"en": "(clicked by the code, not by a person)", "es": "(el clic lo hizo el código, no una persona)"}
+
+
+def test_run_all_of_exercise_01_waits_for_nobody():
+    """Every code cell of exercise 01 (starter and solution, both editions) as a person's Run All runs them: no
+    HARNESS_AUTO_APPROVE, nobody clicking. The try cells' approvals press their own button (click=...) and say so;
+    none ends by timeout (with HARNESS_APPROVAL_TIMEOUT=3 a wait would end in a "no answer" line, not a hang)."""
+    from kernel_cells import NotebookKernel
+
+    repo = Path(approval.__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HARNESS_", "PYTEST"))}
+    env.pop("ANTHROPIC_API_KEY", None)
+    env.update(HARNESS_OFFLINE="1", HARNESS_APPROVAL_TIMEOUT="3", PYTHON_DOTENV_DISABLED="1")
+    decisions = {}
+    with NotebookKernel(repo / "exercises", env, timeout=60) as kernel:
+        for path in EXERCISE_01:
+            cells = {c.id: c for c in kernel.run(json.loads((repo / path).read_text(encoding="utf-8")))}
+            printed = cells["try-demo"].stdout + cells["try-parallel"].stdout
+            assert "no answer" not in printed and "nadie respondió" not in printed, f"{path} waited:\n{printed}"
+            assert not cells["try-demo"].raised and not cells["try-parallel"].raised, path
+            decisions[path] = re.findall(r"^\[approve\] write_file\(.*\) → (.*)$", printed, re.M)
+    for path in EXERCISE_01[::2]:  # the starters: the unfinished valve stops the run before any approval
+        assert decisions[path] == [], decisions[path]
+    by_code = BY_CODE["en"]
+    assert decisions[EXERCISE_01[1]] == [f"approved {by_code}", f"rejected {by_code}"]
+    by_code = BY_CODE["es"]
+    assert decisions[EXERCISE_01[3]] == [f"aprobada {by_code}", f"rechazada {by_code}"]

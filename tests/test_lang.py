@@ -192,7 +192,7 @@ def test_spanish_timeout_is_a_rejection(capsys, shown, es):
 
 def test_spanish_demo_click_says_the_code_clicked(capsys, shown, es):
     assert asyncio.run(widget_approver(click="reject")(*ACTION)) is False
-    assert capsys.readouterr().out == f"[approve] {SHOWN} → rechazada (clic del código, no de una persona)\n"
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → rechazada (el clic lo hizo el código, no una persona)\n"
 
 
 def test_english_buttons_are_unchanged(monkeypatch, shown):
