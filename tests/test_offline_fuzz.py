@@ -3,16 +3,26 @@
 Random JSON-ish bodies (dicts, lists, strings, numbers, nesting) and random mutations of valid requests go
 straight to the transport. Whatever comes in, it never raises, answers 200 (a message) or 4xx with the
 API's error JSON, and never needs its last-resort guard: every malformed shape is caught by validation.
+
+Hostile tasks: the shapes that once made the task parser backtrack for minutes (long runs of spaces or
+commas between two paths, after "write", after an e-mail address; thousands of paths with no verb) are
+parsed as the rules say, and each within a deadline that only a runaway pattern misses (the time itself
+is measured by benchmarks/bench_parse.py).
 """
 
 import json
+import signal
+import sys
+from contextlib import contextmanager
 
 import httpx2
 from hypothesis import HealthCheck, given, settings
+import pytest
 from hypothesis import strategies as st
 
 from harness_lib.client import MODEL
 from harness_lib.offline import OfflineMessagesAPI
+from harness_lib.offline.parse import READ_LIMIT, parse_steps
 from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 FIELDS = ["model", "max_tokens", "messages", "tools", "system", "tool_choice", "stop_sequences", "metadata",
@@ -127,3 +137,68 @@ def test_any_mutation_of_a_valid_request_is_answered_or_refused_cleanly(data):
 @given(raw=st.binary(max_size=40) | st.builds(lambda n: b"[" * n + b"]" * n, st.integers(0, 3000)))
 def test_any_bytes_get_a_4xx_error_or_a_message(raw):
     check(post(OfflineMessagesAPI(), raw))
+
+
+# ---- hostile tasks ------------------------------------------------------------------------------------------
+
+N = 10_000  # characters of padding: the old patterns needed minutes to hours for each of these
+HOSTILE = {  # task -> the steps it asks for, as (kind, path, content)
+    "read a.txt" + " " * N + "b.txt": [("read", "a.txt", None), ("read", "b.txt", None)],
+    "read a.txt" + "," * N + "b.txt": [("read", "a.txt", None), ("read", "b.txt", None)],
+    "read a.txt" + " ," * (N // 2) + "x b.txt": [("read", "a.txt", None)],
+    "read a.txt" + " " * N + "x b.txt": [("read", "a.txt", None)],
+    "write" + " " * N + "x scratch/a.txt": [("write", "scratch/a.txt", None)],  # no "to": writes what came before
+    "write" + " " * N + "to x scratch/a.txt": [("write", "scratch/a.txt", None)],
+    "write hello" + " " * N + "to scratch/a.txt": [("write", "scratch/a.txt", "hello")],
+    "escribe" + "," * N + "x scratch/a.txt": [("write", "scratch/a.txt", None)],
+    "email bob@example.com" + " " * N: [],
+    "email bob@example.com that" + " " * N: [],
+    "email bob@example.com that hi" + " " * N + "x": [("email", None, "hi" + " " * N + "x")],
+    "x " + "a.txt " * (N // 6): [],  # thousands of paths, no verb: each character is searched once
+    '"a.txt" ' * (N // 8): [],
+    "read a.txt" + " x b.txt" * (N // 8): [("read", "a.txt", None)],
+}
+
+
+@contextmanager
+def deadline(seconds: float, what: str):
+    """Fail (instead of hanging) when the block runs longer than `seconds`: Python's re module checks for
+    signals while it matches, so a runaway pattern is stopped. Without SIGALRM (Windows) the block just runs."""
+    if not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def too_long(*_):
+        raise AssertionError(f"{what} still running after {seconds} s: a pattern backtracks")
+    old = signal.signal(signal.SIGALRM, too_long)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("task", list(HOSTILE), ids=lambda task: f"{task[:12]!r}…{len(task)}")
+def test_a_hostile_task_is_parsed_by_the_rules_in_one_pass(task):
+    with deadline(3, f"parse_steps of a {len(task)}-character task"):  # ~10 ms now; minutes before
+        steps = parse_steps(task)
+    kinds = [(s.kind, s.path, s.content if s.kind == "email" else s.content) for s in steps]
+    assert kinds == HOSTILE[task]
+    assert all(s.refers_back for s in steps if s.kind == "write" and s.content is None)
+
+
+def test_only_the_first_read_limit_characters_are_read():
+    assert [s.path for s in parse_steps("read a.txt " + " " * (READ_LIMIT - 30) + " and b.txt")] == ["a.txt", "b.txt"]
+    assert [s.path for s in parse_steps("read a.txt " + " " * READ_LIMIT + " and b.txt")] == ["a.txt"]
+    assert [s.path for s in parse_steps("read a.txt and " + " " * (READ_LIMIT - 20) + "bbbbbbbbbb.txt")] == ["a.txt"]
+    with deadline(3, "parse_steps of a 1 MB task"):
+        assert parse_steps("write" + " " * 1_000_000 + "x scratch/a.txt") == []
+
+
+def test_a_hostile_task_gets_an_answer_from_the_api():
+    api = OfflineMessagesAPI()
+    for task in HOSTILE:
+        body = {"model": MODEL, "max_tokens": 200, "tools": TOOLS, "messages": [{"role": "user", "content": task}]}
+        with deadline(3, "the offline API on a hostile task"):
+            check(post(api, body), valid=True)

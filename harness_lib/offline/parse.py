@@ -27,8 +27,12 @@ For a write, the text to write is the last quoted string before the path; "it"/"
 "the result of the previous step". An email step needs an address and a message ("that …",
 "saying …", or a quoted text); the whole phrase is then hidden from the path and time search.
 
+Only the first ``READ_LIMIT`` (20,000) characters of a request are read (up to the last whole word); every pattern takes time in
+proportion to the text (none backtracks), so a hostile request of that size is parsed in milliseconds.
+
 NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces,
-anything that needs real language understanding. Unrecognised requests get a plain help answer.
+anything asked for after the first ``READ_LIMIT`` characters, anything that needs real language
+understanding. Unrecognised requests get a plain help answer.
 """
 
 from __future__ import annotations
@@ -39,7 +43,9 @@ from functools import lru_cache
 
 from .phrases import HEAR, LANGUAGES, MARKERS
 
-__all__ = ["Step", "detect_language", "parse_steps"]
+__all__ = ["READ_LIMIT", "Step", "detect_language", "parse_steps"]
+
+READ_LIMIT = 20_000  # characters of a request that are read for steps and for its language; the rest is not
 
 
 @dataclass
@@ -90,21 +96,25 @@ _TIME = re.compile(rf"\b(?:{_words('time')})\b", _I)
 # "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
 _EMAIL = re.compile(
     r"\b(?:e-?mail|send\s+(?:an?\s+)?(?:e-?mail|message)\s+to|(?:escribe|env[ií]a|manda)(?:le)?\s+(?:un\s+)?"
-    r"(?:correo|e-?mail|mensaje)\s+a)\s+(?P<to>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*,?\s*"
-    r"(?:(?:that|saying|to\s+say|diciendo(?:\s+que)?|que)\s+(?P<said>[^.!?\n]*?[^\s.!?,])"
-    r"|:?\s*(?:\"(?P<quoted>[^\"\n]+)\"|“(?P<curly>[^”\n]+)”))"
-    r"(?=\s*(?:$|[.!?\n]|,?\s+(?:and|then|also|y|luego|despu[eé]s)\b))",
+    r"(?:correo|e-?mail|mensaje)\s+a)\s+(?P<to>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\s*(?:,\s*)?"
+    r"(?:(?:that|saying|to\s+say|diciendo(?:\s+que)?|que)\s+(?P<said>(?:[^\s.!?\n][^.!?\n]*?)??[^\s.!?,])"
+    r"|(?::\s*)?(?:\"(?P<quoted>[^\"\n]+)\"|“(?P<curly>[^”\n]+)”))"
+    r"(?=\s*(?:$|[.!?\n]|,\s+(?:and|then|also|y|luego|despu[eé]s)\b|(?<=\s)(?:and|then|also|y|luego|despu[eé]s)\b))",
     _I,
 )
-_JOINER = re.compile(rf"^[\s,;&]*(?:{_words('and')})?[\s,;&]*(?:{_words('then')})?[\s,;&]*$", _I)
+# Each pattern below can match a text in one way only (no two repeats next to each other can take the same
+# characters), so a long run of spaces or commas costs one pass, not minutes of backtracking.
+_JOINER = re.compile(rf"[\s,;&]*(?:(?:{_words('and')})[\s,;&]*)?(?:(?:{_words('then')})[\s,;&]*)?", _I)
 _REFERS_BACK = re.compile(rf"^\s*(?:{_words('it')})\s*$", _I)
-_UNQUOTED_CONTENT = re.compile(r"^\s*(.+?)\s+(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
+# The end of 'write hello to ': the text before this match is what to write.
+_TO_THE_PATH = re.compile(r"\s(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
 _MARKERS = {language: re.compile(pattern, _I) for language, pattern in MARKERS.items()}
 
 
 @lru_cache(maxsize=256)
 def detect_language(text: str) -> str | None:
     """The language whose marker words (``phrases.MARKERS``) outnumber the other's; None when unclear (a tie)."""
+    text = _head(text)
     counts = sorted(((len(pattern.findall(text)), language) for language, pattern in _MARKERS.items()), reverse=True)
     return counts[0][1] if counts[0][0] > counts[1][0] else None
 
@@ -118,11 +128,11 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-def _last_verb(window: str) -> tuple[str, int, int] | None:
-    """The verb that occurs last in ``window``: (kind, start, end)."""
+def _last_verb(text: str, start: int, end: int) -> tuple[str, int, int] | None:
+    """The verb that occurs last in ``text[start:end]``: (kind, start, end), positions in ``text``."""
     best = None
     for kind, pattern in _VERBS.items():
-        for m in pattern.finditer(window):
+        for m in pattern.finditer(text, start, end):
             # "first line" wins over a "read" that starts at the same place or earlier.
             if best is None or m.start() > best[1]:
                 best = (kind, m.start(), m.end())
@@ -135,7 +145,15 @@ def parse_steps(text: str) -> list[Step]:
     Memoised (every request of a conversation re-parses the same first message): treat the
     returned Step objects as read-only.
     """
-    return list(_parse_steps(text))
+    return list(_parse_steps(_head(text)))
+
+
+def _head(text: str) -> str:
+    """The first ``READ_LIMIT`` characters of ``text``, without a word (a path) cut in two at the end."""
+    end = min(len(text), READ_LIMIT)
+    while end < len(text) and end > 0 and not text[end].isspace():
+        end -= 1
+    return text[:end]
 
 
 @lru_cache(maxsize=256)
@@ -155,32 +173,35 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     paths.sort()
 
     steps: list[Step] = []
-    prev_end = 0
+    prev_end = 0  # where the previous step's path ends
+    seen_end = 0  # where the last path ends, a step's or not: the verb for this path is searched after it
     prev: Step | None = None
     for start, end, path in paths:
-        window = masked[prev_end:start]
-        verb = _last_verb(window)
+        joins = prev is not None and seen_end == prev_end  # no path was passed over since the previous step
+        verb = _last_verb(masked, seen_end, start)  # so each character is searched once, however many paths
+        seen_end = max(seen_end, end)
         if verb is None:
-            if prev is not None and prev.kind in ("read", "first_line", "delete") and _JOINER.match(window):
+            if joins and prev.kind in ("read", "first_line", "delete") and _JOINER.fullmatch(masked, prev_end, start):
                 step = Step(prev.kind, pos=start, path=path)
                 steps.append(step)
                 prev, prev_end = step, end
             continue
-        kind, vstart, vend = verb
-        pos = prev_end + vstart
+        kind, pos, vend = verb
         step = Step(kind, pos=pos, path=path)
         if kind == "write":
             inside = [q for q in quotes if pos <= q[0] and q[1] <= start and q[2].strip() != path]
             if inside:
                 step.content = inside[-1][2]
             else:
-                raw = text[prev_end + vend : start]
-                m = _UNQUOTED_CONTENT.match(raw)
-                said = m.group(1) if m else ""
-                if _REFERS_BACK.match(said) or re.search(r"(?:lo|belo)\b", window[vstart:vend], _I):
+                raw = text[vend:start]
+                m = _TO_THE_PATH.search(raw)
+                said = raw[: m.start()].strip() if m else ""
+                if "\n" in said:  # the text to write is on one line
+                    said = ""
+                if _REFERS_BACK.match(said) or re.search(r"(?:lo|belo)\b", masked[pos:vend], _I):
                     step.refers_back = True
                 elif said:
-                    step.content = said.strip().strip("\"'“”«»")
+                    step.content = said.strip("\"'“”«»")
                 else:
                     step.refers_back = True
         steps.append(step)
