@@ -538,12 +538,13 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
 
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.py's approval cases
 # Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
-# conftest.py): each approval cell clicks the button its notebook names (widget_approver(auto_click=...)).
+# conftest.py): each approval clicks the next button its notebook names (setup(headless_clicks=[...])).
 RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~10-20 s here
 # Lessons that tests/test_browser_rerun.py runs (Run All, then every cell again); test_browser.py runs the others.
 RUN_AGAIN = ["notebooks/02_the_core_loop.ipynb", "notebooks/03_stop_conditions.ipynb"]
-DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (approved|rejected.*)$", re.MULTILINE)  # one printed decision
+DECISION = re.compile(r"^\[approve\] \w+\(.*\) → ((?:not |no )?(?:approved|aprobada).*|rejected.*|rechazada.*)$",
+                      re.MULTILINE)  # one printed decision line, in either edition
 WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
 
 

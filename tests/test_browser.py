@@ -36,6 +36,27 @@ UNANSWERED_S = 3  # long enough to see the buttons wait busy, on a loaded machin
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
 PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
+COUNTDOWN = re.compile(r"^Click Approve to run it, or Reject\. If nobody answers, it is not approved in (\d+) s\.$", re.M)
+
+
+def assert_label_reads_well(cell) -> None:
+    """The pending label keeps every space (pre-wrap) and wraps with ordinary line gaps (not the widget's 28 px)."""
+    style = cell.locator(LABEL).first.evaluate(
+        "e => { const d = e.querySelector('div') || e; const s = getComputedStyle(d);"
+        " return [s.whiteSpace, parseFloat(s.lineHeight), parseFloat(s.fontSize)]; }")
+    white_space, line_height, font_size = style
+    assert white_space == "pre-wrap", style
+    assert line_height <= 1.6 * font_size, f"wide gaps between wrapped lines: {style}"
+
+
+def assert_decided_once(cell) -> None:
+    """After a decision the buttons are disabled and the widget is hidden: the printed line is the only decision."""
+    buttons = cell.locator(".widget-button")
+    assert buttons.count() == 2 and all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
+    assert not any(b.is_visible() for b in buttons.all()) and not cell.locator(LABEL).first.is_visible(), \
+        "the widget hides itself once decided"
+    shown = cell.locator(".jp-Cell-outputArea").first.inner_text()  # what a person sees (hidden text excluded)
+    assert shown.count("→") == 1, f"the decision shows once:\n{shown}"
 
 
 def assert_loopback_only(netlog: NetLog) -> None:
@@ -78,8 +99,12 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
     approve_button.wait_for(timeout=15_000)
     reject_button.wait_for(timeout=15_000)
     assert nb.prompt(gate) == "[*]:", "the cell must stay busy while the buttons wait for a person"
-    pending = PENDING.search(cell.locator(LABEL).first.inner_text())
+    label = cell.locator(LABEL).first.inner_text()
+    pending = PENDING.search(label)
     assert pending, "the label shows the pending write_file action"
+    countdown = COUNTDOWN.search(label)
+    assert countdown and 1 <= int(countdown.group(1)) <= wait_s, f"the label says click Approve, with a countdown: {label!r}"
+    assert_label_reads_well(cell)
     action_input = json.loads(pending.group(1))
     effect = lab.tool_root / action_input["path"]
     assert not effect.exists(), "nothing may run before the person decides"
@@ -99,19 +124,17 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
     expected = {
         "approve": "approved",
         "reject": "rejected",
-        "timeout": f"rejected (no answer within {UNANSWERED_S:g} s)",
+        "timeout": f"not approved (no answer within {UNANSWERED_S:g} s)",  # nobody said no: not "rejected"
     }[action]
     assert decisions == [expected], f"one decision line expected:\n{output}"
-    buttons = cell.locator(".widget-button")
-    assert buttons.count() == 2 and all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
-    assert cell.locator(LABEL, has_text=f"→ {expected}").count() == 1, "the label shows the decision"
+    assert_decided_once(cell)
     nb.screenshot(ARTIFACTS / f"approval-{action}.png")
 
     if action == "approve":
         assert effect.read_text() == action_input["content"], "approved: the tool ran"
     else:
         assert not effect.exists(), "a rejected action must have no side effect"
-        assert "declined" in output
+        assert "was not approved" in output and "declined" not in output, output  # the model's answer blames nobody
     assert not nb.cells_info()[gate]["errors"], output
     assert (REPO / APPROVAL_NOTEBOOK).read_bytes() == source, "the browser run must not save the notebook"
     assert_loopback_only(browser[1])
@@ -141,7 +164,7 @@ def test_stop_while_the_buttons_wait_rejects_at_once(lab, browser, approval_note
     assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate)), "the cell is no longer busy"
     assert nb.kernel_state() == "idle"
 
-    line = f"[approve] write_file({pending.group(1)}) → rejected (interrupted)"
+    line = f"[approve] write_file({pending.group(1)}) → not approved (no answer: the run was stopped)"
     errors = nb.cells_info()[gate]["errors"]
     assert errors == [f"ApprovalInterrupted: {line}"], errors
     shown_error = cell.locator(STDERR_OUTPUT).all_inner_texts()  # how JupyterLab renders the error: one line
@@ -150,9 +173,7 @@ def test_stop_while_the_buttons_wait_rejects_at_once(lab, browser, approval_note
     for noise in ("Traceback", "CancelledError", "KeyboardInterrupt", "no answer within", "declined"):
         assert noise not in output, f"{noise!r} in the cell's output:\n{output}"
     assert not DECISION.findall(nb.stdout_text(gate)), "no other decision line: the run stopped"
-    buttons = cell.locator(".widget-button")
-    assert buttons.count() == 2 and all(b.is_disabled() for b in buttons.all()), "both buttons disabled"
-    assert cell.locator(LABEL, has_text="→ rejected (interrupted)").count() == 1, "the label shows the decision"
+    assert_decided_once(cell)
     nb.screenshot(ARTIFACTS / "approval-interrupted.png")
     assert not effect.exists(), "an interrupted approval must have no side effect"
     assert_loopback_only(browser[1])

@@ -29,7 +29,9 @@ APPROVAL_TAG = "approval-demo"
 APPROVAL_TIMEOUT_S = 60  # far longer than the click takes: a timeout here would be a failure, not the test
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
 PENDING = re.compile(r"\[approve\] a punto de ejecutar la acción de alto impacto write_file\((\{.*\})\)")
-DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (aprobada|rechazada.*)$", re.MULTILINE)
+DECISION = re.compile(r"^\[approve\] \w+\(.*\) → (aprobada|rechazada.*|no aprobada.*)$", re.MULTILINE)
+COUNTDOWN = re.compile(r"^Haz clic en Aprobar para ejecutarla, o en Rechazar\. Si nadie responde, no se aprueba en "
+                       r"(\d+) s\.$", re.MULTILINE)
 
 
 def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
@@ -52,6 +54,8 @@ def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
         assert nb.prompt(gate) == "[*]:", "the cell must stay busy while the buttons wait for a person"
         pending = PENDING.search(cell.locator(LABEL).first.inner_text())
         assert pending, f"the label shows the pending write_file action in Spanish: {cell.locator(LABEL).first.inner_text()!r}"
+        countdown = COUNTDOWN.search(cell.locator(LABEL).first.inner_text())
+        assert countdown and 1 <= int(countdown.group(1)) <= APPROVAL_TIMEOUT_S, "la etiqueta pide el clic, con cuenta atrás"
         action_input = json.loads(pending.group(1))
         effect = tool_root / action_input["path"]
         assert not effect.exists(), "nothing may run before the person decides"
@@ -64,7 +68,9 @@ def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
         assert effect.read_text(encoding="utf-8") == action_input["content"], "approved: the tool ran"
         assert "[turn 3] la herramienta devolvió:" in printed, printed  # the transcript, in Spanish
         assert all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
-        assert cell.locator(LABEL, has_text="→ aprobada").count() == 1, "the label shows the decision"
+        assert not cell.locator(LABEL).first.is_visible(), "the widget hides itself once decided"
+        shown = cell.locator(".jp-Cell-outputArea").first.inner_text()
+        assert shown.count("→ aprobada") == 1, f"the decision shows once (es/05 showed it twice):\n{shown}"
         assert not nb.cells_info()[gate]["errors"], nb.output_text(gate)
     finally:
         nb.screenshot(ARTIFACTS / "approval-es-aprobar.png")

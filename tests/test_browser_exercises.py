@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from browser_support import REPO, LabPage, open_and_check
+from browser_support import DECISION, REPO, LabPage, open_and_check
 
 pytestmark = pytest.mark.browser
 
@@ -26,6 +26,10 @@ RUN_ALL_TIMEOUT_MS = 240_000
 STARTERS = ["exercises/01_tiered_policy.ipynb", "exercises/02_missing_guards.ipynb",
             "exercises/03_budget_and_progress.ipynb", "exercises/04_the_approval_gate.ipynb"]
 SOLUTIONS = ["exercises/solutions/03_budget_and_progress.ipynb", "exercises/solutions/04_the_approval_gate.ipynb"]
+# A person's Run All: nobody clicks, no switch. Exercise 01's try cells press their own buttons (click=...), so
+# nothing waits; were one to wait for a person, it would end after 3 s with a "no answer" line, reported below.
+PERSON_ENV = {"HARNESS_AUTO_APPROVE": "", "HARNESS_APPROVAL_TIMEOUT": "3"}
+EXERCISE_01 = ["exercises/solutions/01_tiered_policy.ipynb", "exercises/es/solutions/01_tiered_policy.ipynb"]
 WRONG_COPY = "01_tiered_policy.ipynb"  # under exercises/_browser_tmp_*/, so the kit is found the same way
 
 
@@ -51,15 +55,15 @@ def wrong_copy():
 
 
 def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str, passing: bool = False,
-                                next_path: str | None = None) -> list[str]:
+                                next_path: str | None = None, env: dict = RUN_ALL_ENV) -> list[str]:
     """Run All on `path`; [] when every check cell ran and printed its ✓ / ✗ lines (with passing=True: only ✓),
     else what went wrong."""
-    return open_and_check(lab_page, path, lambda nb: run_all_and_check(nb, passing), shot, next_path)
+    return open_and_check(lab_page, path, lambda nb: run_all_and_check(nb, passing, env), shot, next_path)
 
 
-def run_all_and_check(nb, passing: bool) -> list[str]:
+def run_all_and_check(nb, passing: bool, env: dict = RUN_ALL_ENV) -> list[str]:
     path = nb.path
-    nb.set_kernel_env(RUN_ALL_ENV)
+    nb.set_kernel_env(env)
     if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_MS):
         return [f"{path}: Run All still running after {RUN_ALL_TIMEOUT_MS // 1000} s"]
     problems = []
@@ -84,6 +88,15 @@ def run_all_and_check(nb, passing: bool) -> list[str]:
     for i, c in enumerate(info):
         if c["type"] == "code" and (c["count"] is None or c["errors"]):
             problems.append(f"{path}: cell {i} {'did not run' if c['count'] is None else c['errors']}")
+        printed = nb.stdout_text(i) if c["type"] == "code" else ""
+        if "(no answer" in printed or "(nadie respondió" in printed:
+            problems.append(f"{path}: cell {i} waited for a person until its approval timed out: {printed[:300]!r}")
+    if env is PERSON_ENV:  # nobody clicked: every decision must be the code's own click, and say so
+        decisions = [d for i in range(len(info)) for d in DECISION.findall(nb.stdout_text(i))]
+        by_code = [d for d in decisions if d.endswith(("(clicked by the code, not by a person)",
+                                                       "(el clic lo hizo el código, no una persona)"))]
+        if not decisions or by_code != decisions:
+            problems.append(f"{path}: decisions {decisions}, expected only the code's own clicks")
     return problems
 
 
@@ -110,5 +123,17 @@ def test_run_all_on_the_newer_solutions_passes_every_check(browser):
 def test_run_all_on_a_wrong_answer_reaches_every_check(browser, wrong_copy):
     lab_page, netlog = browser
     problems = run_all_reaches_every_check(lab_page, wrong_copy, "run-all-wrong-answer.png")
+    assert not problems, "\n".join(problems)
+    assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
+
+
+def test_run_all_on_exercise_01_waits_for_nobody(browser):
+    """A person's Run All of exercise 01's reference answers (both editions): nobody clicks, and yet every cell ends
+    at once, every check is ✓, and the try cells' approvals are the code's own clicks, said so in their lines."""
+    lab_page, netlog = browser
+    problems = []
+    for i, (path, next_path) in enumerate(zip(EXERCISE_01, [*EXERCISE_01[1:], None])):
+        problems += run_all_reaches_every_check(lab_page, path, f"run-all-exercise-01-{i}.png", passing=True,
+                                                next_path=next_path, env=PERSON_ENV)
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
