@@ -166,6 +166,22 @@ def test_terminal_approver_rejects_every_other_answer(monkeypatch, capsys, line)
     assert out.count("\n") == 1 and out.startswith(f"[approve] {SHOWN} → rejected"), out
 
 
+@pytest.mark.parametrize("hidden", ["\u3164", "\u2800", "\u00a0", "\u2009", "\u0301", "\u202e", "\u200b", "\x85"],
+                         ids=lambda c: f"U+{ord(c):04X}")
+def test_terminal_prompt_and_widget_label_show_the_same_escapes(monkeypatch, capsys, shown, hidden):
+    """One escaping rule for what a person reads before deciding: the [y/N] question and the buttons' label."""
+    tool_input = {"path": f"scratch/a{hidden}  b.txt"}
+    escaped = f"scratch/a\\u{ord(hidden):04x}  b.txt"
+    prompts = answering(monkeypatch, "n")
+    asyncio.run(terminal_approver("write_file", tool_input))
+    assert hidden not in prompts[0] and escaped in prompts[0], prompts[0]
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+    labels = []
+    monkeypatch.setattr("IPython.display.display", lambda box: labels.append(text(box.children[0])))
+    asyncio.run(widget_approver()("write_file", tool_input))
+    assert hidden not in labels[0] and escaped in labels[0], labels[0]
+
+
 def test_terminal_approver_prompt_says_the_default_is_no(monkeypatch):
     prompts = answering(monkeypatch, "")
     asyncio.run(terminal_approver(*ACTION))
