@@ -357,6 +357,7 @@ MESSAGES: dict[str, dict] = {
         "nb.check_network": ("{what} — {retried}; revisa la red (y ANTHROPIC_BASE_URL, si está definida) y vuelve "
                              "a ejecutar la celda"),
         "nb.full_traceback": "{line}  (%tb muestra la traza completa)",
-        "nb.skipped_live": "(omitida en vivo: {reason})",
+        "nb.scripted": ("(Claude no se porta mal por encargo; esta celda usa el modelo sin conexión del kit, que "
+                        "sigue un guion)"),
     },
 }

@@ -1,12 +1,12 @@
 """Notebook plumbing for the lessons: say who answers, turn an API failure into one clear line, and let a cell
-that only makes sense offline skip itself when live.
+that needs a misbehaving model use the offline one, live too.
 
-    from harness_lib.notebook import offline_only, setup
+    from harness_lib.notebook import scripted_model, setup
     setup()      # a lesson's first cell; prints who answers, e.g.
                  # offline: the kit's offline model answers, no API key used (model claude-sonnet-5)
 
-    if offline_only("the never-ends scenario exists only in the offline model"):
-        ...      # the cell's body: runs offline; live, the cell prints one "(skipped live: ...)" line instead
+    with scripted_model():   # live, prints one line saying why; offline, nothing
+        runaway = make_client(scenario="never-ends")   # the offline model's never-ends, offline and live
 
 Why one line: when a whole class presses Run All at once, the API may answer ``429 rate_limit_error``. The
 SDK retries (twice by default) and then raises ``anthropic.RateLimitError``, which IPython shows as a long
@@ -20,7 +20,8 @@ Run All stops there, and nbval and nbclient see an error exactly as before, tagg
 not. Only the picture changes. ``%tb`` in the next cell prints the whole traceback.
 
 In Spanish (``setup(lang="es")``, or ``HARNESS_LANG=es`` before Jupyter starts) the mode line, the one-line
-API errors and the skip line are Spanish; the API's own message inside the line stays as the API wrote it.
+API errors and the scripted-model line are Spanish; the API's own message inside the line stays as the API
+wrote it.
 
 NOT handled: errors other than ``anthropic.APIError`` (a bug in your loop keeps its full traceback); an API
 error wrapped in another exception (an ``ExceptionGroup`` from a ``TaskGroup``); plain Python outside
@@ -29,6 +30,7 @@ IPython (``setup()`` then only prints the mode line).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from urllib.parse import urlsplit
@@ -39,7 +41,7 @@ from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
 from .approval import set_headless_clicks
 from .client import MODEL, is_live
 
-__all__ = ["setup", "offline_only", "describe_api_error", "mode_line"]
+__all__ = ["setup", "scripted_model", "describe_api_error", "mode_line"]
 
 _ADVICE = (401, 403, 404, 413)  # the statuses with a piece of advice of their own ("nb.advice.<status>")
 
@@ -116,13 +118,29 @@ def setup(shell=None, *, headless_clicks=(), lang=None) -> None:
     print(mode_line())
 
 
-def offline_only(reason: str) -> bool:
-    """For a cell that only makes sense offline (a misbehaving scenario, the offline API's log).
+@contextlib.contextmanager
+def scripted_model():
+    """For a cell whose lesson needs a model that misbehaves on cue: one that never ends, hogs tokens, stops at
+    max_tokens, tries a write nobody asked for. Claude will not misbehave on cue, so inside this block
+    :func:`is_live` is False (``HARNESS_OFFLINE=1``): ``make_client(scenario=...)`` gives the offline model's
+    scenario and the terminal agent runs offline, live too. Live, entering the block prints one line saying so;
+    offline it prints nothing, and the cell prints the same either way.
 
-    Offline: returns True, so the block under ``if offline_only(...):`` runs. Live: prints
-    ``(skipped live: <reason>)`` and returns False, so the block is skipped and Run All goes on.
+    When the block ends (an exception too), ``HARNESS_OFFLINE`` is put back as it was. A client made inside
+    keeps talking to the offline model after the block: the choice is made when a client is made.
+
+    NOT handled: ``HARNESS_OFFLINE`` is one setting for the whole kernel, so anything else that makes a client
+    while the block runs (another task, a button's callback) gets an offline one too; a client made before the
+    block stays live. Only the cells inside such a block are scripted: every other cell talks to Claude.
     """
-    if not is_live():
-        return True
-    print(_lang.text("nb.skipped_live", reason=reason))
-    return False
+    if is_live():
+        print(_lang.text("nb.scripted"))
+    before = os.environ.get("HARNESS_OFFLINE")
+    os.environ["HARNESS_OFFLINE"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("HARNESS_OFFLINE", None)
+        else:
+            os.environ["HARNESS_OFFLINE"] = before

@@ -541,8 +541,9 @@ APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.
 # conftest.py): each approval clicks the next button its notebook names (setup(headless_clicks=[...])).
 RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~10-20 s here
-# Lessons that tests/test_browser_rerun.py runs (Run All, then every cell again); test_browser.py runs the others.
-RUN_AGAIN = ["notebooks/02_the_core_loop.ipynb", "notebooks/03_stop_conditions.ipynb"]
+# Lessons that tests/test_browser_rerun.py runs (Run All, then every cell again), one per edition: lesson 02 is the
+# one that promises any cell can be re-run. test_browser.py runs Run All on the other English lessons.
+RUN_AGAIN = ["notebooks/02_the_core_loop.ipynb", "notebooks/es/02_the_core_loop.ipynb"]
 DECISION = re.compile(r"^\[approve\] \w+\(.*\) → ((?:not |no )?(?:approved|aprobada).*|rejected.*|rechazada.*)$",
                       re.MULTILINE)  # one printed decision line, in either edition
 WIDGET_BROKEN = ("Error displaying widget", "Loading widget")

@@ -3,11 +3,15 @@
 ``is_live()`` is True and ``make_client()`` is a plain ``anthropic.AsyncAnthropic`` opening real sockets.
 
 Covered: the client reads the environment; the terminal agent (its main(), in this process) runs live and
-fails a 429 storm with one line; every lesson notebook runs live in its own kernel against a server of its own,
-two at a time (nbclient, not nbval: live outputs differ); a 429 storm ends a notebook cell with one
-line (harness_lib.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
+fails a 429 storm with one line; every lesson notebook of both editions runs live in its own kernel against a
+server of its own, two at a time (nbclient, not nbval: live outputs differ), and every one of its cells runs: a
+cell that needs a misbehaving model says so in one line and uses the offline model (``scripted_model``), none is
+skipped, and notebook 06's SDK tool_runner talks to the server too. Then every cell runs once more in the same
+kernel, top to bottom, as a learner re-running cells after Run All would: no error its notebook did not announce,
+and the same printed text (ids and times aside). A 429 storm ends a notebook cell with one line (harness_lib.notebook),
+in a real kernel and in-process; nbval still fails a cell that fails.
 
-Kernels and processes are what this file spends its time on: 7 lesson kernels, one for the storm, one pytest
+Kernels and processes are what this file spends its time on: 14 lesson kernels, one for the storm, one pytest
 process with its nbval kernel. The terminal agent runs in this process; tests/test_cli.py starts it as a real
 process.
 """
@@ -16,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import io
+import os
 import shutil
 import subprocess
 import sys
@@ -33,14 +39,16 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_notebook
 
+from harness_lib import lang as kit_lang
 from harness_lib import notebook as kit_notebook
 from harness_lib.__main__ import main as agent_main
 from harness_lib.client import MODEL, is_live, make_client, offline_api
 from harness_lib.tools import DEFAULT_ROOT
 from live_server import DUMMY_KEY, live_env, serve_messages_api
+from sanitizer import sanitize
 
 REPO = Path(__file__).resolve().parent.parent
-LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted((REPO / "notebooks" / "es").glob("[0-9][0-9]_*.ipynb"))
 TASK = "Read the first line of README.md, then tell me what time it is"
 CELL_TIMEOUT = 180  # seconds; a cell still running then is interrupted and counts as failed
 
@@ -177,13 +185,31 @@ def test_setup_says_offline_or_live(monkeypatch, server, capsys):
     assert capsys.readouterr().out == f"live: requests go to {server.url} and cost tokens (model {MODEL})\n"
 
 
-def test_offline_only_runs_the_block_offline_and_skips_it_live(monkeypatch, server, capsys):
+def test_scripted_model_uses_the_offline_model_live_and_says_why(monkeypatch, server, capsys):
     monkeypatch.setenv("HARNESS_OFFLINE", "1")
-    assert kit_notebook.offline_only("the never-ends scenario") is True
+    with kit_notebook.scripted_model():
+        offline_api(make_client(scenario="never-ends"))  # offline: an offline client, and nothing printed
     assert capsys.readouterr().out == ""
+    assert os.environ["HARNESS_OFFLINE"] == "1"  # put back as it was
+
     go_live(monkeypatch, server.url)
-    assert kit_notebook.offline_only("the never-ends scenario") is False
-    assert capsys.readouterr().out == "(skipped live: the never-ends scenario)\n"
+    with kit_notebook.scripted_model():
+        runaway = make_client(scenario="never-ends")
+    assert capsys.readouterr().out == ("(Claude will not misbehave on cue; this cell uses the kit's scripted "
+                                       "offline model)\n")
+    assert os.environ["HARNESS_OFFLINE"] == "0" and is_live()  # live again after the block
+    response = create(runaway)  # still the offline never-ends model: it answers, and the server never saw it
+    assert response.stop_reason == "tool_use"
+    assert len(offline_api(runaway).log) == 1 and server.requests == []
+    assert type(make_client()) is anthropic.AsyncAnthropic and server.requests == []
+    with pytest.raises(TypeError, match="live API"):
+        offline_api(make_client())  # outside the block, a client is live
+
+    monkeypatch.delenv("HARNESS_OFFLINE")
+    with pytest.raises(ZeroDivisionError), kit_notebook.scripted_model():
+        1 / 0
+    assert "HARNESS_OFFLINE" not in os.environ  # put back (here: removed) after an error too
+    capsys.readouterr()
 
 
 def test_429_storm_ends_a_cell_with_one_line_and_tb_still_shows_it(monkeypatch, storm, shell):
@@ -273,11 +299,13 @@ def test_other_errors_keep_their_traceback(shell):
 class NotebookRun:
     name: str
     seconds: float
-    requests: int  # POST requests that reached the server while this notebook ran
+    requests: int  # POST requests that reached the server while this notebook ran (both passes)
     unauthenticated: int  # requests the server refused for want of a credential
     errors: dict = field(default_factory=dict)  # cell id -> [(ename, evalue)] of its error outputs
     expected: dict = field(default_factory=dict)  # raises-exception cell id -> enames in the committed run
-    executed: object = None  # the notebook as it ran live, outputs included
+    executed: object = None  # the notebook as it ran live (Run All), outputs included
+    again: object = None  # the same notebook after every cell ran once more
+    threads: int = 0  # requests that asked the server for a message thread (what the SDK's tool_runner sends)
 
 
 def error_outputs(cell) -> list[tuple[str, str]]:
@@ -285,7 +313,8 @@ def error_outputs(cell) -> list[tuple[str, str]]:
 
 
 def run_lesson_live(path: Path, tool_root: Path) -> NotebookRun:
-    """Run one lesson notebook in a fresh kernel, live against a server of its own."""
+    """Run one lesson notebook in a fresh kernel, live against a server of its own (Run All); then run every
+    cell once more, top to bottom, in the same kernel."""
     nb = nbformat.read(path, as_version=4)
     expected = {c.id: [e for e, _ in error_outputs(c)] for c in nb.cells
                 if "raises-exception" in c.metadata.get("tags", [])}
@@ -296,14 +325,22 @@ def run_lesson_live(path: Path, tool_root: Path) -> NotebookRun:
         env = live_env(server.url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
                        HARNESS_TOOL_ROOT=str(tool_root))
         start = time.perf_counter()
-        client.execute(env=env)
+        with client.setup_kernel(env=env):
+            for index, cell in enumerate(nb.cells):  # Run All
+                client.execute_cell(cell, index)
+            executed = copy.deepcopy(nb)
+            for index, cell in enumerate(nb.cells):  # every cell again
+                client.execute_cell(cell, index)
         seconds = time.perf_counter() - start
         requests = list(server.requests)
+        threads = sum("thread" in body for body in server.api.log)
     posts = sum(method == "POST" for method, _, _ in requests)
     refused = sum(1 for _, _, h in requests
                   if not (h.get("x-api-key") or h.get("authorization", "").startswith("Bearer ")))
-    run = NotebookRun(path.stem, seconds, posts, refused, expected=expected, executed=nb)
-    for cell in nb.cells:
+    name = str(path.relative_to(REPO / "notebooks").with_suffix(""))
+    run = NotebookRun(name, seconds, posts, refused, expected=expected, executed=executed, again=nb,
+                      threads=threads)
+    for cell in executed.cells:
         if cell.cell_type == "code" and error_outputs(cell):
             run.errors[cell.id] = error_outputs(cell)  # a cell past CELL_TIMEOUT: KeyboardInterrupt
     return run
@@ -316,7 +353,7 @@ def lessons_live(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("live-notebooks")
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda path: run_lesson_live(path, tmp / path.stem), LESSONS))
+        runs = list(pool.map(lambda path: run_lesson_live(path, tmp / path.parent.name / path.stem), LESSONS))
     total = time.perf_counter() - start
     print(f"\nlesson notebooks live, two kernels at a time: {total:.0f} s in all; "
           + ", ".join(f"{r.name} {r.seconds:.0f} s" for r in runs))
@@ -324,7 +361,7 @@ def lessons_live(tmp_path_factory):
 
 
 def test_every_lesson_notebook_runs_against_the_server(lessons_live):
-    assert [r.name for r in lessons_live] == [p.stem for p in LESSONS] and len(LESSONS) == 7
+    assert len(LESSONS) == 14 and len(lessons_live) == 14
     for run in lessons_live:
         assert run.requests > 0, f"{run.name}: no request reached the server; was the kernel live?"
         assert run.unauthenticated == 0, f"{run.name}: requests without a key"
@@ -345,6 +382,63 @@ def unexpected_errors(run: NotebookRun) -> list[str]:
 def test_no_lesson_cell_fails_live(lessons_live):
     failures = [line for run in lessons_live for line in unexpected_errors(run)]
     assert not failures, "cells that fail live:\n" + "\n".join(failures)
+
+
+def stdout(cell) -> str:
+    return "".join(o.text for o in cell.get("outputs", []) if o.output_type == "stream" and o.name == "stdout")
+
+
+def test_every_lesson_cell_runs_live_and_none_is_skipped(lessons_live):
+    """Each cell that needs a misbehaving model says so in one line, first, and runs; no other cell says it; no
+    cell says it was skipped; and the SDK's tool_runner of notebook 06 talks to the server (a message thread)."""
+    problems = []
+    for run in lessons_live:
+        scripted_line = kit_lang.MESSAGES["es" if run.name.startswith("es") else "en"]["nb.scripted"]
+        scripted_cells = 0
+        for cell in run.executed.cells:
+            if cell.cell_type != "code":
+                continue
+            printed = stdout(cell)
+            where = f"{run.name} [{cell.id}]"
+            if cell.execution_count is None:
+                problems.append(f"{where} did not run")
+            if "skipped live" in printed or "omitida en vivo" in printed:
+                problems.append(f"{where} says it was skipped: {printed[:200]!r}")
+            if "with scripted_model():" in cell.source:
+                scripted_cells += 1
+                if not printed.startswith(scripted_line + "\n"):
+                    problems.append(f"{where} does not begin with the scripted-model line: {printed[:200]!r}")
+                if printed.count(scripted_line) != 1:
+                    problems.append(f"{where} says the scripted-model line {printed.count(scripted_line)} times")
+            elif scripted_line in printed:
+                problems.append(f"{where} says the scripted-model line outside a scripted_model() block")
+        if run.name.endswith(("03_stop_conditions", "04_runaway", "05_human_in_the_loop")):
+            if scripted_cells < 5:
+                problems.append(f"{run.name}: only {scripted_cells} cells use the scripted model")
+    assert not problems, "\n".join(problems)
+    runner_runs = {run.name: run.threads for run in lessons_live if run.name.endswith("06_the_full_harness")}
+    assert runner_runs and all(threads > 0 for threads in runner_runs.values()), runner_runs
+
+
+# What a second run of a cell may print differently, and why (cell id -> reason). Nothing else may differ.
+PRINTS_ANOTHER_RUN = {}
+
+
+def test_every_lesson_cell_can_be_run_again_after_run_all(lessons_live):
+    """A learner re-runs cells after Run All: every cell, once more, top to bottom, in the same kernel. No cell may
+    show an error its notebook did not announce, and each prints what it printed under Run All, as nbval compares (ids and times aside)."""
+    problems = []
+    for run in lessons_live:
+        for first, again in zip(run.executed.cells, run.again.cells):
+            if first.cell_type != "code":
+                continue
+            where = f"{run.name} [{first.id}] run again"
+            if "raises-exception" not in first.metadata.get("tags", []):
+                problems += [f"{where}: {ename}: {(evalue or '').splitlines()[:1]}" for ename, evalue in error_outputs(again)]
+            if first.id not in PRINTS_ANOTHER_RUN and sanitize(stdout(again)) != sanitize(stdout(first)):
+                problems.append(f"{where} printed something else:\n--- Run All\n{stdout(first)[:600]}\n"
+                                f"--- again\n{stdout(again)[:600]}")
+    assert not problems, "\n\n".join(problems)
 
 
 def test_429_storm_in_a_kernel_ends_the_cell_with_one_line(tmp_path, storm):
