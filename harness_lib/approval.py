@@ -21,8 +21,8 @@ Three approvers live here:
 - ``scripted_approver(decisions)`` -- answers from a list; for tests.
 - ``widget_approver(timeout=...)`` -- Approve / Reject buttons in JupyterLab (ipywidgets).
 
-Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) rejects the
-action and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
+Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) leaves the
+action not approved and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
 
 What a person reads here follows ``HARNESS_LANG`` (harness_lib.lang): in Spanish the buttons say
 Aprobar / Rechazar, the question ends ``[s/N]`` (``s``, ``si``, ``sí``, ``y``, ``yes`` approve) and a
@@ -63,8 +63,8 @@ class ApprovalInterrupted(asyncio.CancelledError):
     """The run was stopped (Stop in JupyterLab, Ctrl-C) while an approval was pending.
 
     The action was not approved (it never ran), and the run stops here. Its message is the one decision
-    line, e.g. ``[approve] write_file({...}) → not approved (no answer: the run was stopped)``; IPython shows just that line
-    instead of a traceback.
+    line, e.g. ``[approve] write_file({...}) → not approved (no answer: the run was stopped)``; IPython
+    shows just that line instead of a traceback.
 
     It is an ``asyncio.CancelledError`` because stopping is cancelling: code that turns an approver's
     ``Exception`` into a rejection (as the loop does) lets it through, so the run really ends.
@@ -255,7 +255,8 @@ def set_headless_clicks(choices) -> None:
     Nobody clicks in the kit's automated runs (nbval, CI: ``HARNESS_AUTO_APPROVE=notebook``), so a
     lesson lists its approvals' buttons in its setup cell -- ``["reject", "approve"]`` -- instead of
     naming one in every lesson cell. A person's run ignores the list: you click. Each approval takes the
-    next entry; when the list is used up, the approver raises ``ValueError`` (the loop counts that as a no, and the test that expected a click fails loudly).
+    next entry; when the list is used up, the approver raises ``ValueError`` (the loop counts that as a no,
+    and the test that expected a click fails loudly).
     An approver made with ``widget_approver(click=...)`` presses its own button and takes nothing from the list.
     """
     choices = list(choices)
