@@ -12,8 +12,9 @@ Where the task comes from: the argument; `-` (or no argument while stdin is pipe
 `--task-file FILE` reads a file. An empty task is a usage error. With no task at a terminal it runs the
 lesson's task. The task is sent in full; the echo line shows at most its first 200 characters.
 
-Exit status: 0 the model ended its turn; 3 a valve stopped it; 1 an error or a cut-short response
-(one line on stderr); 2 a usage error; 130 interrupted (Ctrl-C).
+Exit status: 0 the model ended its turn; 3 a valve stopped it; 1 an error, a cut-short response, or
+output that cannot be written (stdout closed or full, the transcript's disk full), each with one line on
+stderr; 2 a usage error (also a task longer than TASK_LIMIT characters); 130 interrupted (Ctrl-C).
 
 Language: `--lang es` (or HARNESS_LANG=es) prints its lines, help and usage errors in Spanish, and with no
 task at a terminal it runs the lesson's task in Spanish. `--lang` wins over HARNESS_LANG, for this run only
@@ -21,8 +22,9 @@ task at a terminal it runs the lesson's task in Spanish. `--lang` wins over HARN
 
 Not handled: when the task comes from stdin, `--approve ask` has no terminal left to read its answer
 from, so every high-impact action is rejected (end of input means "no"); use `--approve yes|no`.
-The task is read whole, with no size limit (the API refuses what does not fit). Ctrl-C during the
-first second or two, while Python is still importing the SDK, shows Python's own traceback.
+The task is read up to TASK_LIMIT characters (an endless file such as /dev/zero stops there): the
+limit is not the model's, which may refuse a shorter task that does not fit. Ctrl-C during the first
+second or two, while Python is still importing the SDK, shows Python's own traceback.
 """
 
 from __future__ import annotations
@@ -47,11 +49,44 @@ from .trace import Transcript
 LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}
 ECHO_LIMIT = 200  # the echo line shows at most this many characters of the task
+TASK_LIMIT = 1_000_000  # characters: more than a model's context window holds; a longer task is a usage error
+
+
+class Unwritable(Exception):
+    """stdout or the transcript file cannot be written (closed, disk full): the run cannot go on."""
+
+
+def say(line: str = "") -> None:
+    """print() a line to stdout; a stdout that fails (closed, on a full disk) raises Unwritable.
+
+    From then on stdout goes to /dev/null, so that Python's last flush at exit has nowhere to fail
+    (it would print "Exception ignored" and exit with status 120).
+    """
+    try:
+        print(line)
+    except BrokenPipeError:
+        raise  # the reader left (`| head -1`): main() ends quietly
+    except OSError as err:
+        _drop_stdout()
+        raise Unwritable(lang.text("cli.stdout_unwritable", error=err.strerror or err)) from None
+
+
+def _drop_stdout() -> None:
+    """Point stdout's file descriptor at /dev/null (what is still buffered is then written there)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _number(n: int) -> str:
+    """1,000,000 in English; 1 000 000 in Spanish."""
+    return f"{n:,}".replace(",", " " if lang.current() == "es" else ",")
 
 
 async def _always(answer: bool, name: str, tool_input: dict) -> bool:
     outcome = lang.text("approve.approved" if answer else "approve.rejected")
-    print(lang.text("cli.always", name=name, outcome=outcome, flag="yes" if answer else "no"))
+    say(lang.text("cli.always", name=name, outcome=outcome, flag="yes" if answer else "no"))
     return answer
 
 
@@ -92,7 +127,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             prog="python -m harness_lib", usage="%(prog)s [options] [TASK | -]",
             formatter_class=argparse.RawDescriptionHelpFormatter,
             description=lang.text("cli.description"),
-            epilog=lang.text("cli.notes", lesson_task=lang.text("cli.lesson_task")))
+            epilog=lang.text("cli.notes", lesson_task=lang.text("cli.lesson_task"), limit=_number(TASK_LIMIT)))
         p.add_argument("task", nargs="?", metavar="TASK", help=lang.text("cli.help.task"))
         p.add_argument("--task-file", metavar="FILE", help=lang.text("cli.help.task_file"))
         p.add_argument("--root", default=".", metavar="DIR", help=lang.text("cli.help.root"))
@@ -127,16 +162,21 @@ def _read_task(p: argparse.ArgumentParser, args: argparse.Namespace) -> str:
         return lang.text("cli.lesson_task")  # LESSON_TASK, in the run's language
     else:
         source = lang.text("cli.task_given")
-    try:
+    try:  # at most one character more than the limit: an endless file (/dev/zero) stops there
         if args.task_file is not None:
-            task = Path(args.task_file).read_text(encoding="utf-8")
+            with open(args.task_file, encoding="utf-8") as file:
+                task = file.read(TASK_LIMIT + 1)
+        elif from_stdin:
+            task = sys.stdin.read(TASK_LIMIT + 1) if sys.stdin is not None else ""  # `<&-`: no stdin at all
         else:
-            task = sys.stdin.read() if from_stdin else args.task
+            task = args.task
         task.encode("utf-8")  # stdin and arguments may carry undecodable bytes as surrogates
     except (UnicodeDecodeError, UnicodeEncodeError):
         usage_error(lang.text("cli.not_utf8", source=source))
     except OSError as err:
         usage_error(lang.text("cli.unreadable", file=args.task_file, error=err.strerror or err))
+    if len(task) > TASK_LIMIT:
+        usage_error(lang.text("cli.task_too_long", source=source, limit=_number(TASK_LIMIT)))
     task = task.strip()  # e.g. the newline `echo` adds
     if not task:
         usage_error(lang.text("cli.empty_task", source=source, example=lang.text("cli.example_task")))
@@ -167,24 +207,35 @@ async def _run(args: argparse.Namespace) -> int:
     """main_async's body, in the run's language."""
     if args.offline:
         os.environ["HARNESS_OFFLINE"] = "1"
+    if sys.stdout is None:  # started with stdout closed (`>&-`): Python leaves sys.stdout None
+        return _fail(None, lang.text("cli.stdout_closed"))
     approve = terminal_approver if args.approve == "ask" else (
         lambda name, tool_input: _always(args.approve == "yes", name, tool_input))
     try:  # everything that can be wrong before the first model call: fail now, with one line
         root = _folder(args.root)
         tool_impls = make_tool_impls(root)
         client = make_client(scenario=args.scenario)
-        transcript = Transcript(args.transcript)  # opens (appends to) the file now, if there is one
+        transcript = Transcript(args.transcript, out=say)  # opens (appends to) the file now, if there is one
     except ValueError as err:  # a bad root; an unknown scenario name from HARNESS_SCENARIO
         return _fail(None, str(err))
     except OSError as err:
         return _fail(None, lang.text("cli.transcript_unwritable", path=args.transcript, error=err.strerror or err))
 
+    def on_event(event: dict) -> None:
+        try:
+            transcript(event)
+        except OSError as err:  # not stdout (say() raises Unwritable for it): the transcript file
+            raise Unwritable(lang.text("cli.transcript_unwritable", path=args.transcript,
+                                       error=err.strerror or err)) from None
+
     try:
-        print(tools_line(root, args.approve))
-        print(f"[{'live: ' + args.model if is_live() else 'offline model'}] {echo(args.task)}")
+        say(tools_line(root, args.approve))
+        say(f"[{'live: ' + args.model if is_live() else 'offline model'}] {echo(args.task)}")
         result = await run_agent(client, args.task, TOOLS, tool_impls, model=args.model,
                                  max_turns=args.max_turns, token_budget=args.token_budget,
-                                 approve=approve, on_event=transcript)
+                                 approve=approve, on_event=on_event)
+    except Unwritable as err:  # the error event goes to the transcript if that is not what failed
+        return _fail(transcript, str(err))
     except anthropic.APIStatusError as err:
         return _fail(transcript, lang.text("cli.api_status", status=err.status_code, message=err.message))
     except anthropic.APIConnectionError as err:
@@ -196,7 +247,10 @@ async def _run(args: argparse.Namespace) -> int:
     except Exception as err:  # a bug, most likely: one line here, the traceback in the transcript
         return _fail(transcript, f"{type(err).__name__}: {err}", traceback.format_exc())
     finally:
-        transcript.close()
+        try:
+            transcript.close()
+        except OSError:  # every event was flushed as it was written: this failure was already reported
+            pass
     if result.stopped_by in ("end_turn", "stop_sequence"):
         return 0
     return 3 if result.stopped_by in VALVE_STOPS else 1
@@ -218,7 +272,11 @@ def _fail(transcript: Transcript | None, message: str, details: str | None = Non
     message = " ".join(message.split())  # one line, whatever the error text looked like
     if transcript is not None:
         _record(transcript, {"event": "error", "message": message, **({"traceback": details} if details else {})})
-    print(f"error: {message}", file=sys.stderr)
+    try:
+        if sys.stderr is not None:  # None: started with `2>&-`
+            print(f"error: {message}", file=sys.stderr)
+    except OSError:  # stderr on a full disk: the exit status is all that is left
+        pass
     return 1
 
 
@@ -247,11 +305,15 @@ def main(argv: list[str] | None = None) -> int:
         interrupted = lang.text("cli.interrupted")
     try:
         status = runner.run(main_async(parse_args(argv)))
-        sys.stdout.flush()  # inside the try: a reader that has gone is handled below
+        if sys.stdout is not None:
+            sys.stdout.flush()  # inside the try: a reader that has gone is handled below
     except BrokenPipeError:  # e.g. `python -m harness_lib | head -1`: the reader left; end quietly
-        # Point stdout at /dev/null, so Python's last flush at exit has nowhere to fail.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()  # so Python's last flush at exit has nowhere to fail
         status = 1
+    except OSError as err:  # the last flush of a stdout on a full disk
+        _drop_stdout()
+        with lang.using(lang_option(argv)):
+            status = _fail(None, lang.text("cli.stdout_unwritable", error=err.strerror or err))
     except KeyboardInterrupt:  # the run was cancelled and its transcript closed (see main_async)
         print(("\n" if sys.stderr.isatty() else "") + interrupted, file=sys.stderr)
         for stream in (sys.stdout, sys.stderr):

@@ -174,6 +174,9 @@ MESSAGES: dict[str, dict] = {
         "cli.both_tasks": "give the task either as TASK or with --task-file, not both",
         "cli.not_utf8": "the task {source} is not UTF-8 text",
         "cli.unreadable": "cannot read the task from --task-file {file}: {error}",
+        "cli.task_too_long": "the task {source} is longer than {limit} characters; give a shorter one",
+        "cli.stdout_closed": "stdout is closed, so there is nowhere to show the run",
+        "cli.stdout_unwritable": "cannot write to stdout: {error}",
         "cli.empty_task": ('the task {source} is empty; say what the agent should do, '
                            'e.g. python -m harness_lib "{example}"'),
         "cli.example_task": "What time is it?",
@@ -193,11 +196,13 @@ MESSAGES: dict[str, dict] = {
             "  --task-file F   read the task from file F (UTF-8)\n"
             "  nothing         at a terminal: the default task,\n"
             '                  "{lesson_task}"\n'
+            "  a task may be up to {limit} characters long; a longer one is a usage error\n"
             "\n"
             "exit status:\n"
             "  0    the model ended its turn\n"
-            "  1    an error (one line on stderr), or the response was cut short (max_tokens, refusal, ...)\n"
-            "  2    a usage error (bad flag, empty task)\n"
+            "  1    an error (one line on stderr), or the response was cut short (max_tokens, refusal, ...),\n"
+            "       or the output cannot be written (stdout closed or full, the transcript's disk full)\n"
+            "  2    a usage error (bad flag, empty or too long task)\n"
             "  3    a valve stopped the loop (turn cap, token budget, no progress)\n"
             "  130  interrupted (Ctrl-C)\n"),
         "cli.help.task": "what to ask the agent, in plain words ('-': read stdin)",
@@ -206,7 +211,8 @@ MESSAGES: dict[str, dict] = {
         "cli.help.approve": ("valve 4: ask at the terminal before each high-impact action, or approve (yes) / "
                              "reject (no) all of them (default: ask)"),
         "cli.help.max_turns": "valve 1: the turn cap, tool-calling turns (default: 8)",
-        "cli.help.token_budget": "valve 2: the token budget, input + output tokens (default: 40000)",
+        "cli.help.token_budget": ("valve 2: the token budget, every token billed: input, output, cache writes "
+                                  "and cache reads (default: 40000)"),
         "cli.help.transcript": "also append every event to this JSONL file (its folder must exist)",
         "cli.help.scenario": "offline model behaviour (default: demo): {names}",
         "cli.help.offline": "use the offline model even if ANTHROPIC_API_KEY is set",
@@ -297,6 +303,9 @@ MESSAGES: dict[str, dict] = {
         "cli.both_tasks": "da la tarea como TASK o con --task-file, no de las dos formas",
         "cli.not_utf8": "la tarea {source} no es texto UTF-8",
         "cli.unreadable": "no se puede leer la tarea de --task-file {file}: {error}",
+        "cli.task_too_long": "la tarea {source} tiene más de {limit} caracteres; da una más corta",
+        "cli.stdout_closed": "stdout está cerrada, así que no hay dónde mostrar la ejecución",
+        "cli.stdout_unwritable": "no se puede escribir en stdout: {error}",
         "cli.empty_task": ('la tarea {source} está vacía; di qué debe hacer el agente, '
                            'p. ej. python -m harness_lib "{example}"'),
         "cli.example_task": "¿Qué hora es?",
@@ -318,11 +327,13 @@ MESSAGES: dict[str, dict] = {
             "  --task-file F   la tarea se lee del archivo F (UTF-8)\n"
             "  nada            en una terminal: la tarea por defecto,\n"
             '                  "{lesson_task}"\n'
+            "  una tarea puede tener hasta {limit} caracteres; una más larga es un error de uso\n"
             "\n"
             "código de salida:\n"
             "  0    el modelo terminó su turno\n"
-            "  1    un error (una línea en stderr), o la respuesta quedó cortada (max_tokens, refusal, ...)\n"
-            "  2    un error de uso (una opción incorrecta, una tarea vacía)\n"
+            "  1    un error (una línea en stderr), o la respuesta quedó cortada (max_tokens, refusal, ...),\n"
+            "       o no se puede escribir la salida (stdout cerrada o llena, el disco de la transcripción lleno)\n"
+            "  2    un error de uso (una opción incorrecta, una tarea vacía o demasiado larga)\n"
             "  3    una válvula detuvo el bucle (tope de turnos, tope de presupuesto, falta de progreso)\n"
             "  130  interrumpido (Ctrl-C)\n"),
         "cli.help.task": "lo que le pides al agente, con tus palabras ('-': leer de stdin)",
@@ -331,8 +342,8 @@ MESSAGES: dict[str, dict] = {
         "cli.help.approve": ("válvula 4: preguntar en la terminal antes de cada acción de alto impacto, o aprobarlas "
                              "(yes) / rechazarlas (no) todas (por defecto: ask)"),
         "cli.help.max_turns": "válvula 1: el tope de turnos con llamadas a herramientas (por defecto: 8)",
-        "cli.help.token_budget": ("válvula 2: el tope de presupuesto, tokens de entrada + salida "
-                                  "(por defecto: 40000)"),
+        "cli.help.token_budget": ("válvula 2: el tope de presupuesto, todos los tokens facturados: entrada, salida, "
+                                  "escritura y lectura de caché (por defecto: 40000)"),
         "cli.help.transcript": "añadir además cada evento a este archivo JSONL (su carpeta debe existir)",
         "cli.help.scenario": "comportamiento del modelo sin conexión (por defecto: demo): {names}",
         "cli.help.offline": "usar el modelo sin conexión aunque ANTHROPIC_API_KEY esté definida",

@@ -1,8 +1,9 @@
 """The terminal agent, run as a learner runs it: `python -m harness_lib "..."`.
 
-Four tests start a real process (about 1.5 CPU-s each, most of it importing the SDK), for what only a
+Five tests start a real process (about 1.5 CPU-s each, most of it importing the SDK), for what only a
 process shows: stdin that is a real terminal, a real pipe read to its end, the folder it is started in,
-exit statuses as the shell sees them (0, 1, 130), a reader that closes the pipe (`| head -1`) and Ctrl-C.
+exit statuses as the shell sees them (0, 1, 130), a reader that closes the pipe (`| head -1`), Python's
+last flush at exit into a full disk (`>/dev/full`) and Ctrl-C.
 Everything else calls `main()` / `parse_args()` in this process, offline, with the test's own argv,
 stdin and current folder.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib.__main__ import LESSON_TASK, echo, main, parse_args
+from harness_lib.__main__ import LESSON_TASK, TASK_LIMIT, echo, main, parse_args
 from harness_lib.tools import DEFAULT_ROOT
 
 WORKSPACE = DEFAULT_ROOT  # the kit's workspace/ folder: the lesson runs the agent from there
@@ -198,6 +199,46 @@ def test_help_stands_alone(capsys):
     assert "agent.js" not in text and "lesson" not in text
 
 
+@pytest.mark.parametrize("language, budget, limit", [
+    ("en", "the token budget, every token billed: input, output, cache writes and cache reads",
+     "a task may be up to 1,000,000 characters long; a longer one is a usage error"),
+    ("es", "el tope de presupuesto, todos los tokens facturados: entrada, salida, escritura y lectura de caché",
+     "una tarea puede tener hasta 1 000 000 caracteres; una más larga es un error de uso"),
+])
+def test_help_counts_every_billed_token_and_states_the_task_limit(language, budget, limit, capsys):
+    """valves.tokens_of sums all four usage counters (lesson 04): --help says so, not "input + output"."""
+    with pytest.raises(SystemExit):
+        parse_args(["--lang", language, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert budget in text and limit in text
+    assert "+" not in text  # no "input + output" (nor "entrada + salida") left
+    assert str(TASK_LIMIT) == "1000000"  # the number the help spells out
+
+
+def test_a_task_longer_than_the_limit_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    """The task is read up to TASK_LIMIT characters, however much more there is (an endless /dev/zero too)."""
+    exactly = "What time is it? " + "x" * (TASK_LIMIT - 17)
+    assert parse_args([exactly]).task == exactly
+    task_file = tmp_path / "task.txt"
+    task_file.write_text(exactly + "y", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(exactly + "y"))
+    cases = [(["--task-file", str(task_file)], f"in --task-file {task_file}"), (["-"], "read from stdin"),
+             ([exactly + "y"], "given")]
+    if os.path.exists("/dev/zero"):
+        cases.append((["--task-file", "/dev/zero"], "in --task-file /dev/zero"))
+    for argv, source in cases:
+        with pytest.raises(SystemExit) as stop:
+            parse_args(argv)
+        assert stop.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == (f"python -m harness_lib: error: the task {source} is longer than 1,000,000 "
+                                     "characters; give a shorter one\n")
+    with pytest.raises(SystemExit):
+        parse_args(["--lang", "es", exactly + "y"])
+    assert capsys.readouterr().err == ("python -m harness_lib: error: la tarea dada tiene más de 1 000 000 "
+                                       "caracteres; da una más corta\n")
+
+
 # ---- each runtime failure: one line on stderr, exit 1 ------------------------------------------------------
 
 
@@ -242,6 +283,50 @@ def test_a_transcript_that_cannot_be_written_fails_at_the_start(tmp_path, offlin
     assert not path.parent.exists()
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a disk that is always full)")
+def test_a_transcript_on_a_full_disk_is_one_line(offline, capsys):
+    assert main(["--root", str(WORKSPACE), "--transcript", "/dev/full", TIME_TASK]) == 1
+    out, err = capsys.readouterr()
+    assert err == "error: cannot write the transcript /dev/full: No space left on device\n"  # no traceback
+    assert "[turn" not in out  # the run stopped at its first event
+
+
+@pytest.mark.parametrize("language, message", [
+    ("en", "error: stdout is closed, so there is nowhere to show the run\n"),
+    ("es", "error: stdout está cerrada, así que no hay dónde mostrar la ejecución\n"),
+])
+def test_a_closed_stdout_is_one_line(language, message, offline, capsys):
+    """`python -m harness_lib ... >&-`: Python starts with sys.stdout None."""
+    stdout = sys.stdout
+    sys.stdout = None
+    try:
+        status = main(["--lang", language, "--root", str(WORKSPACE), TIME_TASK])
+    finally:
+        sys.stdout = stdout
+    assert status == 1
+    assert capsys.readouterr().err == message
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a disk that is always full)")
+@pytest.mark.parametrize("language, message", [
+    ("en", "error: cannot write to stdout: No space left on device\n"),
+    ("es", "error: no se puede escribir en stdout: No space left on device\n"),
+])
+def test_stdout_on_a_full_disk_is_one_line(language, message, tmp_path, offline, capsys):
+    transcript = tmp_path / "run.jsonl"
+    stdout = sys.stdout
+    sys.stdout = full = open("/dev/full", "w", encoding="utf-8")
+    try:
+        status = main(["--lang", language, "--root", str(WORKSPACE), "--transcript", str(transcript), TIME_TASK])
+    finally:
+        sys.stdout = stdout
+        full.close()  # stdout's descriptor now points at /dev/null: nothing is left to fail
+    assert status == 1
+    assert capsys.readouterr().err == message
+    events = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert events[-1]["event"] == "error" and events[-1]["message"] == message[len("error: "):-1]
+
+
 @pytest.mark.parametrize("root, problem", [("nope", "no such folder"), ("README.md", "not a folder")])
 def test_a_bad_root_is_one_line(root, problem, offline, capsys):
     assert main(["--root", str(WORKSPACE / root), TIME_TASK]) == 1
@@ -276,6 +361,16 @@ def test_a_reader_that_goes_away_is_no_traceback():
     assert stderr == ""  # no traceback, no "Exception ignored ... BrokenPipeError" at exit
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a disk that is always full)")
+def test_stdout_on_a_full_disk_exits_1_with_one_line():
+    """`python -m harness_lib ... >/dev/full`: a real process, for Python's last flush at exit (status 120)."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "harness_lib", TIME_TASK], cwd=WORKSPACE, stdin=subprocess.DEVNULL,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
+                           env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
+    assert (p.returncode, p.stderr) == (1, "error: cannot write to stdout: No space left on device\n")
+
+
 # ---- valve 4 at the terminal: only y / yes approves -------------------------------------------------------
 
 
@@ -285,7 +380,7 @@ def test_anything_but_yes_rejects_the_action(answer, tmp_path, offline, monkeypa
     monkeypatch.setattr(sys, "stdin", io.StringIO(answer))
     assert main(["--root", str(root), "--scenario", "high-impact", LESSON_TASK]) == 0
     out = capsys.readouterr().out
-    assert "[turn 3] tool failed: \"The person declined this high-impact action; it was not run.\"" in out
+    assert '[turn 3] tool failed: "Not approved: this high-impact action was not run (a person ..."' in out
     assert not (root / "scratch").exists() or not any((root / "scratch").iterdir())  # nothing written
 
 
