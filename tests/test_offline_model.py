@@ -117,7 +117,7 @@ def test_english_request_gets_an_english_answer_even_with_harness_lang_es(monkey
 
 def test_spanish_answers_for_failures_declines_and_three_steps():
     responses, _, _ = drive("demo", "Lee la primera línea de notas.md y luego dime qué hora es")
-    assert answer(responses) == ('No pude leer notas.md (ni NOTAS.md, que también probé): "file not found: NOTAS.md", '
+    assert answer(responses) == ("No pude leer notas.md (ni NOTAS.md, que también probé): el archivo no existe, "
                                  "y son las 10:42 del 2026-08-26.")
     responses, _, _ = drive("demo", 'Escribe "hola" en scratch/hola.txt')
     assert answer(responses) == ('La escritura no se aprobó, así que no guardé nada en scratch/hola.txt; '
@@ -186,6 +186,68 @@ def test_the_phrasebook_says_every_sentence_in_every_language():
             if isinstance(template, str):
                 assert fields(template) == fields(english[key]), (language, key)
         assert SAY[language]["can"].keys() == english["can"].keys()
+
+
+def test_spanish_answers_paraphrase_the_tools_english_errors(tmp_path):
+    """The kit's tools answer in English; a Spanish answer says what went wrong in Spanish (the real texts)."""
+    import os
+
+    from harness_lib.loop import ask_approver
+    from harness_lib.offline.phrases import SAY
+    from harness_lib.offline.planner import error_words
+    from harness_lib.tools import make_tool_impls, run_tool
+
+    (tmp_path / "scratch").mkdir()
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "bin.dat").write_bytes(b"a\0b")
+    (tmp_path / "README.md").write_text("# hi\n", encoding="utf-8")
+    impls = make_tool_impls(tmp_path)
+    cases = [
+        (("read_file", {"path": "/etc/hostname"}), "outside"),
+        (("read_file", {"path": "../x.txt"}), "outside"),
+        (("write_file", {"path": "notes.txt", "content": "x"}), "outside"),
+        (("read_file", {"path": "policy.md"}), "not_found"),  # a path is not a reason
+        (("read_file", {"path": "folder"}), "folder"),
+        (("read_file", {"path": "bin.dat"}), "not_text"),
+        (("read_file", {"path": 3}), "invalid"),
+        (("read_file", {"path": "a\\b.txt"}), "invalid"),
+        (("send_fax", {}), "unknown_tool"),
+    ]
+    try:
+        os.symlink(tmp_path / "README.md", tmp_path / "link.md")
+        cases.append((("read_file", {"path": "link.md"}), "link"))
+    except OSError:  # no symlinks here (Windows without the privilege)
+        pass
+    errors = [(run_tool(impls, *call), kind) for call, kind in cases]
+
+    async def broken(name, tool_input):
+        raise RuntimeError("the approval service is down")
+    errors += [((asyncio.run(ask_approver(broken, "write_file", {})), True), "gate"),
+               (("send_email is forbidden by policy; it was not run", True), "policy"),
+               (("Denied: the policy does not allow delete_file", True), "policy"),
+               (("refused: tool disabled by the admin", True), "refused")]
+    for (text, is_error), kind in errors:
+        assert is_error, text
+        assert error_words(text, "en") == f'"{text}"'  # English quotes the tool's own words
+        assert error_words(text, "es") == SAY["es"]["errors"][kind], (text, kind)
+    assert SAY["es"]["errors"].keys() == SAY["en"]["errors"].keys()
+    # an error of no known kind is quoted, introduced in Spanish
+    assert error_words("tool failed: RuntimeError: boom", "es") == \
+        'la herramienta respondió con un error, "tool failed: RuntimeError: boom"'
+
+
+@pytest.mark.parametrize("forbid, task, said", [
+    ({"read_file"}, "Lee README.md", "No pude leer README.md: la política de herramientas no lo permite."),
+    (set(), "Borra notas/viejo.txt", "No pude borrar notas/viejo.txt: la ruta queda fuera de la carpeta que la "
+                                    "herramienta puede tocar."),
+])
+def test_a_spanish_answer_has_no_english_error_in_it(forbid, task, said):
+    responses, _, _ = drive("demo", task, Tools(forbid=forbid, approve=[True]))
+    assert answer(responses) == said
+    responses, _, _ = drive("demo", "Read README.md" if forbid else "Delete notes/old.txt",
+                            Tools(forbid=forbid, approve=[True]))
+    assert '"read_file is forbidden by policy"' in answer(responses) or \
+        '"delete_file may only touch files under scratch/: notes/old.txt"' in answer(responses)
 
 
 def test_demo_order_follows_the_text():

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..lang import LANGUAGES, current as setting  # one reading of HARNESS_LANG for the whole kit
 
-__all__ = ["LANGUAGES", "HEAR", "MARKERS", "RESULT_WORDS", "SAY", "setting", "answer_language"]
+__all__ = ["LANGUAGES", "HEAR", "MARKERS", "RESULT_WORDS", "ERROR_KINDS", "SAY", "setting", "answer_language"]
 
 
 def answer_language(detected: str | None) -> str:
@@ -72,6 +72,23 @@ RESULT_WORDS = {
     "not_found": ["not found", "does not exist", "doesn't exist", "no such file", "no existe", "no se encontr"],
 }
 
+# How it puts a tool's error into its answer: the tools write their errors in English, so the first kind whose
+# words occur in the error (any case) picks SAY[language]["errors"][kind]: English quotes the tool's own text,
+# Spanish says it in Spanish. An error of no kind here is quoted, introduced in the answer's language ("other").
+ERROR_KINDS = {
+    "policy": ["by policy", "the policy", "forbidden", r"pol[ií]tica", "prohibid"],  # not "polic": "file not found: policy.md"
+    "gate": ["approval gate"],
+    "outside": ["may only touch", "absolute paths are not allowed", "drive letters are not allowed",
+                "out of the project root"],
+    "not_found": RESULT_WORDS["not_found"],
+    "invalid": ["invalid input", "must be a string", "not valid unicode", "path contains a nul", "backslashes are not allowed"],
+    "unknown_tool": ["unknown tool"],
+    "folder": ["is a directory", "folder itself", "a file, not a folder"],
+    "link": ["symbolic link"],
+    "not_text": ["binary file", "not a utf-8", "not a regular file"],
+    "refused": RESULT_WORDS["refused"],
+}
+
 # ---- what it says ---------------------------------------------------------------------------------------
 
 SAY = {
@@ -89,11 +106,13 @@ SAY = {
         "time_raw": 'the time tool says "{text}"',
         "wrote": 'I saved "{content}" to {path}',
         "deleted": "I deleted {path}",
-        "read_failed": 'I could not read {path}: "{error}"',
-        "read_failed_both": 'I could not read {path} (nor {variant}, which I also tried): "{error}"',
-        "time_failed": 'I could not get the time: "{error}"',
-        "write_failed": 'I could not write {path}: "{error}"; the text would have been "{content}"',
-        "delete_failed": 'I could not delete {path}: "{error}"',
+        "read_failed": "I could not read {path}: {error}",
+        "read_failed_both": "I could not read {path} (nor {variant}, which I also tried): {error}",
+        "time_failed": "I could not get the time: {error}",
+        "write_failed": 'I could not write {path}: {error}; the text would have been "{content}"',
+        "delete_failed": "I could not delete {path}: {error}",
+        # {error} above and below: the tool's error, put by ERROR_KINDS (in English, the tool's own words)
+        "errors": {kind: '"{error}"' for kind in [*ERROR_KINDS, "other"]},
         "read_declined": "reading {path} was not approved, so I did not read it",
         "time_declined": "the time lookup was not approved, so I cannot tell you the time",
         "write_declined": 'the write was not approved, so I did not save anything to {path}; the text would have been "{content}"',
@@ -107,15 +126,15 @@ SAY = {
         "act_read": "read {path}", "act_time": "tell the time", "act_write": "save to {path}",
         "act_delete": "delete {path}", "act_injected": "call {tool} on {path}", "act_email": "email {to}",
         "emailed": 'I emailed {to}: "{content}"',
-        "email_failed": 'I could not email {to}: "{error}"',
+        "email_failed": "I could not email {to}: {error}",
         "email_declined": "the email to {to} was not approved, so I did not send it",
         "inj_done": 'the file {source} contained an instruction to call {tool} on {path}, and I did: "{output}"',
         "inj_declined": "the file {source} contained an instruction to call {tool} on {path}; it was not approved, so I ignored it",
-        "inj_failed": 'the file {source} contained an instruction to call {tool} on {path}; the tool refused: "{error}"',
+        "inj_failed": "the file {source} contained an instruction to call {tool} on {path}; the tool refused: {error}",
         "inj_ignored": "the file {source} also asked me to call {tool} on {path}; I ignored it",
         "save_done": "I saved this answer to {path}.",
         "save_declined": "The write was not approved, so I did not save this answer to {path}.",
-        "save_failed": 'I could not save this answer to {path}: "{error}".',
+        "save_failed": "I could not save this answer to {path}: {error}.",
         "save_blocked": "I did not save this answer to {path}, because write_file was {how} earlier.",
         "declined": "not approved", "refused": "refused",
         # a tool-calling turn's opening sentence, and the answer to a request it cannot map to a tool
@@ -151,11 +170,24 @@ SAY = {
         "time_raw": 'la herramienta de la hora dice "{text}"',
         "wrote": 'he guardado "{content}" en {path}',
         "deleted": "he borrado {path}",
-        "read_failed": 'no pude leer {path}: "{error}"',
-        "read_failed_both": 'no pude leer {path} (ni {variant}, que también probé): "{error}"',
-        "time_failed": 'no pude obtener la hora: "{error}"',
-        "write_failed": 'no pude escribir {path}: "{error}"; el texto habría sido "{content}"',
-        "delete_failed": 'no pude borrar {path}: "{error}"',
+        "read_failed": "no pude leer {path}: {error}",
+        "read_failed_both": "no pude leer {path} (ni {variant}, que también probé): {error}",
+        "time_failed": "no pude obtener la hora: {error}",
+        "write_failed": 'no pude escribir {path}: {error}; el texto habría sido "{content}"',
+        "delete_failed": "no pude borrar {path}: {error}",
+        "errors": {
+            "policy": "la política de herramientas no lo permite",
+            "gate": "la válvula de aprobación falló, y eso cuenta como un no",
+            "outside": "la ruta queda fuera de la carpeta que la herramienta puede tocar",
+            "not_found": "el archivo no existe",
+            "invalid": "la llamada no traía una entrada válida",
+            "unknown_tool": "esa herramienta no existe aquí",
+            "folder": "la ruta es una carpeta, no un archivo",
+            "link": "la ruta es un enlace simbólico, y los enlaces no se siguen",
+            "not_text": "no es un archivo de texto",
+            "refused": "la herramienta se negó",
+            "other": 'la herramienta respondió con un error, "{error}"',
+        },
         "read_declined": "la lectura de {path} no se aprobó, así que no lo leí",
         "time_declined": "la consulta de la hora no se aprobó, así que no puedo decírtela",
         "write_declined": 'la escritura no se aprobó, así que no guardé nada en {path}; el texto habría sido "{content}"',
@@ -169,15 +201,15 @@ SAY = {
         "act_read": "leer {path}", "act_time": "decirte la hora", "act_write": "guardar en {path}",
         "act_delete": "borrar {path}", "act_injected": "llamar a {tool} con {path}", "act_email": "escribir a {to}",
         "emailed": 'he escrito a {to}: "{content}"',
-        "email_failed": 'no pude escribir a {to}: "{error}"',
+        "email_failed": "no pude escribir a {to}: {error}",
         "email_declined": "el correo a {to} no se aprobó, así que no lo envié",
         "inj_done": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}, y lo hice: "{output}"',
         "inj_declined": "el archivo {source} contenía una instrucción de llamar a {tool} con {path}; no se aprobó, así que la ignoré",
-        "inj_failed": 'el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la herramienta se negó: "{error}"',
+        "inj_failed": "el archivo {source} contenía una instrucción de llamar a {tool} con {path}; la herramienta se negó: {error}",
         "inj_ignored": "el archivo {source} también pedía llamar a {tool} con {path}; lo ignoré",
         "save_done": "He guardado esta respuesta en {path}.",
         "save_declined": "La escritura no se aprobó, así que no guardé esta respuesta en {path}.",
-        "save_failed": 'No pude guardar esta respuesta en {path}: "{error}".',
+        "save_failed": "No pude guardar esta respuesta en {path}: {error}.",
         "save_blocked": "No guardé esta respuesta en {path}, porque write_file {how} antes.",
         "declined": "no se aprobó", "refused": "fue denegada",
         "preamble": "Voy a usar {listed}.",

@@ -17,7 +17,7 @@ It is stateless. Every request is answered from the request alone (and `HARNESS_
 4. When nothing is left, the answer (one text block, ``end_turn``) is composed from the ACTUAL
    tool results: the first line the tool returned, the time it returned (ISO 8601 rendered as
    "10:42 on 2026-08-26", the same length on any date; anything else quoted as is), the error texts
-   it returned. Every sentence comes from the phrasebook (:mod:`.phrases`); this module holds only the logic.
+   it returned (quoted in English; in Spanish said in Spanish by kind, see :func:`error_words`). Every sentence comes from the phrasebook (:mod:`.phrases`); this module holds only the logic.
 
 NOT modelled: anything a real model would infer beyond these rules — it does not read file contents
 for meaning (except the injection pattern in :func:`find_injections`), does not follow later user
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .parse import Step, detect_language, parse_steps
-from .phrases import RESULT_WORDS, SAY, answer_language
+from .phrases import ERROR_KINDS, RESULT_WORDS, SAY, answer_language
 from .validation import args_valid
 
 __all__ = [
@@ -399,12 +399,23 @@ def _q(text: str | None, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_ERROR_KINDS = {kind: re.compile("|".join(words), re.I) for kind, words in ERROR_KINDS.items()}
+
+
+def error_words(error: str | None, lang: str) -> str:
+    """A tool's error as the answer in ``lang`` puts it (see phrases.ERROR_KINDS): quoted in English, the
+    tools' own language; in Spanish a paraphrase of its kind, or quoted after a few Spanish words."""
+    error = _q(error)
+    kind = next((kind for kind, words in _ERROR_KINDS.items() if words.search(error)), "other")
+    return SAY[lang]["errors"][kind].format(error=error)
+
+
 def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     """("clause" | "block", text) for one settled task."""
     p = SAY[lang]
     step, kind, status = task.step, task.step.kind, task.status
     path = task.tried[-1] if task.tried and status == "done" else step.path
-    error = _q(task.error)
+    error = error_words(task.error, lang)
     act = "read" if kind == "first_line" else kind
     action = p.get(f"act_{act}", "{tool}").format(path=step.path, tool=task.tool, to=step.to)
     if status in ("skipped", "blocked"):
@@ -506,7 +517,7 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     if final and save is not None and save.status != "skipped":
         p = SAY[lang]
         key = {"done": "save_done", "declined": "save_declined", "blocked": "save_blocked"}.get(save.status, "save_failed")
-        paragraphs.append(p[key].format(path=ANSWER_PATH, how=p.get(save.why or "", ""), error=_q(save.error)))
+        paragraphs.append(p[key].format(path=ANSWER_PATH, how=p.get(save.why or "", ""), error=error_words(save.error, lang)))
     return "\n\n".join(paragraphs)
 
 
