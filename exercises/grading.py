@@ -6,7 +6,9 @@ digest next to the check cells', and a grade run with a changed kit is refused (
 
 How a check works: it drives YOUR function on the offline model (always offline, even with ANTHROPIC_API_KEY set:
 the checks need the scripted scenarios), with tools that record every run and an approver that records every
-question, then prints one ✓ or ✗ line per criterion, with a hint under each ✗ that follows from what it saw.
+question, then prints one ✓ or ✗ line per criterion, with a hint under each ✗ that follows from what it saw. The
+first ✗ of a check names the first cause the check can see; a later ✗ that fails only because of it says "follows
+from the ✗ above: fix that first" rather than guess another cause, so no hint points at a line that is right.
 
 - In JupyterLab a check only prints: a ✗ does not raise, so Run All always reaches every check cell.
 - Under the grader (`pytest --nbval-lax <notebook>`; exercises/conftest.py sets HARNESS_GRADING=1, which the
@@ -25,7 +27,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import linecache
 import os
+import re
+import sys
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
@@ -57,15 +62,34 @@ def grading() -> bool:
     return os.environ.get("HARNESS_GRADING") == "1"
 
 
+class Cause(str):
+    """A hint that names a cause, with a key: the same key met again in one check is the same cause."""
+
+    def __new__(cls, text: str, key=None):
+        hint = super().__new__(cls, text)
+        hint.key = text if key is None else key
+        return hint
+
+
 class Checks:
-    """Prints ✓ / ✗ per criterion (a hint under each ✗). done(): under the grader, raises while any ✗ is left."""
+    """Prints ✓ / ✗ per criterion (a hint under each ✗). done(): under the grader, raises while any ✗ is left.
+
+    The first ✗ names the first cause the check can see. A later ✗ whose hint names a cause already named (the
+    same text, or a Cause with the same key), or that the check marks `follows=True` (it fails only because of an
+    earlier ✗), says "follows from the ✗ above: fix that first" instead of guessing another cause."""
 
     def __init__(self, cell_id: str, title: str):
-        self.cell_id, self.title, self.failed = cell_id, title, []
+        self.cell_id, self.title, self.failed, self.causes = cell_id, title, [], set()
         print(f"🔍 {title}")
 
-    def ok(self, passed, criterion: str, hint: str = "") -> bool:
+    def ok(self, passed, criterion: str, hint: str = "", follows: bool = False) -> bool:
         passed = bool(passed)
+        if not passed:
+            key = getattr(hint, "key", hint)
+            if self.failed and (follows or key in self.causes):
+                hint = _t("follows from the ✗ above: fix that first")
+            else:
+                self.causes.add(key)
         print(f"  {'✓' if passed else '✗'} {criterion}" + ("" if passed else f"\n      {_t('hint')}: {hint}"))
         if not passed:
             self.failed.append((criterion, hint))
@@ -84,6 +108,35 @@ class Checks:
             raise AssertionError(_t("{cell_id}: {n} criterion(s) not met", cell_id=self.cell_id, n=n) + "\n"
                                  + "\n".join(f"✗ {criterion}\n    hint: {hint}" for criterion, hint in self.failed))
         print("  → " + _t("{n} criterion(s) not met: fix your cell, run it, then run this check again", n=n))
+
+
+def cell_error(name: str) -> str | None:
+    """'SyntaxError: … (line n)' when the last error the kernel met was raised by the cell that defines `name` (a
+    cell whose source has `def name(` or `name =`), else None. IPython keeps that error in sys.last_value and each
+    cell's source in linecache, under the file name the error (or its traceback) names."""
+    err = getattr(sys, "last_value", None)
+    if not isinstance(err, BaseException):
+        return None
+    files = [err.filename] if isinstance(err, SyntaxError) and err.filename else []
+    tb = err.__traceback__
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    defines = re.compile(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(|^{re.escape(name)}[ \t]*=", re.M)
+    if not any(defines.search("".join(linecache.getlines(f))) for f in files if f):
+        return None
+    if isinstance(err, SyntaxError):
+        return f"{type(err).__name__}: {err.msg}" + (f" (line {err.lineno})" if err.lineno else "")
+    return one_line(err)
+
+
+def not_defined_hint(name: str, what: str = "") -> str:
+    """The hint for `name` not being defined: the error its cell raised, if that is why; else run the cell."""
+    raised = cell_error(name)
+    if raised:
+        return _t("your cell raised {error}, so {name} is not defined: fix it and run the cell again",
+                  error=raised, name=name)
+    return what or _t("run the cell that defines {name} first", name=name)
 
 
 def offline(scenario: str, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
@@ -254,21 +307,35 @@ def read_as(name, result: dict) -> str:
 
 
 def error_hint(run) -> str:
-    """A hint that follows from how the run broke."""
-    error = run.error or ""
+    """A hint that follows from how the run broke (the same hint met again in one check is reported once: later
+    criteria say it follows from the ✗ above)."""
+    return _error_text(run.error or "")
+
+
+def _error_text(error: str) -> str:
     if "TextBlock" in error or "'text'" in error:
         return _t("your code treated the text block the model sends before its calls as a call: handle only "
                   "blocks whose type is 'tool_use' (a turn is a sentence, then the tool_use blocks)")
     if "not defined yet" in error:
-        return _t("run the cell that defines run_tool_uses first")
+        return not_defined_hint("run_tool_uses")
     if "NotImplementedError" in error:
         return _t("write run_tool_uses (it still raises NotImplementedError)")
-    if "tool_result" in error or "tool_use" in error:
+    if "NoneType" in error and "call" in error:
+        return _t("with no approver (approve=None) nobody can say yes: check `approve is None` before calling it "
+                  "(the run stopped with {error})", error=error)
+    if "approve()" in error and "argument" in error:
+        return _t("call the approver with the call's name and input: await approve(block.name, block.input) (the "
+                  "run stopped with {error})", error=error)
+    if error.startswith("KeyError"):
+        return _t("a tool the policy does not list raised {error}: look its tier up with policy.get(block.name, "
+                  "default_tier)", error=error)
+    if "tool_result" in error or "tool_use" in error or "non-empty content" in error:
         return _t("every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user "
                   "message; look at every block of content, not only the first")
     if "TimeoutError" in error:
         return _t("run_tool_uses did not return within 60 s: is it waiting on something?")
-    return _t("return a list with one tool_result per tool_use block; read the error above")
+    return _t("the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use "
+              "block", error=error)
 
 
 def why(run, hint: str) -> str:
@@ -276,11 +343,11 @@ def why(run, hint: str) -> str:
     return error_hint(run) if run.error else hint
 
 
-def completed(c, run, label):
+def completed(c, run, label, follows=False):
     c.ok(run.error is None and run.final is not None and run.final.stop_reason == "end_turn",
          _t("{label}: the API accepted every request and the model finished", label=label)
          + (f" — {run.error}" if run.error else ""),
-         error_hint(run))
+         error_hint(run), follows=follows)
 
 
 def unfinished(c, problem, name: str) -> bool:
@@ -291,7 +358,7 @@ def unfinished(c, problem, name: str) -> bool:
         return False
     c.ok(False, _t("{name} is written and runs", name=name),
          _t("write {name}: it still raises NotImplementedError", name=name) if "NotImplementedError" in problem
-         else _t("run the cell that defines {name} first", name=name))
+         else not_defined_hint(name))
     c.note(_t("(the other criteria are checked once it runs)"))
     return True
 
@@ -306,7 +373,7 @@ def check_policy(ns: dict) -> None:
     bad = sorted(repr(t) for t in policy.values() if t not in TIERS) if isinstance(policy, dict) else []
     c.ok(isinstance(policy, dict) and policy and not bad,
          _t("POLICY is a dict: tool name -> 'allow' | 'ask' | 'deny'"),
-         _t("POLICY is not defined yet: run the exercise cell") if policy is None else
+         not_defined_hint("POLICY", _t("POLICY is not defined yet: run the exercise cell")) if policy is None else
          _t("fill in POLICY: one entry per tool of the colleague's list") if policy == {} else
          _t("tiers are the plain lowercase strings 'allow', 'ask', 'deny' (found {found})", found=", ".join(bad))
          if bad else _t("POLICY must be a dict"))
@@ -314,7 +381,8 @@ def check_policy(ns: dict) -> None:
         got = policy.get(name) if isinstance(policy, dict) else None
         c.ok(got == tier, f"POLICY[{name!r}] == {tier!r}",
              _t("{name} is not in POLICY yet", name=name) if got is None else
-             _t("it is {got!r}; the colleague's list says {tier!r}", got=got, tier=tier))
+             _t("it is {got!r}; the colleague's list says {tier!r}", got=got, tier=tier),
+             follows=repr(got) in bad)  # the tier's spelling, named in the ✗ above
     c.ok(default in ("ask", "deny"), _t("DEFAULT_TIER fails closed: 'ask' or 'deny'"),
          _t("with 'allow', any tool added later (delete_file is one already) would run unchecked")
          if default == "allow" else _t("set DEFAULT_TIER to 'ask' or 'deny' (plain lowercase strings)"))
@@ -327,8 +395,8 @@ async def check_allow(ns: dict) -> None:
     run = await drive(valve, "demo", "Read the first line of README.md, then tell me the time.")
     if unfinished(c, run.error, "run_tool_uses"):
         return c.done()
-    c.ok(count(run, "ran", "read_file") == 1 and count(run, "ran", "get_time") == 1,
-         _t("read_file and get_time (allow) each ran once"),
+    ran_once = count(run, "ran", "read_file") == 1 and count(run, "ran", "get_time") == 1
+    c.ok(ran_once, _t("read_file and get_time (allow) each ran once"),
          error_hint(run) if run.error else
          why(run, _t("an allowed tool runs straight away: await arun_tool(tool_impls, block.name, block.input, "
                      "tools)")))
@@ -337,7 +405,8 @@ async def check_allow(ns: dict) -> None:
     res = only_result(run, "get_time")
     c.ok(bool(res) and not res.get("is_error") and "2026-08-26T10:42:07" in str(res.get("content")),
          _t("the tool's output went back as its tool_result content"),
-         why(run, _t("pass on the text arun_tool returned: tool_result(block.id, text, is_error)")))
+         why(run, _t("pass on the text arun_tool returned: tool_result(block.id, text, is_error)")),
+         follows=not ran_once)
     completed(c, run, _t("the run"))
     missing = await drive(valve, "demo", "Read the first line of missing.md.")
     found = calls(missing, "read_file")
@@ -345,14 +414,15 @@ async def check_allow(ns: dict) -> None:
     c.ok(found and len(answered) == len(found) and all(r.get("is_error") is True for r in answered),
          _t("a tool that fails (read_file of a missing file) is answered with is_error: true"),
          why(missing, _t("keep the tool's own failure: text, is_error = await arun_tool(...) and pass is_error on "
-                         "to tool_result; dropped, a missing file reaches the model as a success")))
+                         "to tool_result; dropped, a missing file reaches the model as a success")),
+         follows=not ran_once)
     custom = await drive(valve, "demo", "Email bob@example.com that the report is ready.",
                          policy=dict(SPEC, send_email="allow"))
     c.ok(count(custom, "ran", "send_email") == 1,
          _t("an allowed tool the caller offers, not in the lesson's TOOLS (send_email), runs"),
          error_hint(custom) if custom.error else
          _t("pass the tools argument to arun_tool (arun_tool(tool_impls, name, input, tools)): it checks the input "
-            "against the schemas the caller gave, and the lesson's TOOLS has no send_email"))
+            "against the schemas the caller gave, and the lesson's TOOLS has no send_email"), follows=not ran_once)
     c.done()
 
 
@@ -376,14 +446,21 @@ async def check_deny(ns: dict) -> None:
          why(run, _t("the call did not succeed: tool_result(..., is_error=True)")))
     reading = read_as("send_email", res) if res else None
     c.ok(reading == "refused", _t("... saying the tool is forbidden by policy (so the model does not try again)"),
-         _t("it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
+         follows=bool(res) and res.get("is_error") is not True and reading != "declined",  # no error: the ✗ above
+         hint=_t("it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
             "'forbidden'), not REJECTED_MESSAGE") if reading == "declined" else
          why(run, _t("say why: e.g. \"send_email is forbidden by policy; it was not run\" (the words 'forbidden' "
                      "or 'policy')")))
     completed(c, run, _t("the run"))
+    deny_wrong = bool(count(run, "ran", "send_email") or count(run, "asked", "send_email")
+                      or (res and (res.get("is_error") is not True or reading != "refused")))
     typo = await drive(valve, "demo", "Email bob@example.com that the report is ready.",
                        policy=dict(SPEC, send_email="Deny"))
-    res = only_result(typo, "send_email")
+    typo_res = only_result(typo, "send_email")
+    typo_same = (count(typo, "ran", "send_email"), count(typo, "asked", "send_email"),
+                 typo_res.get("is_error"), read_as("send_email", typo_res) if typo_res else None) == \
+        (count(run, "ran", "send_email"), count(run, "asked", "send_email"), res.get("is_error"), reading)
+    res = typo_res
     c.ok(count(typo, "ran", "send_email") == 0 and count(typo, "asked", "send_email") == 0
          and res.get("is_error") is True and read_as("send_email", res) == "refused",
          _t("a tier that is none of the three (a typo: 'Deny') is treated as deny"),
@@ -391,8 +468,11 @@ async def check_deny(ns: dict) -> None:
          if count(typo, "ran", "send_email") else
          _t("the typo went to the approver: fail closed — anything that is not exactly 'allow' or 'ask' is a deny")
          if count(typo, "asked", "send_email") else
+         _t("the typo got no tool_result at all: fail closed — anything that is not exactly 'allow' or 'ask' is a "
+            "deny, answered like one") if calls(typo, "send_email") and not calls(typo, "send_email")[0][1] else
          error_hint(typo) if typo.error else
-         _t("answer it exactly like a deny: one is_error tool_result, forbidden by policy"))
+         _t("answer it exactly like a deny: one is_error tool_result, forbidden by policy"),
+         follows=deny_wrong and typo_same)  # the typo was treated exactly like the deny above, which failed
     c.done()
 
 
@@ -405,6 +485,7 @@ async def check_ask(ns: dict) -> None:
         return c.done()
     no = await drive(valve, "demo", task, answer=False)
     asked = [(n, i) for k, n, i in yes.events if k == "asked"]
+    unasked = not asked  # nothing was put to the approver: what depends on its answer cannot work yet
     c.ok(asked == [("write_file", {"path": "scratch/policy-check.txt", "content": "draft"})],
          _t("write_file (ask) was put to the approver once, with its name and input"),
          error_hint(yes) if yes.error and not asked else
@@ -415,34 +496,40 @@ async def check_ask(ns: dict) -> None:
          _t("approved: write_file ran, and only after the yes"),
          why(yes, _t("it never ran after a yes: run it when approve(...) returns True"))
          if ("ran", "write_file") not in kinds else
-         _t("ask first, then run: a question asked after the tool ran comes too late, the file is already written"))
+         _t("ask first, then run: a question asked after the tool ran comes too late, the file is already written"),
+         follows=unasked)
     c.ok(not no.error and count(no, "ran", "write_file") == 0, _t("rejected: write_file never ran"),
-         why(no, _t("on a no, skip arun_tool")))
+         why(no, _t("on a no, skip arun_tool")), follows=unasked)
     w = calls(no, "write_file")
-    c.ok(len(w) == 1 and len(w[0][1]) == 1 and w[0][1][0].get("is_error") is True,
-         _t("rejected: the call still got exactly one tool_result, with is_error: true"),
+    rejection_ok = len(w) == 1 and len(w[0][1]) == 1 and w[0][1][0].get("is_error") is True
+    c.ok(rejection_ok, _t("rejected: the call still got exactly one tool_result, with is_error: true"),
+         _t("a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, "
+            "is_error=True)") if len(w) == 1 and len(w[0][1]) == 1 and not no.error else
          why(no, _t("answer it: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — a rejection is a result, "
-                    "not silence")))
+                    "not silence")), follows=unasked)
     res = only_result(no, "write_file")
     reading = read_as("write_file", res) if res else None
     c.ok(reading == "declined", _t("rejected: the model reads it as the person's no"),
          _t("it reads as a refusal by policy: a rejection is not a deny — send REJECTED_MESSAGE")
          if reading == "refused" else why(no, _t("send REJECTED_MESSAGE (from harness_lib.approval): it tells the "
-                                                 "model a person declined")))
-    completed(c, yes, _t("approved run"))
-    completed(c, no, _t("rejected run"))
+                                                 "model a person declined")), follows=unasked)
+    completed(c, yes, _t("approved run"), follows=unasked)
+    completed(c, no, _t("rejected run"), follows=unasked)
     nobody = await drive(valve, "demo", task, approver=None)
     w = calls(nobody, "write_file")
     c.ok(count(nobody, "ran", "write_file") == 0 and len(w) == 1 and len(w[0][1]) == 1
          and w[0][1][0].get("is_error") is True,
-         _t("no approver (approve=None): write_file does not run, and gets an is_error tool_result"),
+         _t("no approver (approve=None): write_file does not run, and gets an is_error tool_result")
+         + (f" — {nobody.error}" if nobody.error else ""),
          why(nobody, _t("with no approver nobody can say yes: fail closed, answer it like a rejection"))
          if not count(nobody, "ran", "write_file") else
-         _t("approve=None ran the tool: with no approver nobody can say yes — fail closed, treat it as a no"))
+         _t("approve=None ran the tool: with no approver nobody can say yes — fail closed, treat it as a no"),
+         follows=not rejection_ok and not nobody.error and not count(nobody, "ran", "write_file"))  # answered as above
     odd = await drive(valve, "demo", task, answer=lambda name, tool_input: "no")
     c.ok(not odd.error and count(odd, "ran", "write_file") == 0,
          _t("an approver that answers something other than True (here the string 'no') does not approve"),
-         why(odd, _t("only `True` is a yes: `if await approve(...) is True:` — a truthy 'no' must not run the tool")))
+         why(odd, _t("only `True` is a yes: `if await approve(...) is True:` — a truthy 'no' must not run the tool")),
+         follows=unasked)
     c.done()
 
 
@@ -466,7 +553,8 @@ async def check_default_tier(ns: dict) -> None:
             res = only_result(run, "delete_file")
             c.ok(res.get("is_error") is True and read_as("delete_file", res) == "refused",
                  _t("default_tier='deny': delete_file got one is_error tool_result saying it is forbidden by policy"),
-                 why(run, _t("an unlisted tool that falls to deny is answered exactly like a listed deny")))
+                 why(run, _t("an unlisted tool that falls to deny is answered exactly like a listed deny")),
+                 follows=got != want)  # it was asked about or ran: not treated as deny at all (the ✗ above)
     run = await drive(valve, "demo", task, policy=dict(SPEC, delete_file="allow"), default_tier="deny")
     c.ok(count(run, "ran", "delete_file") == 1, _t("a tool the policy lists gets its own tier, not the default"),
          why(run, _t("use the policy argument the loop passes in (the checks pass their own), not the global POLICY")))
@@ -483,15 +571,16 @@ async def check_parallel(ns: dict) -> None:
     c.ok(len(uses) == 4 and isinstance(results, list), _t("for a turn of 4 tool calls, run_tool_uses returned a list"),
          error_hint(run) if run.error and not run.rounds else
          _t("return a list of tool_result blocks; the loop sends it as ONE user message"))
+    not_a_list = bool(run.rounds) and not isinstance(results, list)  # the ✗ above: what follows cannot hold
     results = results if isinstance(results, list) else []
     c.ok([r.get("tool_use_id") if isinstance(r, dict) else None for r in results] == [u.id for u in uses],
          _t("exactly one tool_result per tool_use, in the tool_use order"),
          why(run, _t("one result per tool_use block, in the order of the blocks, none skipped, none twice "
-                     "(the text block before them gets none)")))
+                     "(the text block before them gets none)")), follows=not_a_list)
     c.ok(bool(results) and all(isinstance(r, dict) and r.get("type") == "tool_result" and "content" in r
                                for r in results),
          _t("every block is a tool_result: type, tool_use_id, content (and is_error when it failed)"),
-         why(run, _t("build each one with tool_result(block.id, text, is_error)")))
+         why(run, _t("build each one with tool_result(block.id, text, is_error)")), follows=not_a_list)
     first_turn = [(k, n) for k, n, _ in run.events]
     ran = sorted(n for k, n in first_turn if k == "ran")
     c.ok(ran == ["get_time", "read_file", "write_file"],
@@ -504,7 +593,7 @@ async def check_parallel(ns: dict) -> None:
          why(run, _t("the kit's rule: first decide every call of the turn (look up tiers, ask the approver for "
                      "each 'ask'), then run the calls that may run — here a tool ran before the turn's question "
                      "was asked")))
-    completed(c, run, _t("the run"))
+    completed(c, run, _t("the run"), follows=not_a_list)
     two = await drive(valve, "parallel", 'Write "a" to scratch/a.txt and write "b" to scratch/b.txt.',
                       answer=lambda name, tool_input: tool_input.get("path") == "scratch/a.txt")
     asked = [i.get("path") for k, n, i in two.events if (k, n) == ("asked", "write_file")]
@@ -582,9 +671,11 @@ async def resend(messages) -> str | None:
 def _problem_hint(run) -> str:
     problem = run.problem or ""
     if "not defined" in problem:
-        return _t("run the cell that defines MAX_TURNS and run_capped first")
+        return not_defined_hint("run_capped", _t("run the cell that defines MAX_TURNS and run_capped first"))
     if "NotImplementedError" in problem:
         return _t("write run_capped (it still raises NotImplementedError)")
+    if "TextBlock" in problem:
+        return _error_text(problem)
     if run.runaway:
         return _t("the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the "
                   "top")
@@ -600,7 +691,7 @@ def check_diagnosis(ns: dict) -> None:
     known = set(vocab.values())
     c.ok(isinstance(d, dict) and d and all(k in known for k in d) and all(v in known for v in d.values()),
          _t("DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell"),
-         _t("DIAGNOSIS is not defined yet: run the exercise cell") if d is None else
+         not_defined_hint("DIAGNOSIS", _t("DIAGNOSIS is not defined yet: run the exercise cell")) if d is None else
          _t("DIAGNOSIS must be a dict") if not isinstance(d, dict) else
          _t("fill in DIAGNOSIS: at least one entry") if not d else
          _t("use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked"))
@@ -608,29 +699,32 @@ def check_diagnosis(ns: dict) -> None:
         c.note(_t("(the other criteria are checked once DIAGNOSIS has entries)"))
         c.done()
         return
+    all_known = all(k in known for k in d) and all(v in known for v in d.values())
+    c.ok(not any(_digest(k)[:8] in _DECOY_GUARDS for k in d if isinstance(k, str)),
+         _t("no key is a guard whose absence does not make this loop run away"),
+         _t("one of your keys names something the bare loop lacks, but its absence never makes a loop run away "
+            "(what does the SDK already do by itself?)"))
+    decoy_values = [v for v in d.values() if isinstance(v, str) and _digest(v)[:8] in _DECOY_RUNAWAYS]
+    c.ok(not decoy_values, _t("no value is a failure this loop does not have"),
+         _t("one of your values describes something that does not happen in this loop: "
+            "look at what it sends back after every tool_use"))
     keys = [_digest(k)[:8] for k in d if isinstance(k, str)]
     named = sum(1 for k in keys if k in _RUNAWAY_GUARDS)
     c.ok(named == len(_RUNAWAY_GUARDS),
          _t("names every missing guard that lets this loop run away ({named} of {total} named)",
             named=named, total=len(_RUNAWAY_GUARDS)),
          _t("read the while line (who decides when it ends?), then the two runaway runs: what grows without end, "
-            "and what goes unnoticed? Each has a guard whose absence allows it"))
+            "and what goes unnoticed? Each has a guard whose absence allows it"),
+         follows=not all_known and named == 0)  # nothing of the 🔒 cell's vocabulary: the first ✗ says why
     runaway_keys = [(k, v) for k, v in d.items() if isinstance(k, str) and _digest(k)[:8] in _RUNAWAY_GUARDS]
-    right = sum(1 for k, v in runaway_keys if isinstance(v, str) and _digest(k, v)[:16] in _RIGHT_PAIRS)
+    wrong = [(k, v) for k, v in runaway_keys if not (isinstance(v, str) and _digest(k, v)[:16] in _RIGHT_PAIRS)]
     if runaway_keys:
-        c.ok(right == len(runaway_keys),
+        c.ok(not wrong,
              _t("each of those guards is mapped to the runaway its absence allows ({right} of {total} right)",
-                right=right, total=len(runaway_keys)),
+                right=len(runaway_keys) - len(wrong), total=len(runaway_keys)),
              _t("for each guard ask: without it, what happens when the model keeps asking for tools? "
-                "Pick the runaway constant that describes exactly that"))
-    c.ok(not any(_digest(k)[:8] in _DECOY_GUARDS for k in d if isinstance(k, str)),
-         _t("no key is a guard whose absence does not make this loop run away"),
-         _t("one of your keys names something the bare loop lacks, but its absence never makes a loop run away "
-            "(hint: what does the SDK already do by itself?)"))
-    c.ok(not any(_digest(v)[:8] in _DECOY_RUNAWAYS for v in d.values() if isinstance(v, str)),
-         _t("no value is a failure this loop does not have"),
-         _t("one of your values describes something that does not happen in this loop: "
-            "look at what it sends back after every tool_use"))
+                "Pick the runaway constant that describes exactly that"),
+             follows=all(v in decoy_values for _, v in wrong))  # only the pairs whose value the ✗ above names
     c.done()
 
 
@@ -645,42 +739,61 @@ async def check_turn_cap(ns: dict) -> None:
              + (_t(" (it is {cap!r})", cap=cap) if not isinstance(cap, int) else ""),
              _t("set MAX_TURNS to your cap, e.g. 8 (the lessons' value)"))
         return c.done()
+    r0 = await capped(fn, "never-ends", max_turns=0)
+    # a runaway although max_turns=0 stops at once: the cap is asked, but `turns` never reaches it
+    never_counted = r.runaway and r0.problem is None and not r0.calls and r0.requests == 1
     c.ok(r.problem is None, _t("a model that never ends its turn is stopped (never-ends, max_turns=3)")
-         + (f" — {r.problem}" if r.problem else ""), _problem_hint(r))
+         + (f" — {r.problem}" if r.problem else ""),
+         _t("with max_turns=0 your loop stops at once, so the cap is asked; with max_turns=3 it never stops: "
+            "`turns` never reaches the cap — add `turns += 1` for each turn that runs") if never_counted else
+         _problem_hint(r))
     n = len(r.calls)
-    c.ok(n == 3, _t("exactly 3 tool turns ran (ran: {n})", n=n),
+    broke = r.problem is not None  # the ✗ above: the run did not end with a result, so nothing below can hold
+    miscount = r.problem is None and n != 3  # the cap fires a turn early or late: what counts turns follows from it
+    c.ok(n == 3, _t("exactly 3 tool turns ran (ran: {n})", n=n), follows=broke, hint=
          _t("one turn short: the cap fired with 2 turns done — is `turns` counted before the check? Ask first, "
             "then count the turn") if n == 2 else
          _t("more turns than the cap: ask `turns >= max_turns` before every turn") if n > 3 else
          _problem_hint(r) if r.problem else _t("fewer turns than the cap: the run ended early"))
     c.ok(r.requests == 4, _t("exactly 4 model requests: the first, and one after each turn (sent: {n})", n=r.requests),
          _t("stop before running a 4th turn, so no 5th request is sent") if r.requests > 4 else
-         _t("a request after each turn that ran, plus the first") if r.requests else _problem_hint(r))
+         _t("a request after each turn that ran, plus the first") if r.requests else _problem_hint(r),
+         follows=miscount or broke)
     res = r.result if isinstance(r.result, AgentResult) else None
     got = (res.stopped_by, res.turns, res.requests) if res else None
+    not_the_cap = got is not None and got[0] != "max_turns"  # it ended by the while condition, not by the cap
     c.ok(got == ("max_turns", 3, 4), _t("it returns AgentResult with stopped_by='max_turns', turns=3, requests=4")
          + (_t(" (got {got})", got=got) if got and got != ("max_turns", 3, 4) else ""),
          _problem_hint(r) if r.problem else
+         _t("the loop ended by its while condition (stopped_by={stopped_by!r}), not by the cap: ask "
+            "`if turns >= max_turns:` first thing in the body and return AgentResult(text, 'max_turns', turns, "
+            "requests, 0, messages) there", stopped_by=got[0]) if not_the_cap else
+         _t("it reports requests={got}, but the API received {sent}: count every request you send (the first, and "
+            "`requests += 1` after each messages.create)", got=got[2], sent=r.requests)
+         if got[2] != r.requests and got[1] == n else
          _t("return AgentResult(text, 'max_turns', turns, requests, 0, messages) when the cap fires; "
-            "turns counts the turns that ran, requests every request sent"))
+            "turns counts the turns that ran, requests every request sent"),
+         follows=broke or (miscount and got is not None and got[0] == "max_turns"))  # the cap fired a turn off
     c.ok(res is not None and isinstance(res.text, str) and res.text.strip() != "",
          _t("its text says the harness stopped the run (not empty)"),
          _problem_hint(r) if r.problem else
-         _t("give the caller a sentence, e.g. f\"Stopped by the harness: turn cap of {max_turns} reached.\""))
+         _t("give the caller a sentence, e.g. f\"Stopped by the harness: turn cap of {max_turns} reached.\""),
+         follows=not_the_cap or broke)
     c.ok(res is not None and await resend(res.messages) is None,
          _t("the history it returns can be continued (no tool_use left without its tool_result)"),
          _problem_hint(r) if res is None else
-         _t("when the cap fires, return before appending the response whose calls you will not run"))
+         _t("when the cap fires, return before appending the response whose calls you will not run"), follows=broke)
     offered_ok = bool(r.offered) and all(t == TOOLS_2 for t in r.offered)
     c.ok(offered_ok, _t("every request offered exactly the tools the caller passed"),
          _problem_hint(r) if not r.offered else
-         _t("pass the tools argument to messages.create, not a global list (the checks pass their own tools)"))
-    r0 = await capped(fn, "never-ends", max_turns=0)
+         _t("pass the tools argument to messages.create, not a global list (the checks pass their own tools)"),
+         follows=broke and not r.offered)
     c.ok(r0.problem is None and len(r0.calls) == 0 and r0.requests == 1,
          _t("max_turns=0: not a single turn runs (tool calls: {n}, requests: {requests})",
             n=len(r0.calls), requests=r0.requests),
          _t("with max_turns=0, {n} turn(s) ran: the cap must be asked before the first turn runs, first thing in "
-            "the loop body", n=len(r0.calls)) if r0.calls else _problem_hint(r0))
+            "the loop body", n=len(r0.calls)) if r0.calls else _problem_hint(r0),
+         follows=n > 3 and len(r0.calls) == n - 3)  # the same turn too many as above
     par = await capped(fn, "parallel", max_turns=1)
     pres = par.result if isinstance(par.result, AgentResult) else None
     c.ok(pres is not None and (pres.stopped_by, pres.turns, pres.requests) == ("end_turn", 1, 2),
@@ -689,10 +802,12 @@ async def check_turn_cap(ns: dict) -> None:
             if pres and (pres.stopped_by, pres.turns, pres.requests) != ("end_turn", 1, 2) else ""),
          _problem_hint(par) if pres is None else
          _t("turns counts tool-calling turns (model responses), not tool calls: add 1 per response, however many "
-            "tool_use blocks it holds") if pres.turns != 1 else
+            "tool_use blocks it holds") if pres.turns > 1 else
          _t("after its one turn the model ended its turn: return its answer (stopped_by='end_turn'); the cap fires "
             "only when the model asks for one more turn") if pres.stopped_by != "end_turn" else
-         _t("count every request you send: the first, and one after the turn"))
+         _t("count every request you send: the first, and one after the turn"),
+         follows=(miscount and len(par.calls) != 2) or never_counted  # a turn early (or turns never counted)
+         or (pres is not None and got is not None and pres.requests != 2 and got[2] != r.requests))
     cap = ns.get("MAX_TURNS")
     ok_cap = isinstance(cap, int) and not isinstance(cap, bool) and 1 <= cap <= 30
     c.ok(ok_cap, _t("MAX_TURNS is a whole number from 1 to 30") + ("" if ok_cap else _t(" (it is {cap!r})", cap=cap)),
@@ -703,7 +818,9 @@ async def check_turn_cap(ns: dict) -> None:
              _t("run_capped's default cap is MAX_TURNS (without max_turns, {n} turns ran; MAX_TURNS={cap})",
                 n=len(rd.calls), cap=cap),
              _t("keep `max_turns=MAX_TURNS` as the default in the def line") if rd.problem is None else
-             _problem_hint(rd))
+             _problem_hint(rd),
+             follows=(miscount and rd.problem is None and len(rd.calls) == cap + n - 3)  # the same miscount
+             or (rd.problem is not None and rd.problem.split(":")[0] == (r.problem or "").split(":")[0]))
     c.done()
 
 
@@ -758,7 +875,7 @@ from pathlib import Path  # noqa: E402
 from anthropic.types import TextBlock, ToolUseBlock, Usage  # noqa: E402
 
 from harness_lib import valves as _kit_valves  # noqa: E402
-from harness_lib.loop import tool_result  # noqa: E402
+from harness_lib.loop import final_text, tool_result  # noqa: E402
 from harness_lib.tools import DEFAULT_ROOT, run_tool  # noqa: E402
 
 TOOLS_3 = [dict(t, description=t["description"] + " (grader's copy)") for t in TOOLS
@@ -847,12 +964,14 @@ async def check_tokens(ns: dict) -> None:
          "cache_creation_input_tokens (first time) and cache_read_input_tokens (after): add both", short=short)
          if got_w == short else _t("add every billed counter: input, output, cache_creation_input_tokens, "
                                 "cache_read_input_tokens"))
+    short_only = got_w == short  # input + output only, named in the ✗ above
     c.ok(got_r == _all_four(read),
          _t("a later request counts its cache reads: {all_four} tokens", all_four=_all_four(read))
          + (f" — {problem_r}" if problem_r else "" if got_r == _all_four(read) else _t(" (got {got!r})", got=got_r)),
          _t("it raised {problem}", problem=problem_r) if problem_r else
          _t("cache reads are billed too (cheaper per token, but they fill the context and the budget): add "
-         "usage.cache_read_input_tokens"))
+         "usage.cache_read_input_tokens"),
+         follows=short_only and got_r == read.input_tokens + read.output_tokens)
     bare = Usage(input_tokens=30, output_tokens=12)  # the cache fields are None, as on a response without them
     got_b, problem_b = _call(fn, bare)
     c.ok(got_b == 42, _t("a usage whose cache counters are missing (None) counts them as 0 (30 + 12 = 42)")
@@ -867,7 +986,7 @@ async def check_tokens(ns: dict) -> None:
          "cache writes once (50 + 20 + 3000 = 3070)") + ("" if got_l == 3070 or problem_l else _t(" (got {got!r})", got=got_l)),
          _t("it raised {problem}", problem=problem_l) if problem_l else
          _t("usage.cache_creation is a breakdown of cache_creation_input_tokens (by cache lifetime), not more tokens: "
-         "add the four *_tokens counters, nothing else"))
+         "add the four *_tokens counters, nothing else"), follows=short_only and got_l == 70)
     c.done()
 
 
@@ -895,7 +1014,7 @@ def _got(run) -> tuple | None:
 def _loop_hint(run) -> str:
     problem = run.problem or ""
     if "not defined" in problem:
-        return _t("run the cell that defines run_guarded first")
+        return not_defined_hint("run_guarded")
     if "NotImplementedError" in problem:
         return _t("something it calls is not written yet ({problem})", problem=problem)
     if getattr(run, "runaway", False):  # bounded() cut it off (its line is in the notebook's language)
@@ -914,6 +1033,42 @@ async def resend_3(messages) -> str | None:
         return one_line(err)
 
 
+async def harness_said(res, scenario: str, tools: list | None = None) -> bool:
+    """True when a stop's text is the harness's own sentence: not empty, and none of the texts the model wrote in
+    that run (the history's, and the response the loop stopped at, which it got again by sending the history)."""
+    text = res.text.strip() if isinstance(res.text, str) else ""
+    if not text:
+        return False
+    model = {b.text.strip() for m in res.messages if isinstance(m, dict) and m.get("role") == "assistant"
+             and isinstance(m.get("content"), list) for b in m["content"] if getattr(b, "type", None) == "text"}
+    if res.messages and isinstance(res.messages[-1], dict) and res.messages[-1].get("role") == "user":
+        try:
+            stop = await offline(scenario).messages.create(model=MODEL, max_tokens=1024, tools=tools or TOOLS_3,
+                                                           messages=res.messages)
+            model.add(final_text(stop).strip())
+        except Exception:  # a history the API refuses: another criterion says so
+            pass
+    return text not in model
+
+
+def _count_hint(run, totals: list) -> str | None:
+    """What is wrong with the tokens_used `run` returned, given the right running total per request (`totals`),
+    or None when it is right. The run's requests are the ones the offline API received."""
+    res = run.result if isinstance(run.result, AgentResult) else None
+    n = run.requests
+    if res is None or not 1 <= n <= len(totals) or res.tokens_used == totals[n - 1]:
+        return None
+    if res.tokens_used == totals[n - 1] - totals[0]:
+        return _t("tokens_used leaves out the first response: start it at tokens_of(response.usage), right after "
+                  "the first request (the first response costs too)")
+    if n >= 2 and res.tokens_used == totals[n - 1] - totals[n - 2]:
+        return _t("tokens_used holds only the last response's tokens: add each response's to the total "
+                  "(`tokens_used += tokens_of(response.usage)`), do not replace it")
+    if res.tokens_used == 0:
+        return _t("tokens_used stays 0: add tokens_of(response.usage) after every request, the first one included")
+    return _t("add tokens_of(response.usage) after EVERY request, the first one included, and return the total")
+
+
 async def check_budget(ns: dict) -> None:
     c = Checks("check-budget", _t("valve 2: the token budget, checked after the cap and before spending more"))
     fn = ns.get("run_guarded")
@@ -921,48 +1076,59 @@ async def check_budget(ns: dict) -> None:
     r = await guarded(fn, "token-hog", max_turns=8, token_budget=40_000)
     if unfinished(c, r.problem, "run_guarded"):
         return c.done()
+    _, hog = await reference_run("token-hog", max_turns=8, token_budget=10 ** 9)  # the running total per request
+    count_hint = _count_hint(r, hog)  # the count is the first thing the budget depends on
+    miscounted = count_hint is not None
     want = ("token_budget", ref.turns, ref.requests)
     got = _got(r)
+    counted_first = (got is not None and got[0] == "token_budget" and got[2] == want[2] and got[1] == want[1] + 1
+                     and len(r.calls) == ref.turns)  # the stop came after `turns += 1`, the turn never ran
     c.ok(got == want, _t("token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {turns} "
          "turns and {requests} requests", turns=ref.turns, requests=ref.requests) + (_t(" (got {got})", got=got) if got and got != want else "")
          + (f" — {r.problem}" if r.problem else ""),
-         _loop_hint(r) if got is None else
-         _t("the cap stopped it, not the budget: add `tokens_used += tokens_of(response.usage)` after every request "
-         "(the first one too) and `if tokens_used >= token_budget:` right after the cap check")
+         _loop_hint(r) if got is None else count_hint if miscounted else
+         _t("the cap stopped it, not the budget: add `if tokens_used >= token_budget:` right after the cap check")
          if got[0] == "max_turns" else
+         _t("the budget stopped the run after the turn was counted (turns={got_1}, though {n} turns ran): ask it at "
+            "the top of the body, right after the cap, before `turns += 1` and before the response is appended",
+            got_1=got[1], n=len(r.calls)) if counted_first else
          _t("stopped at the wrong moment (turns={got_1}, requests={got_2}): add each response's tokens as it "
          "arrives, and ask `tokens_used >= token_budget` at the top of the body, right after the cap", got_1=got[1], got_2=got[2]))
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and res.tokens_used == ref.tokens_used,
          _t("tokens_used is the sum over every request, the first included ({tokens_used})", tokens_used=ref.tokens_used)
          + (_t(" (got {tokens_used})", tokens_used=res.tokens_used) if res is not None and res.tokens_used != ref.tokens_used else ""),
-         _loop_hint(r) if res is None else
-         _t("add tokens_of(response.usage) after EVERY request, the first one included, and return the total"))
+         _loop_hint(r) if res is None else count_hint or
+         _t("add tokens_of(response.usage) after EVERY request, the first one included, and return the total"),
+         follows=r.problem is not None or (not miscounted and got != want))  # the right count, a wrong stop
     no_budget = got is not None and got[0] == "max_turns" and got[1] == 8  # nothing but the cap ever stops it
-    absent = (_t("no budget check stopped this run (see the first criterion): add `if tokens_used >= token_budget:` "
-              "right after the cap"))
+    # what the budget decides follows from the ✗ above: a wrong count, no budget check, or a stop counted as a turn
+    after = miscounted or no_budget or r.problem is not None or counted_first
     c.ok(len(r.calls) == ref.turns, _t("the tools ran in exactly the {turns} turns that were allowed "
          "(ran: {n})", turns=ref.turns, n=len(r.calls)),
-         _loop_hint(r) if r.problem else absent if no_budget else
-         _t("stop before running the turn that would spend more, not after"))
-    c.ok(res is not None and res.stopped_by == "token_budget" and isinstance(res.text, str) and res.text.strip(),
-         _t("the budget's stop comes with a text that says the harness stopped the run"),
-         _loop_hint(r) if res is None else absent if res.stopped_by != "token_budget" else
-         _t("when the budget stops the run, say so, e.g. "
-         'f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}."'))
+         _loop_hint(r) if r.problem else
+         _t("stop before running the turn that would spend more, not after"), follows=after)
+    c.ok(res is not None and res.stopped_by == "token_budget" and await harness_said(res, "token-hog"),
+         _t("the budget's stop comes with a text that says the harness stopped the run (not the model's text)"),
+         _loop_hint(r) if res is None else
+         _t("when the budget stops the run, say so in your own words, e.g. "
+         'f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}." — '
+         "the model's last text is not an answer, the harness cut it off"),
+         follows=after or (res is not None and res.stopped_by != "token_budget"))
     problem = await resend_3(res.messages) if res is not None else "no result"
     c.ok(problem is None, _t("the history it returns can be continued (no tool_use left without its tool_result)"),
          _loop_hint(r) if res is None else
-         _t("return before appending the response whose calls you will not run"))
+         _t("return before appending the response whose calls you will not run"), follows=counted_first)
     c.ok(bool(r.offered) and all(t == TOOLS_3 for t in r.offered), _t("every request offered exactly the tools the "
          "caller passed"), _loop_hint(r) if not r.offered else _t("pass the tools argument to messages.create"))
     first = await guarded(fn, "never-ends", max_turns=8, token_budget=1)
+    bottom = _got(first) == ("token_budget", 1, 2) and not after  # the budget is asked after the next request
     c.ok(_got(first) == ("token_budget", 0, 1) and not first.calls,
          _t("token_budget=1: the first response already spends it, so no turn runs (1 request)")
          + (_t(" (got {got})", got=_got(first)) if _got(first) and _got(first) != ("token_budget", 0, 1) else ""),
-         _loop_hint(first) if _got(first) is None else absent if no_budget else
-         _t("check the budget at the TOP of the body, before the first turn runs, and count the first response's "
-         "tokens too"))
+         _loop_hint(first) if _got(first) is None else
+         _t("check the budget at the TOP of the body, before the first turn runs: a check at the bottom, after the "
+            "next request, lets the first turn run whatever the first response cost"), follows=after)
     both = await guarded(fn, "never-ends", max_turns=0, token_budget=1)
     c.ok(_got(both) == ("max_turns", 0, 1), _t("max_turns=0 and token_budget=1 both say stop: the turn cap, "
          "checked first, names it") + (_t(" (got {got})", got=_got(both)) if _got(both) and _got(both) != ("max_turns", 0, 1)
@@ -971,14 +1137,15 @@ async def check_budget(ns: dict) -> None:
          _t("the order at the top of the body is: turn cap, then token budget (the lessons' valve order)"))
     _, totals = await reference_run("never-ends", max_turns=8)
     exact = await guarded(fn, "never-ends", max_turns=8, token_budget=totals[3])
+    late_by_one = _got(exact) == ("token_budget", 4, 5)
     c.ok(_got(exact) == ("token_budget", 3, 4), _t("a budget reached exactly (token_budget={totals_3}, the total "
          "after 4 requests) stops the run: `>=`, not `>`", totals_3=totals[3])
          + (_t(" (got {got})", got=_got(exact)) if _got(exact) and _got(exact) != ("token_budget", 3, 4) else ""),
-         _loop_hint(exact) if _got(exact) is None else absent if no_budget else
+         _loop_hint(exact) if _got(exact) is None else
          _t("spent == budget means the budget is used up: `if tokens_used >= token_budget:`")
-         if _got(exact) == ("token_budget", 4, 5) else
+         if late_by_one else
          _t("count every response's tokens (the first too) and stop at the top of the body once the total reaches "
-         "the budget"))
+         "the budget"), follows=after)
     _, demo = await reference_run("demo", max_turns=8)  # 2 tool turns, then the model's answer
     late = await guarded(fn, "demo", max_turns=8, token_budget=demo[1] + 1)
     lres = late.result if isinstance(late.result, AgentResult) else None
@@ -987,16 +1154,18 @@ async def check_budget(ns: dict) -> None:
          + (_t(" (got stopped_by={stopped_by!r})", stopped_by=lres.stopped_by) if lres is not None and lres.stopped_by != "end_turn" else ""),
          _loop_hint(late) if lres is None else
          _t("the budget is checked before spending MORE: once the model has answered nothing more will be spent, so "
-         "return its answer. A check after the request (at the bottom of the body) replaces it with a stop"))
+         "return its answer. A check after the request (at the bottom of the body) replaces it with a stop"),
+         follows=bottom and lres is not None and lres.stopped_by == "token_budget")  # the same check at the bottom
     tools = cached_tools()
     _, true_totals = await reference_run("never-ends", tools=tools, max_turns=8)
     cached = await guarded(fn, "never-ends", tools=tools, max_turns=8, token_budget=true_totals[2])
     c.ok(_got(cached) == ("token_budget", 2, 3), _t("with prompt caching on, the budget counts the cached tokens too "
          "(token_budget={true_totals_2}: reached after 3 requests)", true_totals_2=true_totals[2])
          + (_t(" (got {got})", got=_got(cached)) if _got(cached) and _got(cached) != ("token_budget", 2, 3) else ""),
-         _loop_hint(cached) if _got(cached) is None else absent if no_budget else
+         _loop_hint(cached) if _got(cached) is None else
          _t("the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: "
-         "a cached prompt shows up in cache_read_input_tokens"))
+         "a cached prompt shows up in cache_read_input_tokens"),
+         follows=after or (late_by_one and _got(cached) == ("token_budget", 3, 4)))  # the same `>` as above
     c.done()
 
 
@@ -1014,24 +1183,31 @@ async def check_progress(ns: dict) -> None:
     if unfinished(c, r.problem, "run_guarded"):
         return c.done()
     got = _got(r)
+    ran_repeat = got is not None and got[0] == "no_progress" and len(r.calls) > 1  # caught after the tools ran
+    turn_counted = got == ("no_progress", 2, 2) and len(r.calls) == 1  # caught in time, but counted as a turn
     c.ok(got == ("no_progress", 1, 2), _t("stuck: stopped_by='no_progress' after 1 turn and 2 requests")
          + (_t(" (got {got})", got=got) if got and got != ("no_progress", 1, 2) else ""),
          _loop_hint(r) if got is None else
          _t("the same call twice in a row must stop the run: keep `signatures`, append signature_of(response.content), "
          "and return stopped_by='no_progress' when find_loop(signatures) finds a loop")
          if got[0] != "no_progress" else
+         _t("the repeated call ran before the check caught it: append the signature and ask find_loop BEFORE the "
+            "tools run") if ran_repeat else
+         _t("the repeated turn never ran, yet it was counted (turns={turns}): ask find_loop before `turns += 1`",
+            turns=got[1]) if turn_counted else
          _t("the second, identical response is caught before it runs: append its signature and check BEFORE "
          "`turns += 1` and before the tools run"))
     c.ok(len(r.calls) == 1, _t("the repeated call never ran: read_file ran once (ran: {n})", n=len(r.calls)),
          _loop_hint(r) if r.problem else
          _t("nothing stopped the repeat (see the first criterion)") if got and got[0] != "no_progress" else
-         _t("check for no progress before running the tools, not after"))
+         _t("check for no progress before running the tools, not after"), follows=ran_repeat)
     res = r.result if isinstance(r.result, AgentResult) else None
-    c.ok(res is not None and await resend_3(res.messages) is None and isinstance(res.text, str)
-         and res.text.strip() != "",
-         _t("it says why it stopped, and the history it returns can be continued"),
+    c.ok(res is not None and await resend_3(res.messages) is None and await harness_said(res, "stuck"),
+         _t("it says why it stopped (a text of the harness, not the model's), and the history it returns can be "
+            "continued"),
          _loop_hint(r) if res is None else
-         _t("return before appending the repeated response, with a text that says no progress was made"))
+         _t("return before appending the repeated response, with a text that says the harness stopped the run "
+            "because the turns repeat"), follows=res is not None and res.stopped_by != "no_progress")
     far = await guarded(fn, "never-ends", max_turns=4)
     c.ok(_got(far) == ("max_turns", 4, 5), _t("never-ends (a new file every turn): not stopped as no progress — the "
          "cap stops it after 4 turns") + (_t(" (got {got})", got=_got(far)) if _got(far) and _got(far) != ("max_turns", 4, 5)
@@ -1043,35 +1219,42 @@ async def check_progress(ns: dict) -> None:
     c.ok(_got(demo) == ("end_turn", 2, 3), _t("the lesson's task (2 different turns, then the answer) is left alone")
          + (_t(" (got {got})", got=_got(demo)) if _got(demo) and _got(demo) != ("end_turn", 2, 3) else ""),
          _loop_hint(demo) if _got(demo) is None else _t("a model that makes progress must get to its answer"))
+    order = Cause(_t("the order at the top of the body: turn cap, token budget, then no progress"), key="valve order")
     cap = await guarded(fn, "stuck", max_turns=1)
+    order_wrong = _got(cap) is not None and _got(cap)[0] == "no_progress"
     c.ok(_got(cap) == ("max_turns", 1, 2), _t("stuck with max_turns=1: the cap, asked first, stops the second turn")
          + (_t(" (got {got})", got=_got(cap)) if _got(cap) and _got(cap) != ("max_turns", 1, 2) else ""),
-         _loop_hint(cap) if _got(cap) is None else
-         _t("the order at the top of the body: turn cap, token budget, then no progress"))
+         _loop_hint(cap) if _got(cap) is None else order)
     stuck_ref, totals = await reference_run("stuck")
     budget = await guarded(fn, "stuck", token_budget=totals[1])
+    count_hint = _count_hint(budget, totals)
     c.ok(_got(budget) == ("token_budget", 1, 2), _t("stuck with token_budget={totals_1} (spent after 2 requests): the "
          "budget, asked before no progress, stops it", totals_1=totals[1])
          + (_t(" (got {got})", got=_got(budget)) if _got(budget) and _got(budget) != ("token_budget", 1, 2) else ""),
          _loop_hint(budget) if _got(budget) is None else
          _t("no budget check stopped it: see check-budget") if _got(budget)[0] == "max_turns" else
-         _t("the budget must stop it first: the order at the top of the body is turn cap, token budget "
-         "(`tokens_used >= token_budget`: spent == budget is used up), then no progress"))
+         _t("the count is off, not the order of the valves — {count_hint} (see check-budget)", count_hint=count_hint)
+         if count_hint else
+         Cause(_t("the budget must stop it first: the order at the top of the body is turn cap, token budget "
+         "(`tokens_used >= token_budget`: spent == budget is used up), then no progress"), key="valve order"))
     seen = []
     probe = await guarded(fn, "never-ends", max_turns=3, find_loop=_recording_detector(seen))
-    grows = [len(s) for s in seen] == [1, 2, 3] and all(seen[i] == seen[i + 1][:len(seen[i])] for i in range(2))
+    lengths = [len(s) for s in seen]
+    grows = lengths == [1, 2, 3] and all(seen[i] == seen[i + 1][:len(seen[i])] for i in range(2))
     c.ok(grows, _t("find_loop is asked once per tool-calling turn with every signature so far, oldest first")
-         + ("" if grows else _t(" (it was given lists of length {value})", value=[len(s) for s in seen])),
+         + ("" if grows else _t(" (it was given lists of length {value})", value=lengths)),
          _loop_hint(probe) if probe.problem else
          _t("find_loop was never called: call find_loop(signatures) (the argument), not your own comparison")
          if not seen else
-         _t("keep ONE list for the run, append each turn's signature, and pass the whole list every turn"))
+         _t("keep ONE list for the run, append each turn's signature, and pass the whole list every turn"),
+         follows=order_wrong and lengths == [1, 2, 3, 4])  # also asked at the 4th response, before the cap
     told = await guarded(fn, "never-ends", max_turns=8, find_loop=lambda s: 1 if len(s) >= 3 else None)
     c.ok(_got(told) == ("no_progress", 2, 3), _t("when find_loop returns a period, the run stops as no progress "
          "(a detector that fires at the 3rd turn: 2 turns ran)")
          + (_t(" (got {got})", got=_got(told)) if _got(told) and _got(told) != ("no_progress", 2, 3) else ""),
          _loop_hint(told) if _got(told) is None else
-         _t("stop when find_loop(signatures) returns a period (any number but None/0): the loop must use its verdict"))
+         _t("stop when find_loop(signatures) returns a period (any number but None/0): the loop must use its verdict"),
+         follows=not seen or ((turn_counted or ran_repeat) and _got(told) == ("no_progress", 3, 3)))
     c.done()
 
 
@@ -1109,17 +1292,19 @@ def check_signature(ns: dict) -> None:
          _t("leave the block ids out: every tool_use gets a fresh id, so a signature with ids never repeats"))
     text = same([say("Let me read it."), read(1, path="README.md")],
                 [say("Reading it again."), read(2, path="README.md")])
+    fresh = ids is False  # every signature differs (the ids in it): what must match below cannot, by the ✗ above
     c.ok(text is True, _t("the text before the calls does not change the signature"),
-         _t("only the tool_use blocks count: the model's sentence changes every turn while it walks in place"))
+         _t("only the tool_use blocks count: the model's sentence changes every turn while it walks in place"),
+         follows=fresh)
     order = same([read(1, path="README.md"), clock(1)], [clock(2), read(2, path="README.md")])
     c.ok(order is True, _t("the same calls in another order give the same signature"),
          _t("sort the calls (e.g. the strings 'name(input)') before joining them: a parallel turn's order is not "
-         "meaningful"))
+         "meaningful"), follows=fresh)
     keys = same([read(1, path="README.md", limit=5, options={"a": 1, "b": 2})],
                 [read(2, options={"b": 2, "a": 1}, limit=5, path="README.md")])
     c.ok(keys is True, _t("the same input with its keys in another order (nested ones too) gives the same signature"),
          _t("write the input as JSON with sorted keys: json.dumps(block.input, sort_keys=True) (str(dict) keeps the "
-         "order the keys came in)"))
+         "order the keys came in)"), follows=fresh)
     args = same([read(1, path="README.md")], [read(2, path="notes/meeting.md")])
     c.ok(args is False, _t("a different argument gives a different signature"),
          _t("include each call's input, not just its name: reading page 1 and page 2 is not walking in place"))
@@ -1179,55 +1364,79 @@ async def check_cycle(ns: dict) -> None:
              "A B C A B C": (["A", "B", "C", "A", "B", "C"], 3), "X A B A B": (["X", "A", "B", "A", "B"], 2)}
     found = {name: period(list(sigs)) for name, (sigs, _) in cases.items()}
     wrong = {name: found[name] for name, (_, want) in cases.items() if found[name] != want}
-    c.ok(not wrong, _t("it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, "
-         "X A B A B → 2") + (_t(" (got {wrong})", wrong=wrong) if wrong else ""),
-         _t("return the period p itself (an int), when the last p signatures repeat the p before them")
-         if any(v is True for v in wrong.values()) else
-         _t("for p in 1 … max_period: the last p signatures equal the p before them → return p"))
-    quiet = {"(empty)": [], "A": ["A"], "A B": ["A", "B"], "A B A": ["A", "B", "A"],
-             "A B C D": ["A", "B", "C", "D"]}
+    empty = _t("(empty)")
+    quiet = {empty: [], "A": ["A"], "A B": ["A", "B"], "A B A": ["A", "B", "A"], "A B C D": ["A", "B", "C", "D"]}
     loud = {name: period(list(sigs)) for name, sigs in quiet.items()}
     loud = {name: p for name, p in loud.items() if p is not None}
-    c.ok(not loud, _t("no cycle, no answer: [], A, A B, A B A, A B C D → None") + (_t(" (got {loud})", loud=loud) if loud else ""),
-         _t("a cycle needs its block twice in a row; with too few signatures for a period, skip that period")
-         + (_t(" (a short list must not raise)") if any(isinstance(p, str) for p in loud.values()) else ""))
     revisit = period(["A", "B", "C", "A"])
     left = period(["A", "B", "A", "B", "C"])
-    c.ok(revisit is None and left is None, _t("a signature seen before, after progress, is not a cycle: A B C A → None; "
-         "a cycle the model has left behind does not count: A B A B C → None")
-         + ("" if revisit is None and left is None else _t(" (got {revisit!r}, {left!r})", revisit=revisit, left=left)),
-         _t("look only at the END of the list: the last p signatures against the p just before them, not anywhere "
-         "in the history (a model may come back to a file after doing something else)"))
     bound = {"A B C A B C, max_period=2": period(["A", "B", "C", "A", "B", "C"], max_period=2),
              "A B A B, max_period=1": period(["A", "B", "A", "B"], max_period=1),
              "A B C D A B C D (default 3)": period(["A", "B", "C", "D", "A", "B", "C", "D"])}
     over = {name: p for name, p in bound.items() if p is not None}
+    three = period(["A", "B", "C", "A", "B", "C"], max_period=3)
+    six = period(["A"] * 6)
+    # The first cause the cases show; the first ✗ names it, and what else fails follows from it.
+    cause = (_t("return the period p itself (an int), not True, when the last p signatures repeat the p before them")
+             if any(v is True for v in (*found.values(), *loud.values(), revisit, left, three, six)) else
+             _t("a short list raised: with too few signatures for a period, skip that period")
+             if any(isinstance(v, str) for v in (*found.values(), *loud.values(), revisit, left, three, six)) else
+             _t("it finds a repeat anywhere in the list: look only at the END — the last p signatures against the p "
+                "just before them (a model may come back to a file after doing something else)")
+             if revisit is not None or left is not None else
+             _t("the empty list gave {p!r}: with too few signatures for a period, skip that period (two empty slices "
+                "are equal)", p=loud[empty]) if empty in loud else
+             _t("it tried the longest period first: A A A A A A repeats with period 1, 2 and 3, and the answer is the "
+                "shortest — try p = 1, 2, … max_period in that order") if six in (2, 3) else
+             _t("it tries periods beyond max_period: try only p = 1 … max_period (the argument; default 3), which "
+                "bounds how far back it looks") if bound["A B C D A B C D (default 3)"] is not None
+             or (bound["A B C A B C, max_period=2"] or 0) > 2 else
+             _t("use the max_period argument: try every p from 1 to max_period, not a fixed set of periods")
+             if three != 3 or over else None)
+    known = cause is not None
+    c.ok(not wrong, _t("it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, "
+         "X A B A B → 2") + (_t(" (got {wrong})", wrong=wrong) if wrong else ""),
+         cause or _t("for p in 1 … max_period: the last p signatures equal the p before them → return p"))
+    c.ok(six == 1, _t("the shortest period wins: A A A A A A → 1 (try p = 1 first)")
+         + ("" if six == 1 else _t(" (got {got!r})", got=six)),
+         cause or _t("try the short periods first: p = 1, 2, … max_period"), follows=known)
+    c.ok(not loud, _t("no cycle, no answer: [], A, A B, A B A, A B C D → None") + (_t(" (got {loud})", loud=loud) if loud else ""),
+         cause or _t("a cycle needs its block twice in a row; with too few signatures for a period, skip that period"),
+         follows=known)
+    c.ok(revisit is None and left is None, _t("a signature seen before, after progress, is not a cycle: A B C A → None; "
+         "a cycle the model has left behind does not count: A B A B C → None")
+         + ("" if revisit is None and left is None else _t(" (got {revisit!r}, {left!r})", revisit=revisit, left=left)),
+         cause or _t("look only at the END of the list: the last p signatures against the p just before them, not "
+                     "anywhere in the history (a model may come back to a file after doing something else)"),
+         follows=known)
     c.ok(not over, _t("it looks back at most 2 × max_period signatures: longer cycles are not its business")
          + (_t(" (got {over})", over=over) if over else ""),
-         _t("try only p = 1 … max_period (the argument; default 3): that bounds how far back it looks"))
-    three = period(["A", "B", "C", "A", "B", "C"], max_period=3)
+         cause or _t("try only p = 1 … max_period (the argument; default 3): that bounds how far back it looks"),
+         follows=known)
     c.ok(three == 3, _t("max_period=3 is honoured (A B C A B C → 3)") + ("" if three == 3 else _t(" (got {three!r})", three=three)),
-         _t("use the max_period argument, not a fixed number of periods"))
+         cause or _t("use the max_period argument, not a fixed number of periods"), follows=known)
     pong = await walk(_walkable(fn), "ping-pong")
     c.ok((pong.stopped_by, pong.turns) == ("no_progress", 3),
          _t("in a loop, ping-pong (read_file, get_time, …) is stopped at the 4th response: 3 turns ran")
          + (f" — {pong.problem}" if pong.problem else _t(" (got {stopped_by}, {turns} turns)", stopped_by=pong.stopped_by, turns=pong.turns)
             if (pong.stopped_by, pong.turns) != ("no_progress", 3) else ""),
-         _t("it raised {problem}", problem=pong.problem) if pong.problem else _t("A B A B is a cycle of period 2"))
+         _t("it raised {problem}", problem=pong.problem) if pong.problem else _t("A B A B is a cycle of period 2"),
+         follows=known)
     back = await walk(_walkable(fn), "demo", REVISIT_TASK)
     c.ok((back.stopped_by, back.turns) == ("end_turn", 3),
          _t("a task that reads README.md, tells the time, then reads README.md again (A B A) gets to its answer")
          + (_t(" (got {stopped_by}, {turns} turns)", stopped_by=back.stopped_by, turns=back.turns) if (back.stopped_by, back.turns) != ("end_turn", 3)
             else ""),
          _t("it raised {problem}", problem=back.problem) if back.problem else
-         _t("A B A is no cycle yet: only a block repeated twice in a row at the end is"))
+         _t("A B A is no cycle yet: only a block repeated twice in a row at the end is"), follows=known)
     loop = ns.get("run_guarded")
     mine = await guarded(loop, "ping-pong", find_loop=fn)
     c.ok(_got(mine) == ("no_progress", 3, 4), _t("plugged into your run_guarded: ping-pong stops as no progress after "
          "3 turns and 4 requests") + (_t(" (got {got})", got=_got(mine)) if _got(mine) and _got(mine) != ("no_progress", 3, 4)
                                      else ""),
          _loop_hint(mine) if _got(mine) is None else
-         _t("run_guarded must stop when find_loop(signatures) returns a period (see check-progress)"))
+         _t("run_guarded must stop when find_loop(signatures) returns a period (see check-progress)"),
+         follows=known and _got(mine) is not None and _got(mine)[0] == "no_progress")  # it stopped, but early
     c.done()
 
 
@@ -1255,7 +1464,7 @@ def check_why_wrong(ns: dict) -> None:
     items = list(w) if isinstance(w, (set, frozenset, list, tuple)) else [] if w == {} else None
     c.ok(bool(items) and all(i in known for i in items),
          _t("WHY_WRONG is a non-empty set of the statements of the 🔒 cell"),
-         _t("WHY_WRONG is not defined yet: run the exercise cell") if w is None else
+         not_defined_hint("WHY_WRONG", _t("WHY_WRONG is not defined yet: run the exercise cell")) if w is None else
          _t("WHY_WRONG must be a set (or list) of the statements' constants") if items is None else
          _t("fill in WHY_WRONG: at least one statement") if not items else
          _t("use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked"))
@@ -1263,15 +1472,16 @@ def check_why_wrong(ns: dict) -> None:
         c.note(_t("(the other criteria are checked once WHY_WRONG has entries)"))
         return c.done()
     marks = {_digest(i)[:8] for i in items if isinstance(i, str)}
-    named = len(marks & _REASONS)
-    c.ok(named == len(_REASONS), _t("names every reason the run above shows ({named} of {n} named)", named=named, n=len(_REASONS)),
-         _t("go through the run again: what did the disk say after the no, what was the model told, and when was "
-         "the person asked? Each answer is one reason"))
     c.ok(not marks & _ARGUMENT, _t("does not agree with the colleague's argument"),
          _t("one of your statements is the colleague's own argument, which the run above disproves"))
     c.ok(not marks & _UNTRUE, _t("no statement the run above shows to be untrue of this wiring"),
          _t("one of your statements is not what happened: look at the tool_result the model got, and at which "
          "calls waited for the person"))
+    named = len(marks & _REASONS)
+    c.ok(named == len(_REASONS), _t("names every reason the run above shows ({named} of {n} named)", named=named, n=len(_REASONS)),
+         _t("go through the run again: what did the disk say after the no, what was the model told, and when was "
+         "the person asked? Each answer is one reason"),
+         follows=not all(i in known for i in items) and not marks)  # none of the 🔒 statements: the ✗ above
     c.done()
 
 
@@ -1359,12 +1569,13 @@ def _ran(run, name=None):
 
 
 def _early(run) -> bool:
-    """True when some call ran before the question about it was asked."""
+    """True when some call ran before the question about it, asked later, was asked."""
+    asked_later = _asked(run)
     asked = []
     for kind, name, tool_input in run.events:
         if kind == "asked":
             asked.append((name, tool_input))
-        elif (name, tool_input) not in asked and any(n == name for n, _ in _asked(run)):
+        elif (name, tool_input) not in asked and (name, tool_input) in asked_later:
             return True
     return False
 
@@ -1381,23 +1592,30 @@ async def check_gate(ns: dict) -> None:
         return c.done()
     yes = await gate_drive(valve, "high-impact", GATE_TASK, answer=True)
     asked = _asked(no, "write_file")
+    unasked = not asked  # nobody was asked: what depends on the answer follows from the ✗ below
     c.ok(len(asked) == 1 and asked[0][1].get("path") == "scratch/answer.txt",
          _t("write_file was put to the approver once, with its name and input"),
          gate_hint(no) if no.error and not asked else
          _t("it was asked {n} times: once per call — await approve(block.name, block.input)", n=len(asked)))
+    ran_first = Cause(_t("the file was written although the person said no: ask BEFORE the tool runs, and run it "
+                         "only after a yes"), key="ran before asked")
     c.ok(not _ran(no, "write_file") and "scratch/answer.txt" not in no.files,
          _t("rejected: write_file never ran, and scratch/answer.txt is not on disk"),
-         gate_hint(no) if no.error and not _ran(no, "write_file") else
-         _t("the file was written although the person said no: ask BEFORE the tool runs, and run it only after a yes"))
+         gate_hint(no) if no.error and not _ran(no, "write_file") else ran_first)
     w = calls(no, "write_file")
     res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+    unanswered = len(w) == 1 and not w[0][1]  # the rejected call got no tool_result at all
     c.ok(res.get("is_error") is True, _t("rejected: the call got exactly one tool_result, with is_error: true"),
+         _t("answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)") if unanswered else
          gate_hint(no) if no.error and not res else
+         _t("a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, "
+            "is_error=True)") if res else
          _t("answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)"))
     c.ok(bool(res) and read_as("write_file", res) == "declined", _t("rejected: the model reads it as the person's no"),
-         gate_hint(no) if no.error and not res else _t("send REJECTED_MESSAGE: it tells the model a person declined"))
+         gate_hint(no) if no.error and not res else _t("send REJECTED_MESSAGE: it tells the model a person declined"),
+         follows=unanswered or (bool(res) and res.get("is_error") is not True))
     c.ok(_finished(no), _t("rejected run: the API accepted every request and the model finished")
-         + (f" — {no.error}" if no.error else ""), gate_hint(no))
+         + (f" — {no.error}" if no.error else ""), gate_hint(no), follows=unanswered)
     kinds = [(k, n) for k, n, _ in yes.events]
     c.ok(("asked", "write_file") in kinds and ("ran", "write_file") in kinds
          and kinds.index(("asked", "write_file")) < kinds.index(("ran", "write_file"))
@@ -1405,7 +1623,7 @@ async def check_gate(ns: dict) -> None:
          _t("approved: write_file ran after the yes, and the file is on disk"),
          gate_hint(yes) if yes.error else
          _t("after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)")
-         if ("ran", "write_file") not in kinds else _t("ask first, then run"))
+         if ("ran", "write_file") not in kinds else ran_first, follows=unasked)
     c.ok(_finished(yes), _t("approved run: the API accepted every request and the model finished")
          + (f" — {yes.error}" if yes.error else ""), gate_hint(yes))
     c.ok(not _asked(yes, "read_file") and not _asked(yes, "get_time") and len(_ran(yes, "read_file")) == 1
@@ -1417,15 +1635,16 @@ async def check_gate(ns: dict) -> None:
     c.ok(res.get("is_error") is True and bool(_ran(fail, "write_file")),
          _t("approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error: true"),
          gate_hint(fail) if fail.error else
-         _t("pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)"))
+         _t("pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)"),
+         follows=unasked and not _ran(fail, "write_file"))
     mail = await gate_drive(valve, "demo", "Email bob@example.com that the report is ready.", answer=False,
                             high_impact=frozenset({"write_file", "delete_file", "send_email"}))
     c.ok(len(_asked(mail, "send_email")) == 1 and not _ran(mail, "send_email"),
          _t("the gate follows the high_impact set it is given (here it names send_email: asked, rejected, not sent)"),
          gate_hint(mail) if mail.error else
          _t("use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person")
-         if not _asked(mail, "send_email") else
-         _t("send_email was sent before the person was asked: ask first, run only after a yes"))
+         if not _asked(mail, "send_email") else ran_first,
+         follows=unasked or (bool(_ran(mail, "send_email")) and bool(_ran(no, "write_file"))))
     c.done()
 
 
@@ -1465,6 +1684,7 @@ async def check_parallel_gate(ns: dict) -> None:
     if unfinished(c, two.error, "run_tool_uses"):
         return c.done()
     asked = [i.get("path") for _, i in _asked(two, "write_file")]
+    once = len(asked) < 2  # one question for the turn: what else fails here follows from it
     c.ok(asked == ["scratch/a.txt", "scratch/b.txt"],
          _t("each write was put to the approver once, with its own input, in the order of the calls")
          + ("" if asked == ["scratch/a.txt", "scratch/b.txt"] else _t(" (asked about: {asked})", asked=asked)),
@@ -1472,24 +1692,26 @@ async def check_parallel_gate(ns: dict) -> None:
          _t("ask once per call, each with its own block.input: one answer does not cover the turn")
          if len(asked) < 2 else _t("ask about each call once"))
     kinds = [k for k, _, _ in two.events]
+    early = Cause(_t("the kit's rule: decide every call of the turn first (ask about each high-impact one), then run "
+                     "what may run — here a tool ran before every question of the turn had been asked"), key="early")
     c.ok("asked" in kinds and (("ran" not in kinds) or max(i for i, k in enumerate(kinds) if k == "asked")
                                < min(i for i, k in enumerate(kinds) if k == "ran")),
          _t("both questions were asked before any tool of the turn ran"),
-         gate_hint(two) if two.error else
-         _t("the kit's rule: decide every call of the turn first (ask about each high-impact one), then run what "
-         "may run — here a tool ran before every question of the turn had been asked"))
+         gate_hint(two) if two.error else early)
     c.ok(two.files == {"scratch/a.txt": "a"}, _t("only the approved write happened: scratch/a.txt is on disk, "
          "scratch/b.txt is not") + ("" if two.files == {"scratch/a.txt": "a"} else _t(" (on disk: {items})", items=sorted(two.files))),
          gate_hint(two) if two.error and not two.files else
          _t("a write ran before its question was asked: ask first") if _early(two) else
          _t("run a call only on its own yes") if "scratch/b.txt" in two.files else
-         _t("a no for one call must not stop the other: run every call that was approved"))
+         _t("a no for one call must not stop the other: run every call that was approved"), follows=once)
     uses, results = two.rounds[0] if two.rounds else ([], [])
     results = results if isinstance(results, list) else []
     ids = [r.get("tool_use_id") if isinstance(r, dict) else None for r in results]
+    in_order = Cause(_t("every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected "
+                        "one too): build the list in the order of the calls, not rejections after the runs"),
+                     key="order")
     c.ok(ids == [u.id for u in uses] and len(uses) == 2, _t("one tool_result per call, in the order of the calls"),
-         gate_hint(two) if two.error and not results else
-         _t("every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too)"))
+         gate_hint(two) if two.error and not results else in_order)
     by_id = {r.get("tool_use_id"): r for r in results if isinstance(r, dict)}
     a = by_id.get(uses[0].id, {}) if uses else {}
     b = by_id.get(uses[1].id, {}) if len(uses) > 1 else {}
@@ -1497,21 +1719,28 @@ async def check_parallel_gate(ns: dict) -> None:
          _t("scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection"),
          gate_hint(two) if two.error and not results else
          _t("each call's result belongs to that call: the approved one gets its tool's output, the rejected one "
-         "REJECTED_MESSAGE with is_error=True"))
+         "REJECTED_MESSAGE with is_error=True"), follows=once)
     c.ok(_finished(two), _t("the API accepted every request and the model finished") + (f" — {two.error}" if two.error
                                                                                      else ""), gate_hint(two))
     flip = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/b.txt")
     flip_asked = [i.get("path") for _, i in _asked(flip, "write_file")]
+    fuses, fresults = flip.rounds[0] if flip.rounds else ([], [])
+    fids = [r.get("tool_use_id") if isinstance(r, dict) else None for r in fresults] \
+        if isinstance(fresults, list) else None
     c.ok(flip.files == {"scratch/b.txt": "b"} and flip_asked == ["scratch/a.txt", "scratch/b.txt"]
          and _finished(flip),
          _t("the other way round (no to a, yes to b): both are asked about, and only scratch/b.txt is written")
          + ("" if flip.files == {"scratch/b.txt": "b"} else _t(" (on disk: {items})", items=sorted(flip.files)))
          + ("" if flip_asked == ["scratch/a.txt", "scratch/b.txt"] else _t(" (asked about: {flip_asked})", flip_asked=flip_asked)),
          gate_hint(flip) if flip.error else
-         _t("a write ran before its question was asked: ask first") if _early(flip) else
          _t("after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked "
          "about must not run") if len(flip_asked) < 2 else
-         _t("a first no must not decide the rest of the turn: answer each call by its own answer"))
+         _t("a write ran before its question was asked: ask first") if _early(flip) else
+         _t("a first no must not decide the rest of the turn: answer each call by its own answer"), follows=once)
+    c.ok(fids == [u.id for u in fuses] and len(fuses) == 2,
+         _t("the other way round too, one tool_result per call in the order of the calls (a rejected call before an "
+            "approved one keeps its place)"),
+         gate_hint(flip) if flip.error and not fresults else in_order)
     mixed = await gate_drive(valve, "parallel", MIXED, answer=True)
     kinds = [(k, n) for k, n, _ in mixed.events]
     first_ran = next((i for i, (k, _) in enumerate(kinds) if k == "ran"), None)
@@ -1520,6 +1749,8 @@ async def check_parallel_gate(ns: dict) -> None:
          _t("a turn of read_file, write_file and get_time: the question comes before ANY tool of the turn runs, "
          "then all three run"),
          gate_hint(mixed) if mixed.error else
+         early if first_ran is not None and ("asked", "write_file") in kinds
+         and kinds.index(("asked", "write_file")) > first_ran else
          _t("first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
          "person is still deciding is already under way whatever they answer"))
     c.done()
@@ -1546,7 +1777,6 @@ SPANISH = {
     "is 'tool_use' (a turn is a sentence, then the tool_use blocks)":
         "tu código trató como una llamada el bloque de texto que el modelo envía antes de sus llamadas: atiende "
         "solo los bloques cuyo type es 'tool_use' (un turno es una frase y luego los bloques tool_use)",
-    "run the cell that defines run_tool_uses first": "ejecuta antes la celda que define run_tool_uses",
     "write run_tool_uses (it still raises NotImplementedError)":
         "escribe run_tool_uses (todavía lanza NotImplementedError)",
     "every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user message; look at "
@@ -1555,8 +1785,6 @@ SPANISH = {
         "user; recorre todos los bloques de content, no solo el primero",
     "run_tool_uses did not return within 60 s: is it waiting on something?":
         "run_tool_uses no terminó en 60 s: ¿está esperando algo?",
-    "return a list with one tool_result per tool_use block; read the error above":
-        "devuelve una lista con un tool_result por bloque tool_use; lee el error de arriba",
     "{label}: the API accepted every request and the model finished":
         "{label}: la API aceptó todas las peticiones y el modelo terminó",
     "{name} is written and runs": "{name} está escrita y se ejecuta",
@@ -1770,10 +1998,6 @@ SPANISH = {
         "constante de desbocamiento que describe exactamente eso",
     "no key is a guard whose absence does not make this loop run away":
         "ninguna clave es una salvaguarda cuya ausencia no haga desbocarse a este bucle",
-    "one of your keys names something the bare loop lacks, but its absence never makes a loop run away (hint: what "
-    "does the SDK already do by itself?)":
-        "una de tus claves nombra algo que le falta al bucle desnudo, pero cuya ausencia nunca hace que un bucle se "
-        "desboque (pista: ¿qué hace ya el SDK por su cuenta?)",
     "no value is a failure this loop does not have": "ningún valor es un fallo que este bucle no tiene",
     "one of your values describes something that does not happen in this loop: look at what it sends back after "
     "every tool_use":
@@ -1887,7 +2111,6 @@ SPANISH_34 = {
     "the run ended with an error ({problem}): it must end with an AgentResult":
         "la ejecución terminó con un error ({problem}): tiene que terminar con un AgentResult",
     "it must return an AgentResult": "tiene que devolver un AgentResult",
-    "run the cell that defines run_guarded first": "ejecuta antes la celda que define run_guarded",
     "something it calls is not written yet ({problem})": "algo a lo que llama aún no está escrito ({problem})",
     "the loop does not stop: keep the turn cap at the top of the body":
         "el bucle no se detiene: mantén el tope de turnos al principio del cuerpo",
@@ -1899,10 +2122,6 @@ SPANISH_34 = {
     "answer the call like a rejection":
         "el aprobador lanzó una excepción y el error detuvo la ejecución: una válvula rota es una válvula cerrada — "
         "captura la Exception y responde la llamada como un rechazo",
-    "no budget check stopped this run (see the first criterion): add `if tokens_used >= token_budget:` right after "
-    "the cap":
-        "ninguna comprobación del presupuesto detuvo esta ejecución (mira el primer criterio): añade "
-        "`if tokens_used >= token_budget:` justo después del tope de turnos",
     "no approver (approve=None)": "sin aprobador (approve=None)",
     "with no approver nobody can say yes: `if approve is None:` → answer it like a rejection":
         "sin aprobador nadie puede decir que sí: `if approve is None:` → respóndela como un rechazo",
@@ -1964,11 +2183,6 @@ SPANISH_34 = {
         "token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' tras {turns} turnos y {requests} "
         "peticiones",
     " (got {got})": " (se obtuvo {got})",
-    "the cap stopped it, not the budget: add `tokens_used += tokens_of(response.usage)` after every request (the "
-    "first one too) and `if tokens_used >= token_budget:` right after the cap check":
-        "lo detuvo el tope de turnos, no el presupuesto: añade `tokens_used += tokens_of(response.usage)` después de "
-        "cada petición (también de la primera) y `if tokens_used >= token_budget:` justo después de comprobar el "
-        "tope de turnos",
     "stopped at the wrong moment (turns={got_1}, requests={got_2}): add each response's tokens as it arrives, and "
     "ask `tokens_used >= token_budget` at the top of the body, right after the cap":
         "se detuvo en mal momento (turns={got_1}, requests={got_2}): suma los tokens de cada respuesta en cuanto "
@@ -1982,12 +2196,6 @@ SPANISH_34 = {
         "las herramientas se ejecutaron exactamente en los {turns} turnos permitidos (se ejecutaron: {n})",
     "stop before running the turn that would spend more, not after":
         "detente antes de ejecutar el turno que gastaría más, no después",
-    "the budget's stop comes with a text that says the harness stopped the run":
-        "la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución",
-    'when the budget stops the run, say so, e.g. f"Stopped by the harness: {tokens_used} tokens used, reaching the '
-    'token budget of {token_budget}."':
-        'cuando el presupuesto detenga la ejecución, dilo, p. ej. f"El arnés se detuvo: se gastaron {tokens_used} '
-        'tokens y se alcanzó el tope de presupuesto de {token_budget}."',
     "the history it returns can be continued (no tool_use left without its tool_result)":
         "el historial que devuelve se puede continuar (ningún tool_use se queda sin su tool_result)",
     "return before appending the response whose calls you will not run":
@@ -1997,9 +2205,6 @@ SPANISH_34 = {
     "pass the tools argument to messages.create": "pasa el argumento tools a messages.create",
     "token_budget=1: the first response already spends it, so no turn runs (1 request)":
         "token_budget=1: la primera respuesta ya lo gasta, así que no se ejecuta ningún turno (1 petición)",
-    "check the budget at the TOP of the body, before the first turn runs, and count the first response's tokens too":
-        "comprueba el presupuesto al PRINCIPIO del cuerpo, antes de que se ejecute el primer turno, y cuenta también "
-        "los tokens de la primera respuesta",
     "max_turns=0 and token_budget=1 both say stop: the turn cap, checked first, names it":
         "max_turns=0 y token_budget=1 dicen los dos que hay que parar: lo nombra el tope de turnos, que se comprueba "
         "primero",
@@ -2050,10 +2255,6 @@ SPANISH_34 = {
     "nothing stopped the repeat (see the first criterion)": "nada detuvo la repetición (mira el primer criterio)",
     "check for no progress before running the tools, not after":
         "comprueba la falta de progreso antes de ejecutar las herramientas, no después",
-    "it says why it stopped, and the history it returns can be continued":
-        "dice por qué se detuvo, y el historial que devuelve se puede continuar",
-    "return before appending the repeated response, with a text that says no progress was made":
-        "devuelve el resultado antes de añadir la respuesta repetida, con un texto que diga que no hubo progreso",
     "never-ends (a new file every turn): not stopped as no progress — the cap stops it after 4 turns":
         "never-ends (un archivo nuevo en cada turno): no se detiene por falta de progreso — lo detiene el tope de "
         "turnos tras 4 turnos",
@@ -2129,8 +2330,6 @@ SPANISH_34 = {
     "it returns the period of a cycle at the end: A A → 1, A B A B → 2, A B C A B C → 3, X A B A B → 2":
         "devuelve el periodo de un ciclo al final: A A → 1, A B A B → 2, A B C A B C → 3, X A B A B → 2",
     " (got {wrong})": " (se obtuvo {wrong})",
-    "return the period p itself (an int), when the last p signatures repeat the p before them":
-        "devuelve el propio periodo p (un int) cuando las últimas p firmas repiten las p anteriores",
     "for p in 1 … max_period: the last p signatures equal the p before them → return p":
         "para p en 1 … max_period: si las últimas p firmas son iguales a las p anteriores → devuelve p",
     "no cycle, no answer: [], A, A B, A B A, A B C D → None": "sin ciclo no hay respuesta: [], A, A B, A B A, A B C D → None",
@@ -2138,7 +2337,6 @@ SPANISH_34 = {
     "a cycle needs its block twice in a row; with too few signatures for a period, skip that period":
         "un ciclo necesita su bloque dos veces seguidas; si no hay firmas suficientes para un periodo, sáltate ese "
         "periodo",
-    " (a short list must not raise)": " (una lista corta no debe lanzar una excepción)",
     "a signature seen before, after progress, is not a cycle: A B C A → None; a cycle the model has left behind does "
     "not count: A B A B C → None":
         "una firma que ya salió, después de avanzar, no es un ciclo: A B C A → None; un ciclo que el modelo ya dejó "
@@ -2223,7 +2421,6 @@ SPANISH_34 = {
         "aprobada: write_file se ejecutó después del sí, y el archivo está en disco",
     "after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)":
         "tras un sí, ejecútala: await arun_tool(tool_impls, block.name, block.input, tools)",
-    "ask first, then run": "primero pregunta y después ejecuta",
     "approved run: the API accepted every request and the model finished":
         "ejecución aprobada: la API aceptó todas las peticiones y el modelo terminó",
     "read_file and get_time ran without anybody being asked":
@@ -2240,8 +2437,6 @@ SPANISH_34 = {
         "se envía)",
     "use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person":
         "usa el argumento high_impact, no el HIGH_IMPACT global: quien llama decide qué necesita a una persona",
-    "send_email was sent before the person was asked: ask first, run only after a yes":
-        "send_email se envió antes de preguntar a la persona: pregunta primero y ejecuta solo después de un sí",
     # ---- check_fail_closed ---------------------------------------------------------------------------------------
     "fail closed: no approver, a broken one or an unclear answer is a no":
         "fallar en cerrado: sin aprobador, con uno roto o con una respuesta dudosa, es un no",
@@ -2275,9 +2470,6 @@ SPANISH_34 = {
     "a no for one call must not stop the other: run every call that was approved":
         "el no a una llamada no debe detener la otra: ejecuta todas las llamadas aprobadas",
     "one tool_result per call, in the order of the calls": "un tool_result por llamada, en el orden de las llamadas",
-    "every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too)":
-        "cada llamada recibe exactamente un tool_result, en el orden de los tool_use, en UNA sola lista (también la "
-        "rechazada)",
     "scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection":
         "el resultado de scratch/a.txt es lo que devolvió la herramienta; el de scratch/b.txt, un rechazo con "
         "is_error",
@@ -2304,5 +2496,80 @@ SPANISH_34 = {
         "pregunta primero por cada llamada de alto impacto y después ejecuta las llamadas (también las lecturas): "
         "una lectura que se ejecuta mientras la persona aún decide ya está en marcha responda lo que responda",
     "the API refused the next request: {message}": "la API rechazó la petición siguiente: {message}",
+    # ---- first causes, and what follows from them (issue 25) --------------------------------------------------
+    '(empty)':
+        '(vacía)',
+    'follows from the ✗ above: fix that first':
+        'es consecuencia del ✗ de arriba: arregla eso primero',
+    'your cell raised {error}, so {name} is not defined: fix it and run the cell again':
+        'tu celda lanzó {error}, así que {name} no está definida: corrígela y vuelve a ejecutar la celda',
+    'a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, is_error=True)':
+        'una llamada rechazada no tuvo éxito: marca su resultado con is_error=True — tool_result(block.id, REJECTED_MESSAGE, is_error=True)',
+    'a short list raised: with too few signatures for a period, skip that period':
+        'una lista corta lanzó una excepción: si no hay firmas suficientes para un periodo, sáltate ese periodo',
+    'a tool the policy does not list raised {error}: look its tier up with policy.get(block.name, default_tier)':
+        'una herramienta que la política no incluye lanzó {error}: busca su nivel con policy.get(block.name, default_tier)',
+    "call the approver with the call's name and input: await approve(block.name, block.input) (the run stopped with {error})":
+        'llama al aprobador con el nombre y la entrada de la llamada: await approve(block.name, block.input) (la ejecución se detuvo con {error})',
+    'check the budget at the TOP of the body, before the first turn runs: a check at the bottom, after the next request, lets the first turn run whatever the first response cost':
+        'comprueba el presupuesto al PRINCIPIO del cuerpo, antes de que se ejecute el primer turno: una comprobación al final, después de la petición siguiente, deja correr el primer turno cueste lo que cueste la primera respuesta',
+    'every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too): build the list in the order of the calls, not rejections after the runs':
+        'cada llamada recibe exactamente un tool_result, en el orden de los tool_use, en UNA sola lista (también la rechazada): construye la lista en el orden de las llamadas, no con los rechazos después de lo ejecutado',
+    'it finds a repeat anywhere in the list: look only at the END — the last p signatures against the p just before them (a model may come back to a file after doing something else)':
+        'encuentra una repetición en cualquier parte de la lista: mira solo el FINAL — las últimas p firmas contra las p justo anteriores (un modelo puede volver a un archivo después de hacer otra cosa)',
+    'it reports requests={got}, but the API received {sent}: count every request you send (the first, and `requests += 1` after each messages.create)':
+        'indica requests={got}, pero la API recibió {sent}: cuenta cada petición que envías (la primera, y `requests += 1` después de cada messages.create)',
+    "it says why it stopped (a text of the harness, not the model's), and the history it returns can be continued":
+        'dice por qué se detuvo (un texto del arnés, no del modelo), y el historial que devuelve se puede continuar',
+    'it tried the longest period first: A A A A A A repeats with period 1, 2 and 3, and the answer is the shortest — try p = 1, 2, … max_period in that order':
+        'probó primero el periodo más largo: A A A A A A se repite con periodo 1, 2 y 3, y la respuesta es el más corto — prueba p = 1, 2, … max_period en ese orden',
+    'it tries periods beyond max_period: try only p = 1 … max_period (the argument; default 3), which bounds how far back it looks':
+        'prueba periodos mayores que max_period: prueba solo p = 1 … max_period (el argumento; por defecto 3), que limita hasta dónde mira hacia atrás',
+    'one of your keys names something the bare loop lacks, but its absence never makes a loop run away (what does the SDK already do by itself?)':
+        'una de tus claves nombra algo que le falta al bucle desnudo, pero cuya ausencia nunca hace que un bucle se desboque (¿qué hace ya el SDK por su cuenta?)',
+    'return before appending the repeated response, with a text that says the harness stopped the run because the turns repeat':
+        'devuelve el resultado antes de añadir la respuesta repetida, con un texto que diga que el arnés detuvo la ejecución porque los turnos se repiten',
+    'return the period p itself (an int), not True, when the last p signatures repeat the p before them':
+        'devuelve el propio periodo p (un int), no True, cuando las últimas p firmas repiten las p anteriores',
+    'the budget stopped the run after the turn was counted (turns={got_1}, though {n} turns ran): ask it at the top of the body, right after the cap, before `turns += 1` and before the response is appended':
+        'el presupuesto detuvo la ejecución después de contar el turno (turns={got_1}, aunque se ejecutaron {n} turnos): compruébalo al principio del cuerpo, justo después del tope de turnos, antes de `turns += 1` y antes de añadir la respuesta',
+    "the budget's stop comes with a text that says the harness stopped the run (not the model's text)":
+        'la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución (no el texto del modelo)',
+    'the cap stopped it, not the budget: add `if tokens_used >= token_budget:` right after the cap check':
+        'lo detuvo el tope de turnos, no el presupuesto: añade `if tokens_used >= token_budget:` justo después de comprobar el tope de turnos',
+    'the count is off, not the order of the valves — {count_hint} (see check-budget)':
+        'falla la cuenta, no el orden de las válvulas — {count_hint} (mira check-budget)',
+    'the empty list gave {p!r}: with too few signatures for a period, skip that period (two empty slices are equal)':
+        'la lista vacía dio {p!r}: si no hay firmas suficientes para un periodo, sáltate ese periodo (dos cortes vacíos son iguales)',
+    "the loop ended by its while condition (stopped_by={stopped_by!r}), not by the cap: ask `if turns >= max_turns:` first thing in the body and return AgentResult(text, 'max_turns', turns, requests, 0, messages) there":
+        "el bucle terminó por su condición del while (stopped_by={stopped_by!r}), no por el tope: pregunta `if turns >= max_turns:` lo primero del cuerpo y devuelve ahí AgentResult(text, 'max_turns', turns, requests, 0, messages)",
+    'the other way round too, one tool_result per call in the order of the calls (a rejected call before an approved one keeps its place)':
+        'también al revés, un tool_result por llamada en el orden de las llamadas (una llamada rechazada antes de una aprobada conserva su lugar)',
+    'the repeated call ran before the check caught it: append the signature and ask find_loop BEFORE the tools run':
+        'la llamada repetida se ejecutó antes de que la comprobación la detectara: añade la firma y pregunta a find_loop ANTES de ejecutar las herramientas',
+    'the repeated turn never ran, yet it was counted (turns={turns}): ask find_loop before `turns += 1`':
+        'el turno repetido nunca se ejecutó, pero se contó (turns={turns}): pregunta a find_loop antes de `turns += 1`',
+    'the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use block':
+        'la ejecución se detuvo con {error}: run_tool_uses debe devolver una lista con un tool_result por bloque tool_use',
+    'the shortest period wins: A A A A A A → 1 (try p = 1 first)':
+        'gana el periodo más corto: A A A A A A → 1 (prueba primero p = 1)',
+    "the typo got no tool_result at all: fail closed — anything that is not exactly 'allow' or 'ask' is a deny, answered like one":
+        "la errata no recibió ningún tool_result: falla en cerrado — todo lo que no sea exactamente 'allow' o 'ask' es un deny, y se responde como tal",
+    "tokens_used holds only the last response's tokens: add each response's to the total (`tokens_used += tokens_of(response.usage)`), do not replace it":
+        'tokens_used solo guarda los tokens de la última respuesta: suma los de cada respuesta al total (`tokens_used += tokens_of(response.usage)`), no lo reemplaces',
+    'tokens_used leaves out the first response: start it at tokens_of(response.usage), right after the first request (the first response costs too)':
+        'tokens_used deja fuera la primera respuesta: empieza con tokens_of(response.usage), justo después de la primera petición (la primera respuesta también cuesta)',
+    'tokens_used stays 0: add tokens_of(response.usage) after every request, the first one included':
+        'tokens_used se queda en 0: suma tokens_of(response.usage) después de cada petición, también de la primera',
+    'try the short periods first: p = 1, 2, … max_period':
+        'prueba primero los periodos cortos: p = 1, 2, … max_period',
+    'use the max_period argument: try every p from 1 to max_period, not a fixed set of periods':
+        'usa el argumento max_period: prueba cada p de 1 a max_period, no un conjunto fijo de periodos',
+    'when the budget stops the run, say so in your own words, e.g. f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}." — the model\'s last text is not an answer, the harness cut it off':
+        'cuando el presupuesto detenga la ejecución, dilo con tus palabras, p. ej. f"El arnés se detuvo: se gastaron {tokens_used} tokens y se alcanzó el tope de presupuesto de {token_budget}." — el último texto del modelo no es una respuesta: el arnés lo cortó',
+    'with max_turns=0 your loop stops at once, so the cap is asked; with max_turns=3 it never stops: `turns` never reaches the cap — add `turns += 1` for each turn that runs':
+        'con max_turns=0 tu bucle se detiene enseguida, así que el tope se comprueba; con max_turns=3 nunca se detiene: `turns` nunca llega al tope — añade `turns += 1` por cada turno que se ejecuta',
+    'with no approver (approve=None) nobody can say yes: check `approve is None` before calling it (the run stopped with {error})':
+        'sin aprobador (approve=None) nadie puede decir que sí: comprueba `approve is None` antes de llamarlo (la ejecución se detuvo con {error})',
 }
 SPANISH.update(SPANISH_34)

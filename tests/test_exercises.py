@@ -157,6 +157,16 @@ ISSUE_CLASSES = {
         [("check-model-answer", "✗ the demo task with max_turns=2: its 2 tool turns ran")]),
     "2-diagnosis-empty": (EX2, {"diagnosis": "DIAGNOSIS = {}\n"},
         [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict")]),
+    "1-no-approve-none-branch": (EX1, {"run-tool-uses": [
+        ("approved = approve is not None and await approve(block.name, block.input) is True",
+         "approved = await approve(block.name, block.input) is True")]},
+        [("check-ask", "✗ no approver (approve=None): write_file does not run")]),
+    "2-count-before-cap": (EX2, {"capped-loop": [
+        ('        if turns >= max_turns:  # first thing in the body: "may I take another turn?"\n',
+         '        turns += 1\n        if turns >= max_turns:  # first thing in the body: "may I take another turn?"\n'),
+        ("                               \"max_turns\", turns, requests, 0, messages)\n        turns += 1\n",
+         "                               \"max_turns\", turns, requests, 0, messages)\n")]},
+        [("check-turn-cap", "✗ exactly 3 tool turns ran (ran: 2)")]),
 }
 
 BEGINNER = {
@@ -454,6 +464,9 @@ _V = {
         "        period = find_loop(signatures)\n",
         "        period = 1 if len(signatures) >= 2 and signatures[-1] == signatures[-2] else None\n")]},
         [("check-progress", "✗ find_loop is asked once per tool-calling turn")]),
+    "3-progress-count-first": ({"guarded-loop": [(PROGRESS_CHECK, ""), ("        turns += 1\n",
+        "        turns += 1\n" + PROGRESS_CHECK)]},
+        [("check-progress", "✗ stuck: stopped_by='no_progress' after 1 turn and 2 requests")]),
     "3-progress-before-cap": ({"guarded-loop": [(PROGRESS_CHECK, ""), (
         '    while response.stop_reason == "tool_use":\n',
         '    while response.stop_reason == "tool_use":\n'
@@ -461,7 +474,17 @@ _V = {
         '        if find_loop(signatures):\n'
         '            return AgentResult("No progress.", "no_progress", turns, requests, tokens_used, messages)\n')]},
         [("check-progress", "✗ stuck with max_turns=1: the cap, asked first, stops the second turn")]),
+    "3-budget-model-text": ({"guarded-loop": [(BUDGET_CHECK, BUDGET_CHECK.replace(
+        'AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "\n'
+        '                               f"of {token_budget}.", "token_budget"',
+        'AgentResult(final_text(response), "token_budget"'))]},
+        [("check-budget", "✗ the budget's stop comes with a text that says the harness stopped the run")]),
     # part 4: find_short_cycle
+    "3-cycle-longest-first": ({"cycle": cycle_cell(
+        "    for p in range(max_period, 0, -1):\n"
+        "        if len(signatures) >= 2 * p and signatures[-p:] == signatures[-2 * p:-p]:\n"
+        "            return p\n    return None\n")},
+        [("check-cycle", "✗ the shortest period wins")]),
     "3-cycle-seen-anywhere": ({"cycle": cycle_cell(
         "    return 1 if signatures and signatures[-1] in signatures[:-1] else None\n")},
         [("check-cycle", "✗ a signature seen before, after progress, is not a cycle")]),
@@ -577,6 +600,23 @@ _V = {
                                            'results.append(tool_result(block.id, "Error: not allowed by the policy.", '
                                            "is_error=True))")]},
         [("check-gate", "✗ rejected: the model reads it as the person's no")]),
+    "4-refused-after-run": ({"gate": [('''\
+    for block in calls:  # 2. then run what may run; every call gets exactly one tool_result, in order
+        if block.id in refused:
+            results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+            results.append(tool_result(block.id, text, is_error))
+''', '''\
+    for block in calls:  # the calls that may run, then the refusals
+        if block.id not in refused:
+            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+            results.append(tool_result(block.id, text, is_error))
+    for block in calls:
+        if block.id in refused:
+            results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
+''')]},
+        [("check-parallel", "✗ the other way round too, one tool_result per call in the order of the calls")]),
     "4-run-then-overwrite": ({"gate": [('''\
         if block.id in refused:
             results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))
@@ -599,13 +639,15 @@ _COPIES = {
           ("3-budget-last-response-only", "3-cycle-empty-slices"),
           ("3-budget-first-not-counted", "3-cycle-two-fixed-periods"),
           ("3-budget-input-plus-output", "3-cycle-repeats-in-window"), ("3-budget-after-append",),
-          ("3-progress-after-tools",), ("3-progress-own-comparison",), ("3-progress-before-cap",)],
+          ("3-progress-after-tools",), ("3-progress-own-comparison",), ("3-progress-before-cap",),
+          ("3-progress-count-first",), ("3-budget-model-text", "3-cycle-longest-first")],
     EX4: [("4-why-the-argument", "4-ask-then-run-per-call"), ("4-why-plus-dangling", "4-truthy-yes"),
           ("4-why-one-and-untold", "4-no-approver-allows"), ("4-why-own-words", "4-no-try"),
           ("4-why-a-dict", "4-rejection-unanswered"), ("4-rejection-without-is-error",),
           ("4-one-answer-for-the-turn",), ("4-stop-asking-after-a-no",), ("4-global-high-impact",),
           ("4-asks-about-every-call",), ("4-tool-error-dropped",), ("4-every-block-a-call",),
-          ("4-approve-name-only",), ("4-rejection-says-policy",), ("4-run-then-overwrite",)],
+          ("4-approve-name-only",), ("4-rejection-says-policy",), ("4-run-then-overwrite",),
+          ("4-refused-after-run",)],
 }
 VALVES = {" + ".join(names): (name, {k: v for n in names for k, v in _V[n][0].items()},
                               [e for n in names for e in _V[n][1]])
@@ -621,6 +663,22 @@ CORRECT = CORRECT | {  # right answers built differently, for exercises 3 and 4
         "cycle": cycle_cell("    n = len(signatures)\n    for p in range(1, min(max_period, n // 2) + 1):\n"
                             "        if all(signatures[n - 1 - i] == signatures[n - 1 - i - p] for i in range(p)):\n"
                             "            return p\n    return None\n")}),
+    # the readings the task text leaves open, each taken the other way from the solution: the counters read as
+    # attributes (`or 0` for None; the SDK's Usage always has all four), the fingerprint's JSON spaced
+    # (json.dumps's default) and two identical calls in one turn kept once, the stops in other words
+    "c3-other-readings": (EX3, {
+        "tokens": tokens_cell("    return (usage.input_tokens + usage.output_tokens + (usage.cache_creation_input_tokens or 0)\n"
+                              "            + (usage.cache_read_input_tokens or 0))\n"),
+        "signature": signature_cell('    calls = {f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content '
+                                    'if b.type == "tool_use"}\n    return " | ".join(sorted(calls))\n'),
+        "guarded-loop": [(BUDGET_CHECK, BUDGET_CHECK.replace(
+            'AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "\n'
+            '                               f"of {token_budget}.", "token_budget"',
+            'AgentResult("Token budget used up: the harness ended the run.", "token_budget"')),
+            (PROGRESS_CHECK, PROGRESS_CHECK.replace(
+                'AgentResult(f"Stopped by the harness: the last turns repeat a cycle of {period} "\n'
+                '                               f"({\' -> \'.join(signatures[-period:])}); no progress.",',
+                'AgentResult("No progress: the model kept making the same calls, so the harness stopped it.",'))]}),
     "c4-other-structure": (EX4, {
         "why-wrong": "WHY_WRONG = [HISTORY_CONTRADICTS_DISK, RAN_BEFORE_ASKED, DISCARD_UNDOES_NOTHING]\n",
         "gate": gate_cell('''\
@@ -663,6 +721,191 @@ REFUSED = {
 }
 
 WRONG = ISSUE_CLASSES | BEGINNER | VALVES
+
+# The first cause, for every wrong answer above: per check cell it names, each ✗ whose hint is not "follows from the
+# ✗ above", in order — (check cell id, the ✗ criterion it starts with, what its hint must say). The first of them is
+# the check's first ✗, and its hint names the class's cause; every other ✗ of that check says it follows from the ✗
+# above (so no hint points at a line that is already right).
+CAUSES = {
+    # exercise 1
+    "1-unknown-tier-runs": [("check-deny", "✗ a tier that is none of the three", "the typo ran the tool: fail closed")],
+    "1-tool-error-dropped": [("check-allow", "✗ a tool that fails (read_file of a missing file)",
+                              "keep the tool's own failure")],
+    "1-one-approval-per-turn": [("check-parallel", "✗ two write_file calls in one turn",
+                                 "asked 1 time(s) for 2 calls: ask once per call")],
+    "1-no-approver-runs": [("check-ask", "✗ no approver (approve=None)", "approve=None ran the tool")],
+    "1-ignores-tools-argument": [("check-allow", "✗ an allowed tool the caller offers",
+                                  "pass the tools argument to arun_tool")],
+    "1-every-block-is-a-call": [("check-allow", "✗ read_file and get_time (allow) each ran once",
+                                 "treated the text block the model sends before its calls as a call"),
+                                ("check-deny", "✗ send_email (deny) never ran",
+                                 "treated the text block the model sends before its calls as a call")],
+    "1-only-content-0": [("check-allow", "✗ read_file and get_time (allow) each ran once",
+                          "look at every block of content, not only the first"),
+                         ("check-parallel", "✗ exactly one tool_result per tool_use",
+                          "look at every block of content, not only the first")],
+    "1-approval-per-block": [("check-parallel", "✗ every approval of the turn was asked before any tool",
+                              "first decide every call of the turn")],
+    "1-deny-says-declined-first": [("check-deny", "✗ ... saying the tool is forbidden by policy",
+                                    "it reads as a person's no")],
+    "1-no-approve-none-branch": [("check-ask", "✗ no approver (approve=None): write_file does not run",
+                                  "check `approve is None` before calling it")],
+    "b1-no-else-branch": [("check-deny", "✗ a tier that is none of the three", "the typo got no tool_result at all")],
+    "b1-uses-globals": [("check-default-tier", "✗ default_tier='allow'",
+                         "the default_tier argument, not a fixed tier")],
+    "b1-policy-index": [("check-default-tier", "✗ default_tier='allow'",
+                         "raised KeyError: 'delete_file': look its tier up with policy.get")],
+    "b1-deny-without-is-error": [("check-deny", "✗ ... with is_error: true", "tool_result(..., is_error=True)")],
+    "b1-returns-a-message": [("check-parallel", "✗ for a turn of 4 tool calls, run_tool_uses returned a list",
+                              "return a list of tool_result blocks")],
+    "b1-gather-everything": [("check-parallel", "✗ every approval of the turn was asked before any tool",
+                              "first decide every call of the turn")],
+    "b1-forgot-await-approve": [("check-ask", "✗ write_file (ask) was put to the approver once",
+                                 "await approve(block.name, block.input)")],
+    "b1-sync-run-tool": [("check-allow", "✗ read_file and get_time (allow) each ran once",
+                          "await arun_tool(tool_impls, block.name, block.input, tools)")],
+    "b1-deny-also-runs": [("check-deny", "✗ send_email (deny) never ran", "a deny never reaches arun_tool")],
+    "b1-rejection-without-is-error": [("check-ask", "✗ rejected: the call still got exactly one tool_result",
+                                       "mark its result is_error=True")],
+    "b1-capitalised-tiers": [("check-policy", "✗ POLICY is a dict", "plain lowercase strings")],
+    "b1-default-allow": [("check-policy", "✗ DEFAULT_TIER fails closed", "with 'allow', any tool added later")],
+    "b1-approve-name-only": [("check-ask", "✗ write_file (ask) was put to the approver once",
+                              "call the approver with the call's name and input")],
+    "b1-refusals-first": [("check-parallel", "✗ exactly one tool_result per tool_use, in the tool_use order",
+                           "in the order of the blocks")],
+    # exercise 2
+    "2-loops-until-end-turn": [("check-model-answer", "✗ a reply that is neither tool_use nor end_turn",
+                                "loop only `while response.stop_reason == \"tool_use\"`")],
+    "2-counts-tool-calls": [("check-turn-cap", "✗ a turn of 2 parallel calls counts as ONE turn",
+                             "not tool calls: add 1 per response")],
+    "2-offers-global-tools": [("check-turn-cap", "✗ every request offered exactly the tools the caller passed",
+                               "pass the tools argument to messages.create")],
+    "2-empty-cap-text": [("check-turn-cap", "✗ its text says the harness stopped the run", "give the caller a sentence")],
+    "2-own-tool-step-content-0": [("check-model-answer", "✗ the demo task with max_turns=2",
+                                   "treated the text block the model sends before its calls as a call")],
+    "2-diagnosis-empty": [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict", "fill in DIAGNOSIS")],
+    "2-count-before-cap": [("check-turn-cap", "✗ exactly 3 tool turns ran (ran: 2)",
+                            "is `turns` counted before the check?")],
+    "b2-while-cap-in-condition": [("check-turn-cap", "✗ it returns AgentResult with stopped_by='max_turns'",
+                                   "ended by its while condition (stopped_by='tool_use'), not by the cap")],
+    "b2-forgot-increment": [("check-turn-cap", "✗ a model that never ends its turn is stopped",
+                             "`turns` never reaches the cap — add `turns += 1`")],
+    "b2-requests-not-counted": [("check-turn-cap", "✗ it returns AgentResult with stopped_by='max_turns'",
+                                 "it reports requests=1, but the API received 4")],
+    "b2-append-then-cap": [("check-turn-cap", "✗ the history it returns can be continued",
+                            "return before appending the response whose calls you will not run")],
+    "b2-greater-than": [("check-turn-cap", "✗ exactly 3 tool turns ran (ran: 4)", "ask `turns >= max_turns`")],
+    "b2-default-not-max-turns": [("check-turn-cap", "✗ run_capped's default cap is MAX_TURNS",
+                                  "keep `max_turns=MAX_TURNS` as the default")],
+    "b2-max-turns-string": [("check-turn-cap", "✗ MAX_TURNS is a whole number from 1 to 30", "set MAX_TURNS to your cap")],
+    "b2-for-range": [("check-model-answer", "✗ it returns the model's own answer",
+                      "end by its while condition and return final_text(response)")],
+    "b2-raises-at-cap": [("check-turn-cap", "✗ a model that never ends its turn is stopped (never-ends, max_turns=3) "
+                          "— RuntimeError", "it must end with an AgentResult")],
+    "b2-diagnosis-with-retries": [("check-diagnosis", "✗ no key is a guard whose absence does not make",
+                                   "what does the SDK already do by itself?")],
+    "b2-diagnosis-swapped": [("check-diagnosis", "✗ each of those guards is mapped to the runaway",
+                              "Pick the runaway constant that describes exactly that")],
+    "b2-diagnosis-two-only": [("check-diagnosis", "✗ names every missing guard", "read the while line")],
+    "b2-diagnosis-free-text": [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict", "use the constants' names")],
+    "b2-diagnosis-dangling": [("check-diagnosis", "✗ no value is a failure this loop does not have",
+                               "look at what it sends back after every tool_use")],
+    # exercise 3
+    "3-tokens-input-output": [("check-tokens", "✗ the first request of a cached run counts its cache writes",
+                               "input + output alone is 44")],
+    "3-tokens-none-crash": [("check-tokens", "✗ a usage whose cache counters are missing (None)",
+                             "a counter can be None")],
+    "3-tokens-no-reads": [("check-tokens", "✗ a later request counts its cache reads", "cache reads are billed too")],
+    "3-tokens-sums-everything": [("check-tokens", "✗ a usage shaped like a live one",
+                                  "usage.cache_creation is a breakdown")],
+    "3-sig-unsorted": [("check-signature", "✗ the same calls in another order", "sort the calls")],
+    "3-sig-with-ids": [("check-signature", "✗ the same call in two turns", "leave the block ids out")],
+    "3-sig-str-of-input": [("check-signature", "✗ the same input with its keys in another order",
+                            "JSON with sorted keys")],
+    "3-sig-text-too": [("check-signature", "✗ the text before the calls", "only the tool_use blocks count")],
+    "3-sig-names-only": [("check-signature", "✗ a different argument gives a different signature",
+                          "include each call's input"),
+                         ("check-progress", "✗ never-ends (a new file every turn)", "must include each call's input")],
+    "3-budget-at-bottom": [("check-budget", "✗ token_budget=1", "a check at the bottom, after the next request")],
+    "3-budget-before-cap": [("check-budget", "✗ max_turns=0 and token_budget=1 both say stop",
+                             "turn cap, then token budget")],
+    "3-budget-greater-than": [("check-budget", "✗ a budget reached exactly", "`if tokens_used >= token_budget:`")],
+    "3-budget-last-response-only": [("check-budget", "✗ token-hog, max_turns=8, token_budget=40,000",
+                                     "tokens_used holds only the last response's tokens")],
+    "3-budget-first-not-counted": [("check-budget", "✗ tokens_used is the sum over every request",
+                                    "tokens_used leaves out the first response")],
+    "3-budget-input-plus-output": [("check-budget", "✗ with prompt caching on, the budget counts the cached tokens",
+                                    "not input_tokens + output_tokens")],
+    "3-budget-after-append": [("check-budget", "✗ token-hog, max_turns=8, token_budget=40,000",
+                               "after the turn was counted (turns=8, though 7 turns ran)")],
+    "3-budget-model-text": [("check-budget", "✗ the budget's stop comes with a text that says the harness stopped",
+                             "the model's last text is not an answer")],
+    "3-progress-after-tools": [("check-progress", "✗ stuck: stopped_by='no_progress' after 1 turn",
+                                "the repeated call ran before the check caught it")],
+    "3-progress-own-comparison": [("check-progress", "✗ find_loop is asked once per tool-calling turn",
+                                   "find_loop was never called")],
+    "3-progress-before-cap": [("check-progress", "✗ stuck with max_turns=1",
+                               "turn cap, token budget, then no progress")],
+    "3-progress-count-first": [("check-progress", "✗ stuck: stopped_by='no_progress' after 1 turn",
+                                "ask find_loop before `turns += 1`")],
+    "3-cycle-seen-anywhere": [("check-cycle", "✗ it returns the period of a cycle at the end",
+                               "it finds a repeat anywhere in the list")],
+    "3-cycle-unbounded": [("check-cycle", "✗ it looks back at most 2 × max_period signatures",
+                           "it tries periods beyond max_period")],
+    "3-cycle-returns-true": [("check-cycle", "✗ it returns the period of a cycle at the end",
+                              "return the period p itself (an int), not True")],
+    "3-cycle-empty-slices": [("check-cycle", "✗ no cycle, no answer", "the empty list gave 1")],
+    "3-cycle-two-fixed-periods": [("check-cycle", "✗ it returns the period of a cycle at the end",
+                                   "use the max_period argument")],
+    "3-cycle-repeats-in-window": [("check-cycle", "✗ the shortest period wins", "it finds a repeat anywhere")],
+    "3-cycle-longest-first": [("check-cycle", "✗ the shortest period wins", "it tried the longest period first")],
+    # exercise 4
+    "4-why-the-argument": [("check-why-wrong", "✗ does not agree with the colleague's argument",
+                            "the colleague's own argument"),
+                           ("check-why-wrong", "✗ names every reason the run above shows (0 of 3 named)",
+                            "go through the run again")],
+    "4-why-plus-dangling": [("check-why-wrong", "✗ no statement the run above shows to be untrue",
+                             "one of your statements is not what happened")],
+    "4-why-one-and-untold": [("check-why-wrong", "✗ no statement the run above shows to be untrue",
+                              "one of your statements is not what happened"),
+                             ("check-why-wrong", "✗ names every reason the run above shows (1 of 3 named)",
+                              "go through the run again")],
+    "4-why-own-words": [("check-why-wrong", "✗ WHY_WRONG is a non-empty set", "use the constants' names"),
+                        ("check-why-wrong", "✗ names every reason the run above shows (0 of 3 named)",
+                         "go through the run again")],
+    "4-why-a-dict": [("check-why-wrong", "✗ WHY_WRONG is a non-empty set", "must be a set (or list)")],
+    "4-ask-then-run-per-call": [("check-parallel", "✗ both questions were asked before any tool of the turn ran",
+                                 "decide every call of the turn first")],
+    "4-truthy-yes": [("check-fail-closed", "✗ an approver that answers the string 'yes'",
+                      "`if await approve(...):` lets any truthy value through")],
+    "4-no-approver-allows": [("check-fail-closed", "✗ no approver (approve=None)", "`if approve is None:`")],
+    "4-no-try": [("check-fail-closed", "✗ an approver that raises an error",
+                  "catch the Exception and answer the call like a rejection")],
+    "4-rejection-unanswered": [("check-gate", "✗ rejected: the call got exactly one tool_result",
+                                "answer a rejected call too")],
+    "4-rejection-without-is-error": [("check-gate", "✗ rejected: the call got exactly one tool_result",
+                                      "mark its result is_error=True")],
+    "4-one-answer-for-the-turn": [("check-parallel", "✗ each write was put to the approver once",
+                                   "one answer does not cover the turn")],
+    "4-stop-asking-after-a-no": [("check-parallel", "✗ the other way round (no to a, yes to b)",
+                                  "after a no, go on asking")],
+    "4-global-high-impact": [("check-gate", "✗ the gate follows the high_impact set it is given",
+                              "use the high_impact argument")],
+    "4-asks-about-every-call": [("check-gate", "✗ read_file and get_time ran without anybody being asked",
+                                 "only calls whose name is in high_impact")],
+    "4-tool-error-dropped": [("check-gate", "✗ approved, but the tool itself fails", "pass on the tool's own verdict")],
+    "4-every-block-a-call": [("check-gate", "✗ write_file was put to the approver once",
+                              "treated the text block the model sends before its calls as a call")],
+    "4-approve-name-only": [("check-gate", "✗ write_file was put to the approver once",
+                             "await approve(block.name, block.input)")],
+    "4-rejection-says-policy": [("check-gate", "✗ rejected: the model reads it as the person's no",
+                                 "send REJECTED_MESSAGE")],
+    "4-run-then-overwrite": [("check-gate", "✗ rejected: write_file never ran", "ask BEFORE the tool runs")],
+    "4-refused-after-run": [("check-parallel", "✗ the other way round too, one tool_result per call in the order",
+                             "not rejections after the runs")],
+}
+FOLLOWS = "follows from the ✗ above: fix that first"
+assert set(CAUSES) == {name for case in WRONG for name in case.split(" + ")}, "every wrong answer names its cause"
 
 
 def cell(nb, cell_id):
@@ -819,6 +1062,13 @@ def printed_failures(c):
     return [line.strip() for line in c.stdout.splitlines() if line.strip().startswith("✗ ")]
 
 
+def crosses(c):
+    """[(✗ criterion line, its hint)] a check cell printed, in order (stripped)."""
+    lines = [line.strip() for line in c.stdout.splitlines()]
+    return [(line, lines[i + 1][len("hint: "):] if i + 1 < len(lines) and lines[i + 1].startswith("hint: ") else "")
+            for i, line in enumerate(lines) if line.startswith("✗ ")]
+
+
 def overview(cells):
     """One line per cell: its id and whether it raised, with the ✗ lines it printed (for failure messages)."""
     return "\n".join(f"  {c.id}: " + (f"raised {c.error[0]}" if c.raised else "ok")
@@ -879,6 +1129,16 @@ def test_wrong_answer_fails_on_a_criterion(runs, case):
         assert c.error[0] == "AssertionError", f"{case}: {check_id} crashed ({c.error}) instead of failing a criterion"
         assert any(line.startswith(criterion) for line in printed_failures(c)), \
             f"{case}: {check_id} failed, but not with {criterion!r}\n{overview(cells)}"
+    # the first ✗ of each check names the class's cause; every other ✗ of it either names its own cause (listed in
+    # CAUSES) or says it follows from the ✗ above — no hint points at a line that is already right
+    causes = [entry for name in case.split(" + ") for entry in CAUSES[name]]
+    for check_id in dict.fromkeys(check for check, _, _ in causes):
+        want = [(criterion, hint) for check, criterion, hint in causes if check == check_id]
+        got = [(line, hint) for line, hint in crosses(cells[check_id]) if hint != FOLLOWS]
+        assert got and all(hint for _, hint in got), f"{case}: {check_id}\n{cells[check_id].stdout}"
+        assert len(got) == len(want) and all(line.startswith(criterion) and hint in said
+                                             for (line, said), (criterion, hint) in zip(got, want)), \
+            f"{case}: {check_id}: its ✗ and hints are not {want}\n{cells[check_id].stdout}"
 
 
 @pytest.mark.parametrize("case", CORRECT)
