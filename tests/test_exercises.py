@@ -403,6 +403,8 @@ _V = {
         "        return sum(total(v) if isinstance(v, dict) else v for v in d.values() if isinstance(v, (int, dict)))\n"
         "    return total(usage.model_dump())\n")},
         [("check-tokens", "✗ a usage shaped like a live one (cache_creation also broken down by lifetime)")]),
+    "3-tokens-syntax-error": ({"tokens": tokens_cell("    return usage.input_tokens + * usage.output_tokens\n")},
+        [("check-tokens", "✗ tokens_of is written and runs")]),
     # part 2: signature_of
     "3-sig-unsorted": ({"signature": signature_cell(
         '    return " | ".join(f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content if b.type == "tool_use")\n')},
@@ -632,7 +634,7 @@ _V = {
 
 # graded copies: name -> (notebook, the wrong answers it holds); a pair only where both are judged on their own cells
 _COPIES = {
-    EX3: [("3-tokens-input-output", "3-sig-unsorted"), ("3-tokens-none-crash", "3-sig-with-ids"),
+    EX3: [("3-tokens-input-output", "3-sig-unsorted"), ("3-tokens-syntax-error",), ("3-tokens-none-crash", "3-sig-with-ids"),
           ("3-tokens-no-reads", "3-sig-str-of-input"), ("3-tokens-sums-everything", "3-sig-text-too"),
           ("3-sig-names-only",), ("3-budget-at-bottom", "3-cycle-seen-anywhere"),
           ("3-budget-before-cap", "3-cycle-unbounded"), ("3-budget-greater-than", "3-cycle-returns-true"),
@@ -818,6 +820,8 @@ CAUSES = {
     "3-tokens-no-reads": [("check-tokens", "✗ a later request counts its cache reads", "cache reads are billed too")],
     "3-tokens-sums-everything": [("check-tokens", "✗ a usage shaped like a live one",
                                   "usage.cache_creation is a breakdown")],
+    "3-tokens-syntax-error": [("check-tokens", "✗ tokens_of is written and runs",
+                               "your cell raised SyntaxError: invalid syntax (line 3), so tokens_of is not defined")],
     "3-sig-unsorted": [("check-signature", "✗ the same calls in another order", "sort the calls")],
     "3-sig-with-ids": [("check-signature", "✗ the same call in two turns", "leave the block ids out")],
     "3-sig-str-of-input": [("check-signature", "✗ the same input with its keys in another order",
