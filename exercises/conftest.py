@@ -6,7 +6,8 @@ criterion and, under the grader, raises AssertionError while a criterion is not 
 solution, or a copy with the same file name anywhere under exercises/) this file:
 
 1. sets HARNESS_GRADING=1, which the notebook's kernel inherits: a ✗ raises only under the grader, so Run All in
-   JupyterLab always reaches every check cell;
+   JupyterLab always reaches every check cell (the ✏️ cells of exercises 2-4 are tagged `raises-exception`, which
+   JupyterLab honours by not stopping Run All at them, and nbval by not failing them: the checks judge);
 2. adds one test item, "grading allowed", run first. It refuses to grade (and skips every cell of the notebook)
    when the notebook holds something shaped like an Anthropic API key (a cell's source, output or metadata), or
    when the grader's cells are not the shipped ones: every locked cell id still there, a code cell with exactly its

@@ -10,7 +10,9 @@ question, then prints one ✓ or ✗ line per criterion, with a hint under each 
 first ✗ of a check names the first cause the check can see; a later ✗ that fails only because of it says "follows
 from the ✗ above: fix that first" rather than guess another cause, so no hint points at a line that is right.
 
-- In JupyterLab a check only prints: a ✗ does not raise, so Run All always reaches every check cell.
+- In JupyterLab a check only prints: a ✗ does not raise, so Run All always reaches every check cell (the ✏️ cells
+  are tagged `raises-exception`: an error in the learner's own cell does not stop Run All either, and a check
+  whose function is missing because its cell raised says so: "your cell raised SyntaxError: …").
 - Under the grader (`pytest --nbval-lax <notebook>`; exercises/conftest.py sets HARNESS_GRADING=1, which the
   notebook's kernel inherits) a check with a ✗ raises a short AssertionError, and the grade fails.
 
@@ -110,13 +112,17 @@ class Checks:
         print("  → " + _t("{n} criterion(s) not met: fix your cell, run it, then run this check again", n=n))
 
 
+_RAISED: dict[str, str] = {}  # name -> the error its defining cell raised, as cell_error() last found it
+
+
 def cell_error(name: str) -> str | None:
-    """'SyntaxError: … (line n)' when the last error the kernel met was raised by the cell that defines `name` (a
-    cell whose source has `def name(` or `name =`), else None. IPython keeps that error in sys.last_value and each
-    cell's source in linecache, under the file name the error (or its traceback) names."""
+    """'SyntaxError: … (line n)' when the cell that defines `name` (a cell whose source has `def name(` or
+    `name =`) raised, else None. IPython keeps the last error in sys.last_value and each cell's source in
+    linecache, under the file name the error (or its traceback) names. Under the grader a failing check raises
+    too and becomes the last error, so what was found is remembered for the checks that come after it."""
     err = getattr(sys, "last_value", None)
     if not isinstance(err, BaseException):
-        return None
+        return _RAISED.get(name)
     files = [err.filename] if isinstance(err, SyntaxError) and err.filename else []
     tb = err.__traceback__
     while tb is not None:
@@ -124,10 +130,13 @@ def cell_error(name: str) -> str | None:
         tb = tb.tb_next
     defines = re.compile(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(|^{re.escape(name)}[ \t]*=", re.M)
     if not any(defines.search("".join(linecache.getlines(f))) for f in files if f):
-        return None
+        return _RAISED.get(name)
     if isinstance(err, SyntaxError):
-        return f"{type(err).__name__}: {err.msg}" + (f" (line {err.lineno})" if err.lineno else "")
-    return one_line(err)
+        found = f"{type(err).__name__}: {err.msg}" + (f" (line {err.lineno})" if err.lineno else "")
+    else:
+        found = one_line(err)
+    _RAISED[name] = found
+    return found
 
 
 def not_defined_hint(name: str, what: str = "") -> str:
@@ -137,6 +146,16 @@ def not_defined_hint(name: str, what: str = "") -> str:
         return _t("your cell raised {error}, so {name} is not defined: fix it and run the cell again",
                   error=raised, name=name)
     return what or _t("run the cell that defines {name} first", name=name)
+
+
+def raised_name_hint(problem: str, name: str) -> str | None:
+    """The hint for a run that stopped because something is not defined: `name` itself ("... is not defined yet"),
+    or a name it uses whose cell raised (NameError: name 'tokens_of' is not defined, after that cell's SyntaxError);
+    None when neither is the case."""
+    if "not defined yet" in problem:
+        return not_defined_hint(name)
+    used = re.search(r"NameError: name '(\w+)' is not defined", problem)
+    return not_defined_hint(used.group(1)) if used and cell_error(used.group(1)) else None
 
 
 def offline(scenario: str, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
@@ -316,8 +335,8 @@ def _error_text(error: str) -> str:
     if "TextBlock" in error or "'text'" in error:
         return _t("your code treated the text block the model sends before its calls as a call: handle only "
                   "blocks whose type is 'tool_use' (a turn is a sentence, then the tool_use blocks)")
-    if "not defined yet" in error:
-        return not_defined_hint("run_tool_uses")
+    if "not defined" in error and raised_name_hint(error, "run_tool_uses"):
+        return raised_name_hint(error, "run_tool_uses")
     if "NotImplementedError" in error:
         return _t("write run_tool_uses (it still raises NotImplementedError)")
     if "NoneType" in error and "call" in error:
@@ -670,8 +689,10 @@ async def resend(messages) -> str | None:
 
 def _problem_hint(run) -> str:
     problem = run.problem or ""
-    if "not defined" in problem:
+    if "not defined yet" in problem:
         return not_defined_hint("run_capped", _t("run the cell that defines MAX_TURNS and run_capped first"))
+    if raised_name_hint(problem, "run_capped"):
+        return raised_name_hint(problem, "run_capped")
     if "NotImplementedError" in problem:
         return _t("write run_capped (it still raises NotImplementedError)")
     if "TextBlock" in problem:
@@ -1013,8 +1034,8 @@ def _got(run) -> tuple | None:
 
 def _loop_hint(run) -> str:
     problem = run.problem or ""
-    if "not defined" in problem:
-        return not_defined_hint("run_guarded")
+    if raised_name_hint(problem, "run_guarded"):
+        return raised_name_hint(problem, "run_guarded")
     if "NotImplementedError" in problem:
         return _t("something it calls is not written yet ({problem})", problem=problem)
     if getattr(run, "runaway", False):  # bounded() cut it off (its line is in the notebook's language)

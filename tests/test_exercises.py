@@ -404,7 +404,7 @@ _V = {
         "    return total(usage.model_dump())\n")},
         [("check-tokens", "✗ a usage shaped like a live one (cache_creation also broken down by lifetime)")]),
     "3-tokens-syntax-error": ({"tokens": tokens_cell("    return usage.input_tokens + * usage.output_tokens\n")},
-        [("check-tokens", "✗ tokens_of is written and runs")]),
+        [("check-tokens", "✗ tokens_of is written and runs"), ("check-budget", "✗ token-hog")]),
     # part 2: signature_of
     "3-sig-unsorted": ({"signature": signature_cell(
         '    return " | ".join(f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content if b.type == "tool_use")\n')},
@@ -821,7 +821,8 @@ CAUSES = {
     "3-tokens-sums-everything": [("check-tokens", "✗ a usage shaped like a live one",
                                   "usage.cache_creation is a breakdown")],
     "3-tokens-syntax-error": [("check-tokens", "✗ tokens_of is written and runs",
-                               "your cell raised SyntaxError: invalid syntax (line 3), so tokens_of is not defined")],
+                               "your cell raised SyntaxError: invalid syntax (line 3), so tokens_of is not defined"),
+                              ("check-budget", "✗ token-hog, max_turns=8", "so tokens_of is not defined")],  # it uses it
     "3-sig-unsorted": [("check-signature", "✗ the same calls in another order", "sort the calls")],
     "3-sig-with-ids": [("check-signature", "✗ the same call in two turns", "leave the block ids out")],
     "3-sig-str-of-input": [("check-signature", "✗ the same input with its keys in another order",
@@ -926,6 +927,10 @@ def solution(name):
 
 def edited(case, name, changes):
     nb = solution(name)
+    for c in nb["cells"]:  # the ✏️ cells' raises-exception (JupyterLab's Run All goes on past a learner's error)
+        tags = c["metadata"].get("tags", [])  # changes nothing here: this runner goes on past every error anyway
+        if "exercise" in tags and "raises-exception" in tags:
+            c["metadata"]["tags"] = [t for t in tags if t != "raises-exception"]
     for cell_id, edits in changes.items():
         c = cell(nb, cell_id)
         assert "exercise" in c["metadata"].get("tags", []), f"{case}: {cell_id} is not a ✏️ exercise cell"
