@@ -20,13 +20,15 @@ kernel is then replaced by a new one, so the next notebook runs in a sound kerne
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from queue import Empty
 
-from jupyter_client.manager import start_new_kernel
+from jupyter_client.manager import KernelManager
 
 KIT_MODULES = ("harness_lib", "grading")  # imported anew for every notebook (with their submodules)
 NBVAL_TAGS = {"nbval-skip", "raises-exception", "nbval-raises-exception", "nbval-check-output"}  # nbval acts on these
@@ -62,9 +64,19 @@ class NotebookKernel:
         self._stop()
 
     def _start(self):
-        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=self.cwd, env=self.env, startup_timeout=120,
-                                            extra_arguments=["--InteractiveShell.xmode=Minimal"],
-                                            stderr=subprocess.DEVNULL)  # as nbval: the kernel's own log is noise
+        # Over Unix sockets (IPC), not TCP: no port can be taken by another process between the moment the manager
+        # picks it and the moment the kernel binds it, and ipykernel does not warn about unencrypted TCP.
+        self.sockets = tempfile.mkdtemp(prefix="kit-ipc-")  # short: a socket's path has at most ~100 characters
+        self.km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(self.sockets) / "kernel"))
+        self.km.start_kernel(cwd=self.cwd, env=self.env, extra_arguments=["--InteractiveShell.xmode=Minimal"],
+                             stderr=subprocess.DEVNULL)  # as nbval: the kernel's own log is noise
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        try:
+            self.kc.wait_for_ready(timeout=120)
+        except RuntimeError:
+            self._stop()
+            raise
         out = self._execute("import json, os, sys\n"
                             "print(json.dumps([os.getcwd(), dict(os.environ), sys.path]))", "(start)")
         if out.error:
@@ -76,6 +88,7 @@ class NotebookKernel:
             self.kc.stop_channels()
         if self.km is not None:
             self.km.shutdown_kernel(now=True)
+            shutil.rmtree(self.sockets, ignore_errors=True)
         self.km = self.kc = None
 
     def _fresh(self):
