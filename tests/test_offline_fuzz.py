@@ -12,7 +12,7 @@ is measured by benchmarks/bench_parse.py).
 
 import json
 import signal
-import sys
+import threading
 from contextlib import contextmanager
 
 import httpx2
@@ -163,8 +163,9 @@ HOSTILE = {  # task -> the steps it asks for, as (kind, path, content)
 @contextmanager
 def deadline(seconds: float, what: str):
     """Fail (instead of hanging) when the block runs longer than `seconds`: Python's re module checks for
-    signals while it matches, so a runaway pattern is stopped. Without SIGALRM (Windows) the block just runs."""
-    if not hasattr(signal, "SIGALRM"):
+    signals while it matches, so a runaway pattern is stopped. Without SIGALRM (Windows), or outside the main
+    thread (where signals cannot be handled), the block just runs."""
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
         yield
         return
 
