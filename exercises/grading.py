@@ -132,7 +132,7 @@ def cell_error(name: str) -> str | None:
     if not any(defines.search("".join(linecache.getlines(f))) for f in files if f):
         return _RAISED.get(name)
     if isinstance(err, SyntaxError):
-        found = f"{type(err).__name__}: {err.msg}" + (f" (line {err.lineno})" if err.lineno else "")
+        found = f"{type(err).__name__}: {err.msg}" + (_t(" (line {n})", n=err.lineno) if err.lineno else "")
     else:
         found = one_line(err)
     _RAISED[name] = found
@@ -1220,8 +1220,8 @@ async def check_progress(ns: dict) -> None:
          "`turns += 1` and before the tools run"))
     c.ok(len(r.calls) == 1, _t("the repeated call never ran: read_file ran once (ran: {n})", n=len(r.calls)),
          _loop_hint(r) if r.problem else
-         _t("nothing stopped the repeat (see the first criterion)") if got and got[0] != "no_progress" else
-         _t("check for no progress before running the tools, not after"), follows=ran_repeat)
+         _t("check for no progress before running the tools, not after"),
+         follows=ran_repeat or (got is not None and got[0] != "no_progress"))  # nothing stopped it: the ✗ above
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and await resend_3(res.messages) is None and await harness_said(res, "stuck"),
          _t("it says why it stopped (a text of the harness, not the model's), and the history it returns can be "
@@ -1268,7 +1268,8 @@ async def check_progress(ns: dict) -> None:
          _t("find_loop was never called: call find_loop(signatures) (the argument), not your own comparison")
          if not seen else
          _t("keep ONE list for the run, append each turn's signature, and pass the whole list every turn"),
-         follows=order_wrong and lengths == [1, 2, 3, 4])  # also asked at the 4th response, before the cap
+         follows=(order_wrong and lengths == [1, 2, 3, 4])  # also asked at the 4th response, before the cap
+         or (not seen and got is not None and got[0] != "no_progress"))  # no valve 3 at all, named above
     told = await guarded(fn, "never-ends", max_turns=8, find_loop=lambda s: 1 if len(s) >= 3 else None)
     c.ok(_got(told) == ("no_progress", 2, 3), _t("when find_loop returns a period, the run stops as no progress "
          "(a detector that fires at the 3rd turn: 2 turns ran)")
@@ -1722,7 +1723,7 @@ async def check_parallel_gate(ns: dict) -> None:
     c.ok(two.files == {"scratch/a.txt": "a"}, _t("only the approved write happened: scratch/a.txt is on disk, "
          "scratch/b.txt is not") + ("" if two.files == {"scratch/a.txt": "a"} else _t(" (on disk: {items})", items=sorted(two.files))),
          gate_hint(two) if two.error and not two.files else
-         _t("a write ran before its question was asked: ask first") if _early(two) else
+         Cause(_t("a write ran before its question was asked: ask first"), key="early") if _early(two) else
          _t("run a call only on its own yes") if "scratch/b.txt" in two.files else
          _t("a no for one call must not stop the other: run every call that was approved"), follows=once)
     uses, results = two.rounds[0] if two.rounds else ([], [])
@@ -1756,7 +1757,7 @@ async def check_parallel_gate(ns: dict) -> None:
          gate_hint(flip) if flip.error else
          _t("after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked "
          "about must not run") if len(flip_asked) < 2 else
-         _t("a write ran before its question was asked: ask first") if _early(flip) else
+         Cause(_t("a write ran before its question was asked: ask first"), key="early") if _early(flip) else
          _t("a first no must not decide the rest of the turn: answer each call by its own answer"), follows=once)
     c.ok(fids == [u.id for u in fuses] and len(fuses) == 2,
          _t("the other way round too, one tool_result per call in the order of the calls (a rejected call before an "
@@ -2273,7 +2274,6 @@ SPANISH_34 = {
         "`turns += 1` y antes de que se ejecuten las herramientas",
     "the repeated call never ran: read_file ran once (ran: {n})":
         "la llamada repetida no llegó a ejecutarse: read_file se ejecutó una vez (se ejecutó: {n})",
-    "nothing stopped the repeat (see the first criterion)": "nada detuvo la repetición (mira el primer criterio)",
     "check for no progress before running the tools, not after":
         "comprueba la falta de progreso antes de ejecutar las herramientas, no después",
     "never-ends (a new file every turn): not stopped as no progress — the cap stops it after 4 turns":
@@ -2518,79 +2518,132 @@ SPANISH_34 = {
         "una lectura que se ejecuta mientras la persona aún decide ya está en marcha responda lo que responda",
     "the API refused the next request: {message}": "la API rechazó la petición siguiente: {message}",
     # ---- first causes, and what follows from them (issue 25) --------------------------------------------------
-    '(empty)':
-        '(vacía)',
-    'follows from the ✗ above: fix that first':
-        'es consecuencia del ✗ de arriba: arregla eso primero',
-    'your cell raised {error}, so {name} is not defined: fix it and run the cell again':
-        'tu celda lanzó {error}, así que {name} no está definida: corrígela y vuelve a ejecutar la celda',
-    'a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, is_error=True)':
-        'una llamada rechazada no tuvo éxito: marca su resultado con is_error=True — tool_result(block.id, REJECTED_MESSAGE, is_error=True)',
-    'a short list raised: with too few signatures for a period, skip that period':
-        'una lista corta lanzó una excepción: si no hay firmas suficientes para un periodo, sáltate ese periodo',
-    'a tool the policy does not list raised {error}: look its tier up with policy.get(block.name, default_tier)':
-        'una herramienta que la política no incluye lanzó {error}: busca su nivel con policy.get(block.name, default_tier)',
-    "call the approver with the call's name and input: await approve(block.name, block.input) (the run stopped with {error})":
-        'llama al aprobador con el nombre y la entrada de la llamada: await approve(block.name, block.input) (la ejecución se detuvo con {error})',
-    'check the budget at the TOP of the body, before the first turn runs: a check at the bottom, after the next request, lets the first turn run whatever the first response cost':
-        'comprueba el presupuesto al PRINCIPIO del cuerpo, antes de que se ejecute el primer turno: una comprobación al final, después de la petición siguiente, deja correr el primer turno cueste lo que cueste la primera respuesta',
-    'every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too): build the list in the order of the calls, not rejections after the runs':
-        'cada llamada recibe exactamente un tool_result, en el orden de los tool_use, en UNA sola lista (también la rechazada): construye la lista en el orden de las llamadas, no con los rechazos después de lo ejecutado',
-    'it finds a repeat anywhere in the list: look only at the END — the last p signatures against the p just before them (a model may come back to a file after doing something else)':
-        'encuentra una repetición en cualquier parte de la lista: mira solo el FINAL — las últimas p firmas contra las p justo anteriores (un modelo puede volver a un archivo después de hacer otra cosa)',
-    'it reports requests={got}, but the API received {sent}: count every request you send (the first, and `requests += 1` after each messages.create)':
-        'indica requests={got}, pero la API recibió {sent}: cuenta cada petición que envías (la primera, y `requests += 1` después de cada messages.create)',
+    "(empty)":
+        "(vacía)",
+    " (line {n})":
+        " (línea {n})",
+    "follows from the ✗ above: fix that first":
+        "es consecuencia del ✗ de arriba: arregla eso primero",
+    "your cell raised {error}, so {name} is not defined: fix it and run the cell again":
+        "tu celda lanzó {error}, así que {name} no está definida: corrígela y vuelve a ejecutar la celda",
+    "a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, "
+    "is_error=True)":
+        "una llamada rechazada no tuvo éxito: marca su resultado con is_error=True — tool_result(block.id, "
+        "REJECTED_MESSAGE, is_error=True)",
+    "a short list raised: with too few signatures for a period, skip that period":
+        "una lista corta lanzó una excepción: si no hay firmas suficientes para un periodo, sáltate ese periodo",
+    "a tool the policy does not list raised {error}: look its tier up with policy.get(block.name, default_tier)":
+        "una herramienta que la política no incluye lanzó {error}: busca su nivel con policy.get(block.name, "
+        "default_tier)",
+    "call the approver with the call's name and input: await approve(block.name, block.input) (the run stopped "
+    "with {error})":
+        "llama al aprobador con el nombre y la entrada de la llamada: await approve(block.name, block.input) (la "
+        "ejecución se detuvo con {error})",
+    "check the budget at the TOP of the body, before the first turn runs: a check at the bottom, after the next "
+    "request, lets the first turn run whatever the first response cost":
+        "comprueba el presupuesto al PRINCIPIO del cuerpo, antes de que se ejecute el primer turno: una "
+        "comprobación al final, después de la petición siguiente, deja correr el primer turno cueste lo que cueste "
+        "la primera respuesta",
+    "every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected one too): build the "
+    "list in the order of the calls, not rejections after the runs":
+        "cada llamada recibe exactamente un tool_result, en el orden de los tool_use, en UNA sola lista (también "
+        "la rechazada): construye la lista en el orden de las llamadas, no con los rechazos después de lo "
+        "ejecutado",
+    "it finds a repeat anywhere in the list: look only at the END — the last p signatures against the p just "
+    "before them (a model may come back to a file after doing something else)":
+        "encuentra una repetición en cualquier parte de la lista: mira solo el FINAL — las últimas p firmas contra "
+        "las p justo anteriores (un modelo puede volver a un archivo después de hacer otra cosa)",
+    "it reports requests={got}, but the API received {sent}: count every request you send (the first, and "
+    "`requests += 1` after each messages.create)":
+        "indica requests={got}, pero la API recibió {sent}: cuenta cada petición que envías (la primera, y "
+        "`requests += 1` después de cada messages.create)",
     "it says why it stopped (a text of the harness, not the model's), and the history it returns can be continued":
-        'dice por qué se detuvo (un texto del arnés, no del modelo), y el historial que devuelve se puede continuar',
-    'it tried the longest period first: A A A A A A repeats with period 1, 2 and 3, and the answer is the shortest — try p = 1, 2, … max_period in that order':
-        'probó primero el periodo más largo: A A A A A A se repite con periodo 1, 2 y 3, y la respuesta es el más corto — prueba p = 1, 2, … max_period en ese orden',
-    'it tries periods beyond max_period: try only p = 1 … max_period (the argument; default 3), which bounds how far back it looks':
-        'prueba periodos mayores que max_period: prueba solo p = 1 … max_period (el argumento; por defecto 3), que limita hasta dónde mira hacia atrás',
-    'one of your keys names something the bare loop lacks, but its absence never makes a loop run away (what does the SDK already do by itself?)':
-        'una de tus claves nombra algo que le falta al bucle desnudo, pero cuya ausencia nunca hace que un bucle se desboque (¿qué hace ya el SDK por su cuenta?)',
-    'return before appending the repeated response, with a text that says the harness stopped the run because the turns repeat':
-        'devuelve el resultado antes de añadir la respuesta repetida, con un texto que diga que el arnés detuvo la ejecución porque los turnos se repiten',
-    'return the period p itself (an int), not True, when the last p signatures repeat the p before them':
-        'devuelve el propio periodo p (un int), no True, cuando las últimas p firmas repiten las p anteriores',
-    'the budget stopped the run after the turn was counted (turns={got_1}, though {n} turns ran): ask it at the top of the body, right after the cap, before `turns += 1` and before the response is appended':
-        'el presupuesto detuvo la ejecución después de contar el turno (turns={got_1}, aunque se ejecutaron {n} turnos): compruébalo al principio del cuerpo, justo después del tope de turnos, antes de `turns += 1` y antes de añadir la respuesta',
+        "dice por qué se detuvo (un texto del arnés, no del modelo), y el historial que devuelve se puede continuar",
+    "it tried the longest period first: A A A A A A repeats with period 1, 2 and 3, and the answer is the shortest "
+    "— try p = 1, 2, … max_period in that order":
+        "probó primero el periodo más largo: A A A A A A se repite con periodo 1, 2 y 3, y la respuesta es el más "
+        "corto — prueba p = 1, 2, … max_period en ese orden",
+    "it tries periods beyond max_period: try only p = 1 … max_period (the argument; default 3), which bounds how "
+    "far back it looks":
+        "prueba periodos mayores que max_period: prueba solo p = 1 … max_period (el argumento; por defecto 3), que "
+        "limita hasta dónde mira hacia atrás",
+    "one of your keys names something the bare loop lacks, but its absence never makes a loop run away (what does "
+    "the SDK already do by itself?)":
+        "una de tus claves nombra algo que le falta al bucle desnudo, pero cuya ausencia nunca hace que un bucle "
+        "se desboque (¿qué hace ya el SDK por su cuenta?)",
+    "return before appending the repeated response, with a text that says the harness stopped the run because the "
+    "turns repeat":
+        "devuelve el resultado antes de añadir la respuesta repetida, con un texto que diga que el arnés detuvo la "
+        "ejecución porque los turnos se repiten",
+    "return the period p itself (an int), not True, when the last p signatures repeat the p before them":
+        "devuelve el propio periodo p (un int), no True, cuando las últimas p firmas repiten las p anteriores",
+    "the budget stopped the run after the turn was counted (turns={got_1}, though {n} turns ran): ask it at the "
+    "top of the body, right after the cap, before `turns += 1` and before the response is appended":
+        "el presupuesto detuvo la ejecución después de contar el turno (turns={got_1}, aunque se ejecutaron {n} "
+        "turnos): compruébalo al principio del cuerpo, justo después del tope de turnos, antes de `turns += 1` y "
+        "antes de añadir la respuesta",
     "the budget's stop comes with a text that says the harness stopped the run (not the model's text)":
-        'la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución (no el texto del modelo)',
-    'the cap stopped it, not the budget: add `if tokens_used >= token_budget:` right after the cap check':
-        'lo detuvo el tope de turnos, no el presupuesto: añade `if tokens_used >= token_budget:` justo después de comprobar el tope de turnos',
-    'the count is off, not the order of the valves — {count_hint} (see check-budget)':
-        'falla la cuenta, no el orden de las válvulas — {count_hint} (mira check-budget)',
-    'the empty list gave {p!r}: with too few signatures for a period, skip that period (two empty slices are equal)':
-        'la lista vacía dio {p!r}: si no hay firmas suficientes para un periodo, sáltate ese periodo (dos cortes vacíos son iguales)',
-    "the loop ended by its while condition (stopped_by={stopped_by!r}), not by the cap: ask `if turns >= max_turns:` first thing in the body and return AgentResult(text, 'max_turns', turns, requests, 0, messages) there":
-        "el bucle terminó por su condición del while (stopped_by={stopped_by!r}), no por el tope: pregunta `if turns >= max_turns:` lo primero del cuerpo y devuelve ahí AgentResult(text, 'max_turns', turns, requests, 0, messages)",
-    'the other way round too, one tool_result per call in the order of the calls (a rejected call before an approved one keeps its place)':
-        'también al revés, un tool_result por llamada en el orden de las llamadas (una llamada rechazada antes de una aprobada conserva su lugar)',
-    'the repeated call ran before the check caught it: append the signature and ask find_loop BEFORE the tools run':
-        'la llamada repetida se ejecutó antes de que la comprobación la detectara: añade la firma y pregunta a find_loop ANTES de ejecutar las herramientas',
-    'the repeated turn never ran, yet it was counted (turns={turns}): ask find_loop before `turns += 1`':
-        'el turno repetido nunca se ejecutó, pero se contó (turns={turns}): pregunta a find_loop antes de `turns += 1`',
-    'the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use block':
-        'la ejecución se detuvo con {error}: run_tool_uses debe devolver una lista con un tool_result por bloque tool_use',
-    'the shortest period wins: A A A A A A → 1 (try p = 1 first)':
-        'gana el periodo más corto: A A A A A A → 1 (prueba primero p = 1)',
-    "the typo got no tool_result at all: fail closed — anything that is not exactly 'allow' or 'ask' is a deny, answered like one":
-        "la errata no recibió ningún tool_result: falla en cerrado — todo lo que no sea exactamente 'allow' o 'ask' es un deny, y se responde como tal",
-    "tokens_used holds only the last response's tokens: add each response's to the total (`tokens_used += tokens_of(response.usage)`), do not replace it":
-        'tokens_used solo guarda los tokens de la última respuesta: suma los de cada respuesta al total (`tokens_used += tokens_of(response.usage)`), no lo reemplaces',
-    'tokens_used leaves out the first response: start it at tokens_of(response.usage), right after the first request (the first response costs too)':
-        'tokens_used deja fuera la primera respuesta: empieza con tokens_of(response.usage), justo después de la primera petición (la primera respuesta también cuesta)',
-    'tokens_used stays 0: add tokens_of(response.usage) after every request, the first one included':
-        'tokens_used se queda en 0: suma tokens_of(response.usage) después de cada petición, también de la primera',
-    'try the short periods first: p = 1, 2, … max_period':
-        'prueba primero los periodos cortos: p = 1, 2, … max_period',
-    'use the max_period argument: try every p from 1 to max_period, not a fixed set of periods':
-        'usa el argumento max_period: prueba cada p de 1 a max_period, no un conjunto fijo de periodos',
-    'when the budget stops the run, say so in your own words, e.g. f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}." — the model\'s last text is not an answer, the harness cut it off':
-        'cuando el presupuesto detenga la ejecución, dilo con tus palabras, p. ej. f"El arnés se detuvo: se gastaron {tokens_used} tokens y se alcanzó el tope de presupuesto de {token_budget}." — el último texto del modelo no es una respuesta: el arnés lo cortó',
-    'with max_turns=0 your loop stops at once, so the cap is asked; with max_turns=3 it never stops: `turns` never reaches the cap — add `turns += 1` for each turn that runs':
-        'con max_turns=0 tu bucle se detiene enseguida, así que el tope se comprueba; con max_turns=3 nunca se detiene: `turns` nunca llega al tope — añade `turns += 1` por cada turno que se ejecuta',
-    'with no approver (approve=None) nobody can say yes: check `approve is None` before calling it (the run stopped with {error})':
-        'sin aprobador (approve=None) nadie puede decir que sí: comprueba `approve is None` antes de llamarlo (la ejecución se detuvo con {error})',
+        "la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución (no el texto del modelo)",
+    "the cap stopped it, not the budget: add `if tokens_used >= token_budget:` right after the cap check":
+        "lo detuvo el tope de turnos, no el presupuesto: añade `if tokens_used >= token_budget:` justo después de "
+        "comprobar el tope de turnos",
+    "the count is off, not the order of the valves — {count_hint} (see check-budget)":
+        "falla la cuenta, no el orden de las válvulas — {count_hint} (mira check-budget)",
+    "the empty list gave {p!r}: with too few signatures for a period, skip that period (two empty slices are equal)":
+        "la lista vacía dio {p!r}: si no hay firmas suficientes para un periodo, sáltate ese periodo (dos cortes "
+        "vacíos son iguales)",
+    "the loop ended by its while condition (stopped_by={stopped_by!r}), not by the cap: ask `if turns >= "
+    "max_turns:` first thing in the body and return AgentResult(text, 'max_turns', turns, requests, 0, messages) "
+    "there":
+        "el bucle terminó por su condición del while (stopped_by={stopped_by!r}), no por el tope: pregunta `if "
+        "turns >= max_turns:` lo primero del cuerpo y devuelve ahí AgentResult(text, 'max_turns', turns, requests, "
+        "0, messages)",
+    "the other way round too, one tool_result per call in the order of the calls (a rejected call before an "
+    "approved one keeps its place)":
+        "también al revés, un tool_result por llamada en el orden de las llamadas (una llamada rechazada antes de "
+        "una aprobada conserva su lugar)",
+    "the repeated call ran before the check caught it: append the signature and ask find_loop BEFORE the tools run":
+        "la llamada repetida se ejecutó antes de que la comprobación la detectara: añade la firma y pregunta a "
+        "find_loop ANTES de ejecutar las herramientas",
+    "the repeated turn never ran, yet it was counted (turns={turns}): ask find_loop before `turns += 1`":
+        "el turno repetido nunca se ejecutó, pero se contó (turns={turns}): pregunta a find_loop antes de `turns "
+        "+= 1`",
+    "the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use block":
+        "la ejecución se detuvo con {error}: run_tool_uses debe devolver una lista con un tool_result por bloque "
+        "tool_use",
+    "the shortest period wins: A A A A A A → 1 (try p = 1 first)":
+        "gana el periodo más corto: A A A A A A → 1 (prueba primero p = 1)",
+    "the typo got no tool_result at all: fail closed — anything that is not exactly 'allow' or 'ask' is a deny, "
+    "answered like one":
+        "la errata no recibió ningún tool_result: falla en cerrado — todo lo que no sea exactamente 'allow' o "
+        "'ask' es un deny, y se responde como tal",
+    "tokens_used holds only the last response's tokens: add each response's to the total (`tokens_used += "
+    "tokens_of(response.usage)`), do not replace it":
+        "tokens_used solo guarda los tokens de la última respuesta: suma los de cada respuesta al total "
+        "(`tokens_used += tokens_of(response.usage)`), no lo reemplaces",
+    "tokens_used leaves out the first response: start it at tokens_of(response.usage), right after the first "
+    "request (the first response costs too)":
+        "tokens_used deja fuera la primera respuesta: empieza con tokens_of(response.usage), justo después de la "
+        "primera petición (la primera respuesta también cuesta)",
+    "tokens_used stays 0: add tokens_of(response.usage) after every request, the first one included":
+        "tokens_used se queda en 0: suma tokens_of(response.usage) después de cada petición, también de la primera",
+    "try the short periods first: p = 1, 2, … max_period":
+        "prueba primero los periodos cortos: p = 1, 2, … max_period",
+    "use the max_period argument: try every p from 1 to max_period, not a fixed set of periods":
+        "usa el argumento max_period: prueba cada p de 1 a max_period, no un conjunto fijo de periodos",
+    "when the budget stops the run, say so in your own words, e.g. f\"Stopped by the harness: {tokens_used} tokens "
+    "used, reaching the token budget of {token_budget}.\" — the model's last text is not an answer, the harness "
+    "cut it off":
+        "cuando el presupuesto detenga la ejecución, dilo con tus palabras, p. ej. f\"El arnés se detuvo: se "
+        "gastaron {tokens_used} tokens y se alcanzó el tope de presupuesto de {token_budget}.\" — el último texto "
+        "del modelo no es una respuesta: el arnés lo cortó",
+    "with max_turns=0 your loop stops at once, so the cap is asked; with max_turns=3 it never stops: `turns` never "
+    "reaches the cap — add `turns += 1` for each turn that runs":
+        "con max_turns=0 tu bucle se detiene enseguida, así que el tope se comprueba; con max_turns=3 nunca se "
+        "detiene: `turns` nunca llega al tope — añade `turns += 1` por cada turno que se ejecuta",
+    "with no approver (approve=None) nobody can say yes: check `approve is None` before calling it (the run "
+    "stopped with {error})":
+        "sin aprobador (approve=None) nadie puede decir que sí: comprueba `approve is None` antes de llamarlo (la "
+        "ejecución se detuvo con {error})",
 }
 SPANISH.update(SPANISH_34)
