@@ -62,13 +62,18 @@ def say(line: str = "") -> None:
     From then on stdout goes to /dev/null, so that Python's last flush at exit has nowhere to fail
     (it would print "Exception ignored" and exit with status 120).
     """
+    global stdout_failed
     try:
         print(line)
     except BrokenPipeError:
         raise  # the reader left (`| head -1`): main() ends quietly
     except OSError as err:
         _drop_stdout()
-        raise Unwritable(lang.text("cli.stdout_unwritable", error=err.strerror or err)) from None
+        stdout_failed = lang.text("cli.stdout_unwritable", error=err.strerror or err)
+        raise Unwritable(stdout_failed) from None
+
+
+stdout_failed: str | None = None  # why stdout failed in this run, if it has (even where Unwritable was caught)
 
 
 def _drop_stdout() -> None:
@@ -205,6 +210,8 @@ async def main_async(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace) -> int:
     """main_async's body, in the run's language."""
+    global stdout_failed
+    stdout_failed = None
     if args.offline:
         os.environ["HARNESS_OFFLINE"] = "1"
     if sys.stdout is None:  # started with stdout closed (`>&-`): Python leaves sys.stdout None
@@ -234,6 +241,8 @@ async def _run(args: argparse.Namespace) -> int:
         result = await run_agent(client, args.task, TOOLS, tool_impls, model=args.model,
                                  max_turns=args.max_turns, token_budget=args.token_budget,
                                  approve=approve, on_event=on_event)
+        if stdout_failed:  # raised where the loop caught it (the --approve line: a failed gate), still an error
+            raise Unwritable(stdout_failed)
     except Unwritable as err:  # the error event goes to the transcript if that is not what failed
         return _fail(transcript, str(err))
     except anthropic.APIStatusError as err:

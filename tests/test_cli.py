@@ -327,6 +327,27 @@ def test_stdout_on_a_full_disk_is_one_line(language, message, tmp_path, offline,
     assert events[-1]["event"] == "error" and events[-1]["message"] == message[len("error: "):-1]
 
 
+def test_stdout_that_fails_at_the_approve_line_is_still_an_error(tmp_path, offline, capsys):
+    """The `--approve yes` line is printed inside the approval gate, where a failure counts as a no: the run
+    ends with the stdout error all the same, and the write never ran."""
+    class FullAtTheApproval(io.StringIO):
+        def write(self, text):
+            if "[approve]" in text:
+                raise OSError(28, "No space left on device")
+            return super().write(text)
+
+    root = project(tmp_path)
+    stdout = sys.stdout
+    sys.stdout = FullAtTheApproval()
+    try:
+        status = main(["--root", str(root), "--scenario", "high-impact", "--approve", "yes", LESSON_TASK])
+    finally:
+        sys.stdout = stdout
+    assert status == 1
+    assert capsys.readouterr().err == "error: cannot write to stdout: No space left on device\n"
+    assert not (root / "scratch").exists()
+
+
 @pytest.mark.parametrize("root, problem", [("nope", "no such folder"), ("README.md", "not a folder")])
 def test_a_bad_root_is_one_line(root, problem, offline, capsys):
     assert main(["--root", str(WORKSPACE / root), TIME_TASK]) == 1
