@@ -27,8 +27,10 @@ For a write, the text to write is the last quoted string before the path; "it"/"
 "the result of the previous step". An email step needs an address and a message ("that …",
 "saying …", or a quoted text); the whole phrase is then hidden from the path and time search.
 
-Only the first ``READ_LIMIT`` (20,000) characters of a request are read (up to the last whole word); every pattern takes time in
-proportion to the text (none backtracks), so a hostile request of that size is parsed in milliseconds.
+Only the first ``READ_LIMIT`` (20,000) characters of a request are read (up to the last whole word). The
+time grows with the text, never faster: each pattern can match a stretch of text in one way only (no long
+run of spaces or commas to split between two repeats), and each character is searched for a verb once, so
+a hostile request of that size is parsed in milliseconds (benchmarks/bench_parse.py).
 
 NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces,
 anything asked for after the first ``READ_LIMIT`` characters, anything that needs real language
