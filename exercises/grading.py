@@ -700,8 +700,8 @@ def _problem_hint(run) -> str:
     if run.runaway:
         return _t("the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the "
                   "top")
-    return _t("the run ended with an error (shown above): it must end with an AgentResult") if problem else \
-        _t("it must return an AgentResult")
+    return _t("the run ended with an error ({problem}): it must end with an AgentResult", problem=problem) \
+        if problem else _t("it must return an AgentResult")
 
 
 def check_diagnosis(ns: dict) -> None:
@@ -814,7 +814,8 @@ async def check_turn_cap(ns: dict) -> None:
             n=len(r0.calls), requests=r0.requests),
          _t("with max_turns=0, {n} turn(s) ran: the cap must be asked before the first turn runs, first thing in "
             "the loop body", n=len(r0.calls)) if r0.calls else _problem_hint(r0),
-         follows=n > 3 and len(r0.calls) == n - 3)  # the same turn too many as above
+         follows=(n > 3 and len(r0.calls) == n - 3)  # the same turn too many as above
+         or (broke and (r0.problem or "").split(":")[0] == r.problem.split(":")[0]))  # the same error
     par = await capped(fn, "parallel", max_turns=1)
     pres = par.result if isinstance(par.result, AgentResult) else None
     c.ok(pres is not None and (pres.stopped_by, pres.turns, pres.requests) == ("end_turn", 1, 2),
@@ -1989,8 +1990,6 @@ SPANISH = {
     "the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the top":
         "el bucle da vueltas mientras el modelo pida herramientas: añade el tope, `if turns >= max_turns:` al "
         "principio",
-    "the run ended with an error (shown above): it must end with an AgentResult":
-        "la ejecución terminó con un error (arriba): tiene que terminar con un AgentResult",
     "it must return an AgentResult": "tiene que devolver un AgentResult",
     # check_diagnosis
     "the diagnosis: what the bare loop lacks, and how each absence runs away":
