@@ -1287,3 +1287,16 @@ def test_exercise_4s_throwaway_sandbox_is_deleted(path, tmp_path, monkeypatch):
     assert not first.exists() and (ns["ROOT"] / "README.md").is_file()
     ns.clear()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", [EX2, EX3, EX4])
+def test_an_error_in_the_learners_own_cell_does_not_stop_run_all(name):
+    """Every ✏️ cell is tagged raises-exception (JupyterLab sends such a cell with stop_on_error=false, so Run All
+    goes on past a learner's SyntaxError to the checks, which say the cell raised; nbval does not fail the cell, the
+    checks judge), in both editions, starter and solution; no grader cell is (conftest.py would refuse it)."""
+    for folder in ("", "solutions/", "es/", "es/solutions/"):
+        cells = json.loads((EXERCISES / folder / name).read_text(encoding="utf-8"))["cells"]
+        exercise = [c for c in cells if "exercise" in c["metadata"].get("tags", [])]
+        assert exercise and all("raises-exception" in c["metadata"]["tags"] for c in exercise), f"{folder}{name}"
+        assert not [c["id"] for c in cells if {"check", "locked"} & set(c["metadata"].get("tags", []))
+                    and "raises-exception" in c["metadata"]["tags"]], f"{folder}{name}"
