@@ -2201,7 +2201,7 @@ SPANISH_34 = {
         "válvula 2: el tope de presupuesto, comprobado después del tope de turnos y antes de gastar más",
     "token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {turns} turns and {requests} "
     "requests":
-        "token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' tras {turns} turnos y {requests} "
+        "token-hog, max_turns=8, token_budget=40_000: stopped_by='token_budget' tras {turns} turnos y {requests} "
         "peticiones",
     " (got {got})": " (se obtuvo {got})",
     "stopped at the wrong moment (turns={got_1}, requests={got_2}): add each response's tokens as it arrives, and "
