@@ -54,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
 COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", "checks_total", "failed_criteria",
-           "reason"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
+           "reason", "sandbox"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
 RESULT_MARK = "GRADEBOOK-RESULT "
 TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); --tmp-tag adds to it
 
@@ -402,8 +402,37 @@ def _worker(args) -> int:
 
     # Only an error's name and message are read here, never its traceback: the kernel prints the shortest one
     # (xmode Minimal) instead of formatting a coloured, annotated traceback for every failed check (~0.1 s each).
-    client = Capped(nb, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
-                    extra_arguments=["--InteractiveShell.xmode=Minimal"], resources={"metadata": {"path": os.getcwd()}})
+    km = None
+    if os.name == "posix":
+        # The kernel talks to this process over Unix sockets, not TCP: no port can be taken by another process between
+        # the moment it is picked and the moment the kernel binds it, and the sandbox has no network to share.
+        # In a short folder of their own: a socket's path has at most ~100 characters.
+        import atexit
+        import tempfile
+
+        from jupyter_client import AsyncKernelManager
+
+        sockets = tempfile.mkdtemp(prefix="kit-ipc-")
+        atexit.register(shutil.rmtree, sockets, True)
+        name = "python3"
+        if args.sandbox == "bwrap":  # the kernel runs inside bubblewrap
+            here, name = Path.cwd(), "kit-sandboxed"
+            spec = here / ".kernel" / "kernels" / name
+            spec.mkdir(parents=True)
+            argv = (sandbox_argv(here, args.hide) + ["--bind", sockets, sockets, "--"]
+                    + [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
+            # interrupts go as messages: a signal would reach bwrap, which does not pass it on to the kernel
+            (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed",
+                                                          "language": "python", "interrupt_mode": "message"}))
+            os.environ["JUPYTER_PATH"] = str(here / ".kernel")
+        km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=str(Path(sockets) / "kernel"),
+                                connection_file=str(Path(sockets) / "kernel.json"))
+    client = Capped(nb, km=km, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
+                    extra_arguments=["--InteractiveShell.xmode=Minimal",
+                                     # the kit being graded first on sys.path, once the kernel has started (not
+                                     # PYTHONPATH: Python imports a sitecustomize.py from there at start-up)
+                                     f"--IPKernelApp.exec_lines=import sys; sys.path.insert(1, {str(ROOT)!r})"],
+                    resources={"metadata": {"path": os.getcwd()}})
     client._used, client._capped = {}, set()
     report = {"cells": [], "seals": []}
 
@@ -457,6 +486,43 @@ def _worker(args) -> int:
     return 0
 
 
+# ---- the sandbox: bubblewrap around each notebook's kernel ---------------------------------------------------
+
+SANDBOX_PROBE = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"]
+
+
+def sandbox_available() -> str:
+    """"" when bubblewrap (`bwrap`, Linux) can make a sandbox here, else why not (one line)."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed"
+    try:
+        run = subprocess.run(SANDBOX_PROBE, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as err:
+        return f"bwrap does not run: {err}"
+    return "" if run.returncode == 0 else f"bwrap cannot make a sandbox here: {run.stderr.strip()[:200]}"
+
+
+def sandbox_argv(workdir: Path, hide: list[str]) -> list[str]:
+    """bwrap's arguments for one kernel: every namespace new (no network, its own processes, which all die with
+    the notebook), no capabilities; the system, Python and the kit read-only; writable only its own folder, a
+    private /tmp and a private workspace/scratch; the class folder, the CSV's folder and the other notebooks'
+    folders (`hide`) replaced by empty ones."""
+    ro = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", sys.base_prefix, sys.prefix,
+          str(Path(sys.executable).resolve().parent.parent), str(ROOT)]
+    argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for path in dict.fromkeys(ro):
+        if os.path.islink(path) and path.count("/") == 1:  # /bin -> usr/bin on a merged-/usr system
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.exists(path):
+            argv += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
+    for path in dict.fromkeys(os.path.realpath(p) for p in [*hide, ROOT / "workspace" / "scratch"]):
+        if os.path.isdir(path) and not HERE.resolve().is_relative_to(path):  # never the grader's own folder
+            argv += ["--tmpfs", path]
+    return argv + ["--bind", str(workdir), str(workdir), "--chdir", str(workdir), "--setenv", "HOME", "/tmp",
+                   "--unsetenv", "JPY_PARENT_PID", "--unsetenv", "PYTHONPATH"]
+
+
 # ---- the rows --------------------------------------------------------------------------------------------
 
 @dataclass
@@ -476,6 +542,7 @@ class Job:
     notes: list = field(default_factory=list)  # for a person to look at; they do not change the verdict
     feedback: list = field(default_factory=list)  # (check id, what the check printed)
     lang: str = "en"  # the edition graded: "es" for exercises/es/
+    sandbox: str = ""  # "bwrap" when its kernel ran in the sandbox, "UNSANDBOXED" when it ran without one
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT GRADED and ERROR: 0."""
@@ -491,7 +558,8 @@ class Job:
                "checks_passed": "" if self.passed is None else self.passed,
                "checks_total": "" if self.total is None else self.total,
                "failed_criteria": " | ".join(self.failed),
-               "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes]))}
+               "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes])),
+               "sandbox": self.sandbox}
         if self.verdict in ("PASS", "FAIL"):  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
         return row
@@ -603,17 +671,22 @@ def kernel_env() -> dict:
            if not k.startswith(("ANTHROPIC_", "HARNESS_", "PYTEST_", "JPY_", "GITHUB_TOKEN"))}
     env.update(HARNESS_OFFLINE="1", HARNESS_GRADING="1", HARNESS_AUTO_APPROVE="notebook",
                PYTHON_DOTENV_DISABLED="1", PYTHONDONTWRITEBYTECODE="1")
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    for name in ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONSAFEPATH"):
+        env.pop(name, None)  # nothing imported from a writable folder: harness_lib is the installed (editable) kit
+    env["PYTHONNOUSERSITE"] = "1"  # nor a usercustomize from the user's site-packages
     return env
 
 
 def run_one(job: Job, args, tmp_root: Path, checks: list[str]) -> Job:
+    job.sandbox = "bwrap" if args.sandbox == "bwrap" else "UNSANDBOXED"
     workdir = tmp_root / uuid.uuid4().hex[:12]
     workdir.mkdir(parents=True)
     try:
+        # -I: nothing from the kit's or the learner's folders is imported at start (a sitecustomize.py, PYTHONPATH)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "exercises.gradebook", "--worker", "--cell-timeout", str(args.cell_timeout),
-             "--output-cap", str(args.output_cap)],
+            [sys.executable, "-I", str(HERE / "gradebook.py"), "--worker", "--cell-timeout", str(args.cell_timeout),
+             "--output-cap", str(args.output_cap), "--sandbox", args.sandbox]
+            + [f"--hide={h}" for h in args.hide],
             cwd=workdir, env=kernel_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
@@ -807,6 +880,10 @@ def main(argv=None) -> int:
                    "the notebooks of that file name in SUBMISSIONS and its edition folders (exercises/NAME, "
                    "exercises/es/NAME), one after the other until one is PASS; a notebook of another exercise saved "
                    "under NAME is NOT GRADED. With --require-pass: exit status 0 when an edition is PASS")
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto", help="run each notebook's "
+                   "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
+                   "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it")
+    p.add_argument("--hide", action="append", default=[], help=argparse.SUPPRESS)  # the worker: folders to hide
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
@@ -819,6 +896,13 @@ def main(argv=None) -> int:
     if args.jobs < 1:
         p.error("-j must be 1 or more")
     folder = args.submissions.resolve()
+    unsandboxed = sandbox_available() if args.sandbox != "none" else "--sandbox none"
+    if unsandboxed and args.sandbox == "bwrap":
+        p.error(f"--sandbox bwrap: {unsandboxed}")
+    args.sandbox = "none" if unsandboxed else "bwrap"
+    if unsandboxed:
+        print(f"warning: grading UNSANDBOXED ({unsandboxed}): the learners' code runs with your rights and can "
+              "change files, the CSV and other grades; see docs/teaching.md", file=sys.stderr)
     conftest = _conftest_module()
     lock = conftest.load_lock()
     starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (HERE / name, *sorted(HERE.glob(f"*/{name}")))
@@ -835,6 +919,8 @@ def main(argv=None) -> int:
     for job in jobs:
         prepare(job, lock, starters, args.exercise, lessons)
     tmp_root = HERE / f"{TMP_PREFIX}{uuid.uuid4().hex[:12]}"
+    args.hide = [str(p) for p in (folder if folder.is_dir() else folder.parent, args.out.resolve().parent,
+                                  args.feedback.resolve() if args.feedback else None, tmp_root) if p]
     todo = [j for j in jobs if j.graded is not None]
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)

@@ -257,8 +257,9 @@ def test_points_pay_only_what_was_graded(graded):
 @SLOW
 def test_the_header_and_the_summary(graded):
     header = graded["out"].read_text(encoding="utf-8").splitlines()[0]
-    assert header.startswith("learner,file,exercise,verdict,points,checks_passed,checks_total,failed_criteria,reason,")
-    assert header.split(",")[9:] == ["01:check-policy", "01:check-allow", "01:check-deny", "01:check-ask",
+    assert header.startswith("learner,file,exercise,verdict,points,checks_passed,checks_total,failed_criteria,reason,"
+                             "sandbox,")
+    assert header.split(",")[10:] == ["01:check-policy", "01:check-allow", "01:check-deny", "01:check-ask",
                                      "01:check-default-tier", "01:check-parallel",
                                      "02:check-diagnosis", "02:check-turn-cap", "02:check-model-answer"]
     md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
@@ -404,3 +405,94 @@ def test_merge_excel_feedback_and_a_misnamed_file(tmp_path):
     assert "Why: " not in note and "Motivo: " in note
     (broken,) = (tmp_path / "fb" / "Max").glob("*.md")
     assert broken.read_text(encoding="utf-8").startswith("# Feedback: Max - notes.ipynb")
+
+
+# ---- the sandbox ------------------------------------------------------------------------------------------------
+
+def bwrap_or_skip():
+    from exercises.gradebook import sandbox_available
+
+    why = sandbox_available()
+    if why and os.environ.get("CI") == "true":
+        pytest.fail(f"CI must grade in the sandbox: {why} (.ci/run installs Debian's bubblewrap)")
+    if why:
+        pytest.skip(why)
+
+
+# What a submission tries from its exercise cell (names built at run time, so no scan sees them), each in its own
+# try: the honest answer below it still runs. Everything it manages to do is printed, and so is what it sees.
+ESCAPES = """\
+import os as _o, socket as _s, subprocess as _p, pathlib as _l
+_r = lambda *a: print("ESCAPE:", *a)
+try:
+    _c = _s.create_connection(("127.0.0.1", {port}), timeout=2); _c.sendall(b"mallory"); _r("connected")
+except OSError as _e:
+    print("socket:", type(_e).__name__)
+for _t in [{kit!r} + "/site" + "customize.py", {kit!r} + "/README.md", {klass!r} + "/mallory-was-here.txt",
+           {out!r} + "/keep.txt"]:
+    try:
+        open(_t, "a").write("mallory"); _r("wrote", _t)
+    except OSError as _e:
+        print("write:", type(_e).__name__)
+try:
+    print("class folder holds:", sorted(_o.listdir({klass!r})))
+except OSError as _e:
+    print("class folder:", type(_e).__name__)
+print("processes seen:", len([d for d in _o.listdir("/proc") if d.isdigit()]))
+_p.Popen(["sh", "-c", "sleep 30 # mallory-{tag}"], start_new_session=True, stdout=_p.DEVNULL, stderr=_p.DEVNULL)
+"""
+
+
+def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_the_grade(tmp_path):
+    """One solution whose exercise cell also tries to connect to a listener on 127.0.0.1, write into the kit (a
+    sitecustomize.py, the README), into the class folder and the CSV's folder, read a classmate's work, and leave a
+    process behind. Graded in the sandbox: none of it happens, and the row says it was sandboxed."""
+    import socket
+    import threading
+
+    bwrap_or_skip()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    listener.settimeout(0.2)
+    heard, stop = [], threading.Event()
+
+    def listen():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+                heard.append(conn.recv(100))
+                conn.close()
+            except OSError:
+                pass
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    klass, out = tmp_path / "class", tmp_path / "out"
+    (klass / "mallory").mkdir(parents=True)
+    (klass / "ned").mkdir()
+    shutil.copy2(EXERCISES / "solutions" / EX1, klass / "ned" / EX1)  # a classmate's work
+    tag = uuid.uuid4().hex[:8]
+    attack = ESCAPES.format(port=listener.getsockname()[1], kit=str(ROOT), klass=str(klass), out=str(out), tag=tag)
+    nb = edit(solution(EX1), "policy", prepend=attack + "\n")
+    (klass / "mallory" / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    out.mkdir()
+    (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
+    before_kit, before_class = git_status(), tree_digest(klass)
+    try:
+        run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass / "mallory"), "--out",
+                              str(out / "grades.csv"), "-j", "1", "--sandbox", "bwrap", "--feedback", str(out / "fb"),
+                              "--tmp-tag", TAG], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    (row,) = csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
+    assert row["sandbox"] == "bwrap" and row["verdict"] in ("PASS", "NOT GRADED"), row
+    assert heard == []  # nothing connected to the listener
+    assert not (ROOT / "sitecustomize.py").exists() and git_status() == before_kit
+    assert tree_digest(klass) == before_class
+    assert sorted(p.name for p in out.iterdir()) == ["fb", "grades.csv", "grades.md", "keep.txt"]
+    assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
+    left = subprocess.run(["pgrep", "-f", f"mallory-{tag}"], capture_output=True, text=True).stdout.split()
+    assert left == [], "a process the notebook started outlived it"
