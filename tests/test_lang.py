@@ -22,7 +22,7 @@ from harness_lib.__main__ import LESSON_TASK, lang_option, main, parse_args, too
 from harness_lib.approval import describe, terminal_approver, widget_approver
 from harness_lib.client import make_client
 from harness_lib.loop import model_stop, run_agent
-from harness_lib.notebook import describe_api_error, mode_line, offline_only, setup
+from harness_lib.notebook import describe_api_error, mode_line, scripted_model, setup
 from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
 from harness_lib.trace import Transcript, stop_text, summary
 
@@ -407,8 +407,10 @@ def test_live_lines_in_spanish(monkeypatch, capsys, es):
     monkeypatch.delenv("HARNESS_OFFLINE")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     assert mode_line().startswith("en vivo: las peticiones van a la API de Anthropic y gastan tokens")
-    assert offline_only("solo existe sin conexión") is False
-    assert capsys.readouterr().out == "(omitida en vivo: solo existe sin conexión)\n"
+    with scripted_model():
+        pass
+    assert capsys.readouterr().out == ("(Claude no se porta mal por encargo; esta celda usa el modelo sin conexión "
+                                       "del kit, que sigue un guion)\n")
 
 
 @pytest.mark.parametrize("language, expected", [
