@@ -466,7 +466,7 @@ async def check_deny(ns: dict) -> None:
     reading = read_as("send_email", res) if res else None
     c.ok(reading == "refused", _t("... saying the tool is forbidden by policy (so the model does not try again)"),
          follows=bool(res) and res.get("is_error") is not True and reading != "declined",  # no error: the ✗ above
-         hint=_t("it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
+         hint=_t("it reads as not approved (an approval's no); the deny text must say it is forbidden by policy (the word 'policy' or "
             "'forbidden'), not REJECTED_MESSAGE") if reading == "declined" else
          why(run, _t("say why: e.g. \"send_email is forbidden by policy; it was not run\" (the words 'forbidden' "
                      "or 'policy')")))
@@ -528,10 +528,10 @@ async def check_ask(ns: dict) -> None:
                     "not silence")), follows=unasked)
     res = only_result(no, "write_file")
     reading = read_as("write_file", res) if res else None
-    c.ok(reading == "declined", _t("rejected: the model reads it as the person's no"),
+    c.ok(reading == "declined", _t("rejected: the model reads it as not approved"),
          _t("it reads as a refusal by policy: a rejection is not a deny — send REJECTED_MESSAGE")
          if reading == "refused" else why(no, _t("send REJECTED_MESSAGE (from harness_lib.approval): it tells the "
-                                                 "model a person declined")), follows=unasked)
+                                                 "model the action was not approved")), follows=unasked)
     completed(c, yes, _t("approved run"), follows=unasked)
     completed(c, no, _t("rejected run"), follows=unasked)
     nobody = await drive(valve, "demo", task, approver=None)
@@ -1474,8 +1474,8 @@ TWO_WRITES = 'Write "a" to scratch/a.txt and write "b" to scratch/b.txt.'
 MIXED = 'Read the first line of README.md, write "draft" to scratch/c.txt, and tell me the time.'
 
 # Part (a), stored as digests (first 8 hex digits of _digest(text)) of the 🔒 statements cell's constants.
-_STATEMENTS = {"b56927e5", "b92fe69a", "df03609f", "5d4d7993", "732332a8", "194b6f77", "50186d3b", "ee80071d"}
-_REASONS = {"b56927e5", "b92fe69a", "df03609f"}
+_STATEMENTS = {"b56927e5", "b92fe69a", "d80913ed", "5d4d7993", "732332a8", "194b6f77", "50186d3b", "ee80071d"}
+_REASONS = {"b56927e5", "b92fe69a", "d80913ed"}
 _ARGUMENT = {"5d4d7993"}  # the colleague's own argument
 _UNTRUE = {"732332a8", "194b6f77", "50186d3b", "ee80071d"}  # what the run shows is not so
 
@@ -1634,8 +1634,8 @@ async def check_gate(ns: dict) -> None:
          _t("a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, "
             "is_error=True)") if res else
          _t("answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)"))
-    c.ok(bool(res) and read_as("write_file", res) == "declined", _t("rejected: the model reads it as the person's no"),
-         gate_hint(no) if no.error and not res else _t("send REJECTED_MESSAGE: it tells the model a person declined"),
+    c.ok(bool(res) and read_as("write_file", res) == "declined", _t("rejected: the model reads it as not approved"),
+         gate_hint(no) if no.error and not res else _t("send REJECTED_MESSAGE: it tells the model the action was not approved"),
          follows=unanswered or (bool(res) and res.get("is_error") is not True))
     c.ok(_finished(no), _t("rejected run: the API accepted every request and the model finished")
          + (f" — {no.error}" if no.error else ""), gate_hint(no), follows=unanswered)
@@ -1874,9 +1874,9 @@ SPANISH = {
         "la llamada no salió bien: tool_result(..., is_error=True)",
     "... saying the tool is forbidden by policy (so the model does not try again)":
         "... diciendo que la política prohíbe la herramienta (así el modelo no lo vuelve a intentar)",
-    "it reads as a person's no; the deny text must say it is forbidden by policy (the word 'policy' or "
+    "it reads as not approved (an approval's no); the deny text must say it is forbidden by policy (the word 'policy' or "
     "'forbidden'), not REJECTED_MESSAGE":
-        "se lee como el no de una persona; el texto del deny tiene que decir que la política lo prohíbe (la palabra "
+        "se lee como no aprobada (el no de una aprobación); el texto del deny tiene que decir que la política lo prohíbe (la palabra "
         "'policy' o 'forbidden'), no REJECTED_MESSAGE",
     "say why: e.g. \"send_email is forbidden by policy; it was not run\" (the words 'forbidden' or 'policy')":
         "di por qué: p. ej. \"send_email is forbidden by policy; it was not run\" (las palabras 'forbidden' o "
@@ -1910,11 +1910,11 @@ SPANISH = {
     "answer it: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — a rejection is a result, not silence":
         "respóndela: tool_result(block.id, REJECTED_MESSAGE, is_error=True) — un rechazo es un resultado, no un "
         "silencio",
-    "rejected: the model reads it as the person's no": "rechazada: el modelo lo lee como el no de la persona",
+    "rejected: the model reads it as not approved": "rechazada: el modelo lo lee como no aprobada",
     "it reads as a refusal by policy: a rejection is not a deny — send REJECTED_MESSAGE":
         "se lee como un rechazo por política: un rechazo de la persona no es un deny — envía REJECTED_MESSAGE",
-    "send REJECTED_MESSAGE (from harness_lib.approval): it tells the model a person declined":
-        "envía REJECTED_MESSAGE (de harness_lib.approval): le dice al modelo que una persona dijo que no",
+    "send REJECTED_MESSAGE (from harness_lib.approval): it tells the model the action was not approved":
+        "envía REJECTED_MESSAGE (de harness_lib.approval): le dice al modelo que la acción no se aprobó",
     "approved run": "ejecución aprobada",
     "rejected run": "ejecución rechazada",
     "no approver (approve=None): write_file does not run, and gets an is_error tool_result":
@@ -2432,9 +2432,9 @@ SPANISH_34 = {
         "rechazada: la llamada recibió exactamente un tool_result, con is_error: true",
     "answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)":
         "responde también a una llamada rechazada: tool_result(block.id, REJECTED_MESSAGE, is_error=True)",
-    "rejected: the model reads it as the person's no": "rechazada: el modelo lo lee como el no de la persona",
-    "send REJECTED_MESSAGE: it tells the model a person declined":
-        "envía REJECTED_MESSAGE: le dice al modelo que una persona dijo que no",
+    "rejected: the model reads it as not approved": "rechazada: el modelo lo lee como no aprobada",
+    "send REJECTED_MESSAGE: it tells the model the action was not approved":
+        "envía REJECTED_MESSAGE: le dice al modelo que la acción no se aprobó",
     "rejected run: the API accepted every request and the model finished":
         "ejecución rechazada: la API aceptó todas las peticiones y el modelo terminó",
     "approved: write_file ran after the yes, and the file is on disk":

@@ -601,7 +601,7 @@ _V = {
     "4-rejection-says-policy": ({"gate": [("results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))",
                                            'results.append(tool_result(block.id, "Error: not allowed by the policy.", '
                                            "is_error=True))")]},
-        [("check-gate", "✗ rejected: the model reads it as the person's no")]),
+        [("check-gate", "✗ rejected: the model reads it as not approved")]),
     "4-refused-after-run": ({"gate": [('''\
     for block in calls:  # 2. then run what may run; every call gets exactly one tool_result, in order
         if block.id in refused:
@@ -749,7 +749,7 @@ CAUSES = {
     "1-approval-per-block": [("check-parallel", "✗ every approval of the turn was asked before any tool",
                               "first decide every call of the turn")],
     "1-deny-says-declined-first": [("check-deny", "✗ ... saying the tool is forbidden by policy",
-                                    "it reads as a person's no")],
+                                    "it reads as not approved")],
     "1-no-approve-none-branch": [("check-ask", "✗ no approver (approve=None): write_file does not run",
                                   "check `approve is None` before calling it")],
     "b1-no-else-branch": [("check-deny", "✗ a tier that is none of the three", "the typo got no tool_result at all")],
@@ -905,7 +905,7 @@ CAUSES = {
                               "treated the text block the model sends before its calls as a call")],
     "4-approve-name-only": [("check-gate", "✗ write_file was put to the approver once",
                              "await approve(block.name, block.input)")],
-    "4-rejection-says-policy": [("check-gate", "✗ rejected: the model reads it as the person's no",
+    "4-rejection-says-policy": [("check-gate", "✗ rejected: the model reads it as not approved",
                                  "send REJECTED_MESSAGE")],
     "4-run-then-overwrite": [("check-gate", "✗ rejected: write_file never ran", "ask BEFORE the tool runs")],
     "4-refused-after-run": [("check-parallel", "✗ the other way round too, one tool_result per call in the order",
@@ -1289,7 +1289,7 @@ def test_exercise_4s_throwaway_sandbox_is_deleted(path, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("name", [EX2, EX3, EX4])
+@pytest.mark.parametrize("name", [EX1, EX2, EX3, EX4])
 def test_an_error_in_the_learners_own_cell_does_not_stop_run_all(name):
     """Every ✏️ cell is tagged raises-exception (JupyterLab sends such a cell with stop_on_error=false, so Run All
     goes on past a learner's SyntaxError to the checks, which say the cell raised; nbval does not fail the cell, the
