@@ -2098,7 +2098,7 @@ SPANISH = {
     "a cap of 2 must allow 2 turns: compare before counting the turn":
         "un tope de 2 tiene que permitir 2 turnos: compara antes de contar el turno",
     "the task needs 2 turns and the model then ends its turn: send one request per turn, plus the first":
-        "la tarea necesita 2 turnos y después el modelo cierra su turno: envía una petición por turno, más la primera",
+        "la tarea necesita 2 turnos y después el modelo termina su turno: envía una petición por turno, más la primera",
     "it returns the model's own answer (stopped_by='end_turn'), not a cap message":
         "devuelve la respuesta del propio modelo (stopped_by='end_turn'), no un mensaje del tope",
     "the model ended its turn within the cap, so the loop must end by its while condition and return "

@@ -259,10 +259,10 @@ MESSAGES: dict[str, dict] = {
         "approve.no_input": "no aprobada (sin respuesta: {error})",
         "approve.no_buttons": ("[approve] este kernel (ipykernel {version}) no recibe el clic de un botón mientras "
                                "una celda espera; la pregunta va en un cuadro de texto"),
-        "transcript.tool_call": "[turn {turn}] el modelo solicita herramienta: {call}",
+        "transcript.tool_call": "[turn {turn}] el modelo pide la herramienta: {call}",
         "transcript.tool_returned": "[turn {turn}] la herramienta devolvió: {preview}",
         "transcript.tool_failed": "[turn {turn}] la herramienta falló: {preview}",
-        "transcript.model_ends": "[turn {turn}] el modelo cierra ({why})",
+        "transcript.model_ends": "[turn {turn}] el modelo termina su turno ({why})",
         "transcript.harness_stops": "[turn {turn}] el arnés se detiene ({why})",
         "transcript.summary": ("Hicieron falta {turns} {turn_word} con llamadas a herramientas y "
                                "{requests} {request_word} al modelo."),

@@ -23,9 +23,9 @@ secrets a tool returned.
 
 The printed lines follow ``HARNESS_LANG`` (harness_lib.lang), read at each event; with ``es``:
 
-    [turn 1] el modelo solicita herramienta: read_file({"path":"README.md"})
+    [turn 1] el modelo pide la herramienta: read_file({"path":"README.md"})
     [turn 1] la herramienta devolvió: "# Agent harness fundamentals\\n..."
-    [turn 3] el modelo cierra (end_turn)
+    [turn 3] el modelo termina su turno (end_turn)
     Hicieron falta 2 turnos con llamadas a herramientas y 3 peticiones al modelo.
 
 The loop's own stop sentences (``Stopped by the harness: reached the turn cap of 8 ...``) are English in

@@ -225,10 +225,10 @@ def test_spanish_transcript_lines_and_plurals(es):
     t({"event": "end", "turn": 2, "stop_reason": None, "stopped_by": "max_turns", "text": "Parado.",
        "turns": 1, "requests": 1, "tokens_used": 10})
     assert lines == [
-        '[turn 1] el modelo solicita herramienta: read_file({"path":"README.md"})',
+        '[turn 1] el modelo pide la herramienta: read_file({"path":"README.md"})',
         '[turn 1] la herramienta devolvió: "# T\\n..."',
         '[turn 2] la herramienta falló: "file not found: x"',  # what the model got stays as it was
-        "[turn 3] el modelo cierra (end_turn)", "", "Hecho.",
+        "[turn 3] el modelo termina su turno (end_turn)", "", "Hecho.",
         "Hicieron falta 2 turnos con llamadas a herramientas y 3 peticiones al modelo.",
         "[turn 2] el arnés se detiene (max_turns)", "", "Parado.",
         "Hicieron falta 1 turno con llamadas a herramientas y 1 petición al modelo.",
@@ -305,9 +305,9 @@ def spanish_run_lines(out: str) -> list[str]:
     lines = out.splitlines()
     assert lines[0] == f"[tools] lee: {DEFAULT_ROOT} · escribe/borra (si lo apruebas): {DEFAULT_ROOT / 'scratch'}"
     assert lines[1] == f"[offline model] {TAREA}"
-    assert lines[2] == '[turn 1] el modelo solicita herramienta: read_file({"path":"README.md"})'
+    assert lines[2] == '[turn 1] el modelo pide la herramienta: read_file({"path":"README.md"})'
     assert lines[3] == '[turn 1] la herramienta devolvió: "# Agent harness fundamentals\\n..."'
-    assert lines[6] == "[turn 3] el modelo cierra (end_turn)"
+    assert lines[6] == "[turn 3] el modelo termina su turno (end_turn)"
     assert lines[-1] == "Hicieron falta 2 turnos con llamadas a herramientas y 3 peticiones al modelo."
     return lines
 
