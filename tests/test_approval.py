@@ -752,7 +752,10 @@ def test_run_all_of_exercise_01_waits_for_nobody():
     decisions = {}
     with NotebookKernel(repo / "exercises", env, timeout=60) as kernel:
         for path in EXERCISE_01:
-            cells = {c.id: c for c in kernel.run(json.loads((repo / path).read_text(encoding="utf-8")))}
+            nb = json.loads((repo / path).read_text(encoding="utf-8"))
+            for c in nb["cells"]:  # Run All goes on past these cells anyway (raises-exception): so does this runner
+                c["metadata"]["tags"] = [t for t in c["metadata"].get("tags", []) if t != "raises-exception"]
+            cells = {c.id: c for c in kernel.run(nb)}
             printed = cells["try-demo"].stdout + cells["try-parallel"].stdout
             assert "no answer" not in printed and "nadie respondió" not in printed, f"{path} waited:\n{printed}"
             assert not cells["try-demo"].raised and not cells["try-parallel"].raised, path
