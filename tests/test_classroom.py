@@ -143,21 +143,33 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
 
 @pytest.mark.slow
 def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(template):
+    """Three learners' repositories, graded by the workflow's own commands:
+    - "solutions": the four English solutions, full marks;
+    - "mixed": exercises 1 and 4 done in Spanish (the untouched English starter fails first, then the Spanish
+      edition passes), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
+      both editions (0); and a sitecustomize.py committed at the root, which no grading process may import;
+    - "edited-grader": the solutions with exercises/grading.py edited to pass everything: 0 everywhere (refused
+      before any kernel runs)."""
     collect = next(s for s in steps() if s.get("name") == "Collect the submission")
     found = graders()
     scores, logs = {}, {}
     solutions = ROOT / "exercises" / "solutions"
-    for who in ("starters", "solutions", "mixed"):
+    marker = template.parent / "sitecustomize-ran"
+    for who in ("solutions", "mixed", "edited-grader"):
         work = template.parent / who
         shutil.copytree(template, work)
-        if who == "solutions":
+        if who in ("solutions", "edited-grader"):
             for nb in solutions.glob("*.ipynb"):
                 shutil.copy2(nb, work / "exercises" / nb.name)
-        if who == "mixed":  # 1 and 4 done in Spanish, 3 in English, 2 holds exercise 3 under exercise 2's name
+        if who == "edited-grader":
+            grading = work / "exercises" / "grading.py"
+            grading.write_text(grading.read_text(encoding="utf-8").replace(
+                "        passed = bool(passed)", "        passed = True", 1), encoding="utf-8")
+        if who == "mixed":
             for name in (EXERCISE_NAMES[0], EXERCISE_NAMES[3]):
                 shutil.copy2(ROOT / "exercises" / "es" / "solutions" / name, work / "exercises" / "es" / name)
-            shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[2])
             shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
+            (work / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n", encoding="utf-8")
         assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
         procs = [(step, run_step(step, work)) for step in found]
         scores[who] = 0
@@ -168,8 +180,11 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             assert proc.returncode in (0, 1), out[-3000:]
             logs[who, step["id"]] = out
             print(out[-1500:])
-    full = sum(s["with"]["max-score"] for s in found)
-    assert scores == {"starters": 0, "solutions": full, "mixed": full - found[1]["with"]["max-score"]}
+    points = [s["with"]["max-score"] for s in found]
+    assert scores == {"solutions": sum(points), "mixed": points[0] + points[3], "edited-grader": 0}
     assert f"{EXERCISE_NAMES[0]}: PASS (es/{EXERCISE_NAMES[0]})" in logs["mixed", found[0]["id"]]
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
             in logs["mixed", found[1]["id"]])
+    assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
+    assert "exercises/grading.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
+    assert not marker.exists(), "a committed sitecustomize.py was imported by a grading process"
