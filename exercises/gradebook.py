@@ -25,9 +25,11 @@ For every `*.ipynb` under SUBMISSIONS/ it
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the criteria most often failed).
 
-Learner code is arbitrary Python and this runs it with your user's rights. For a class you do not trust, run the
-gradebook in a throw-away container (docs/teaching.md says how). What the seal and the scan do NOT do: they are
-obstacles and evidence, not a sandbox — code in the same interpreter can in principle fool any check made there.
+Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (`sandbox_argv`: no network,
+its own processes, the kit read-only, the class and the CSV out of sight); where bwrap cannot run, the rows say
+UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the seal and
+the scan do NOT do: the checks run in the learner's interpreter, so code there can in principle fool any check made
+there; the seal and the scan are obstacles and evidence for a person, not proof.
 """
 
 from __future__ import annotations
