@@ -136,6 +136,20 @@ def test_the_lessons_link_to_each_other(folder):
         assert following.name in links, f"{lesson.name} does not link to {following.name}"
 
 
+@pytest.mark.parametrize("folder", [ROOT / "exercises", ROOT / "exercises" / "es"], ids=["en", "es"])
+def test_the_exercises_lead_on_and_the_last_says_what_comes_next(folder):
+    """Exercise N's last section links exercise N + 1 (es/02 once sent the reader back to lesson 06); the last
+    exercise ends with where to go from here: the full harness again, and what a production harness adds."""
+    exercises = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    assert len(exercises) == 4
+    for exercise, following in zip(exercises, exercises[1:]):
+        last = [md for _, md in markdown_sources(exercise)][-1]
+        assert following.name in links_in(last), f"{exercise.name}'s last section does not link {following.name}"
+    last = [md for _, md in markdown_sources(exercises[-1])][-1]
+    assert any(link.endswith("06_the_full_harness.ipynb") for link in links_in(last))
+    assert ("production harness" if folder.name == "exercises" else "arnés de producción") in last
+
+
 def english_links_with_a_spanish_twin(path: Path, root: Path = ROOT) -> list[str]:
     """Links in a Spanish file to an English notebook that has a Spanish twin (the reader wants the twin)."""
     english_to_spanish = {english.resolve(): spanish.resolve()

@@ -380,3 +380,29 @@ def test_drift_in_a_real_lesson_is_caught():
                                                       "# válvula 1: se pregunta antes de dar el turno")
                       .replace("Stopped by the harness: reached", "El arnés se detuvo: alcanzó"))
     assert edition_differences(english, translated) == []
+
+
+# One Spanish name for each thing a learner reads, in every Spanish text the kit ships: the variants once used side
+# by side, each with the one kept (issue-by-issue wording choices; the English thousands comma is checked in outputs).
+SPANISH_TEXTS = sorted([*(ROOT / "notebooks" / "es").glob("*.ipynb"), *(ROOT / "exercises" / "es").glob("*.ipynb"),
+                        *(ROOT / "exercises" / "es" / "solutions").glob("*.ipynb"), ROOT / "README.es.md",
+                        *(ROOT / "exercises" / "es").glob("*.md")])
+ONE_NAME = {
+    "el modelo solicita herramienta": "el modelo pide la herramienta",
+    "el modelo cierra": "el modelo termina su turno",
+    "fallar cerrado": "fallar en cerrado", "falla cerrada": "falla en cerrado", "fallo cerrado": "falla en cerrado",
+    "ejecutor de herramientas del SDK": "el tool runner del SDK",
+    "textos para personas": "los textos que lee una persona",
+    "pulsa Enter": "pulsa Intro", "Shift+Enter": "Mayús+Intro", "Mayús+Enter": "Mayús+Intro",
+}
+
+
+@pytest.mark.parametrize("path", SPANISH_TEXTS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_spanish_edition_uses_one_name_for_each_thing(path):
+    text = path.read_text(encoding="utf-8")
+    found = [f"{old!r} (say {new!r})" for old, new in ONE_NAME.items() if old in text]
+    if path.suffix == ".ipynb":  # what the notebook printed: no English thousands comma ("42,870 tokens")
+        printed = "".join("".join(o.get("text", "")) for c in json.loads(text)["cells"] for o in c.get("outputs", []))
+        found += [f"{n!r} in an output (Spanish writes 42870 or 42 870)" for n in re.findall(r"\b\d{1,3},\d{3}\b", printed)]
+        found += [f"{w!r} in an output" for w in re.findall(r"^(?:turns|requests):", printed, re.M)]
+    assert not found, f"{path.relative_to(ROOT).as_posix()}: " + "; ".join(found)
