@@ -1,11 +1,16 @@
-"""The gradebook on 2 cores: the same class graded with -j 1 and with -j 2 (wall-clock time, one run each).
+"""The gradebook on 2 cores: the same class graded with -j 1 and with -j 2 (wall-clock time, one run each); or, with
+--sandbox, what the bubblewrap sandbox costs: the same class graded -j 1 with --sandbox bwrap and --sandbox none,
+three alternating pairs, wall-clock and CPU time (the gradebook's processes and their kernels).
 
-    python benchmarks/bench_gradebook.py [N]      N notebooks (default 8: the solutions, copied)
+    python benchmarks/bench_gradebook.py [N]            N notebooks (default 8: the solutions, copied)
+    python benchmarks/bench_gradebook.py --sandbox [N]
 
 Not a test: the numbers go in docs/teaching.md. On a machine shared with other work they vary a lot.
 """
 
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -15,8 +20,39 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def busy_cpu_seconds() -> float:
+    """The machine's busy CPU time so far (Linux /proc/stat: all but idle and iowait), in seconds. The kernels the
+    gradebook starts are not its waited-for children, so rusage would miss them; run this on an idle machine."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def grade(work: Path, *args: str) -> tuple[float, float, str]:
+    """(wall s, busy CPU s of the machine meanwhile, the gradebook's summary line)."""
+    before = busy_cpu_seconds()
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(work / "class"), "--out",
+                          str(work / "grades.csv"), *args], cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    return wall, busy_cpu_seconds() - before, (run.stdout.strip().splitlines() or ["(no output)"])[0]
+
+
+def sandbox_cost(work: Path, n: int) -> None:
+    rows = {"bwrap": [], "none": []}
+    for _ in range(3):
+        for mode in rows:
+            wall, cpu, line = grade(work, "-j", "1", "--sandbox", mode)
+            rows[mode].append((wall, cpu))
+            print(f"--sandbox {mode}: {wall:.1f} s wall, {cpu:.1f} CPU-s for {n} notebooks ({line})")
+    for what, k in (("wall", 0), ("CPU", 1)):
+        ratios = [b[k] / u[k] for b, u in zip(rows["bwrap"], rows["none"])]
+        print(f"sandboxed / unsandboxed, {what}: median {statistics.median(ratios):.2f} "
+              f"(pairs: {', '.join(f'{r:.2f}' for r in ratios)})")
+
+
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    args = [a for a in sys.argv[1:] if a != "--sandbox"]
+    n = int(args[0]) if args else 8
     solutions = sorted((ROOT / "exercises" / "solutions").glob("*.ipynb"))
     work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))
     try:
@@ -24,6 +60,8 @@ def main() -> None:
             target = work / "class" / f"learner{i:02d}" / solutions[i % len(solutions)].name
             target.parent.mkdir(parents=True)
             shutil.copy2(solutions[i % len(solutions)], target)
+        if "--sandbox" in sys.argv[1:]:
+            return sandbox_cost(work, n)
         times = {}
         for jobs in (1, 2):
             start = time.perf_counter()
