@@ -496,3 +496,38 @@ def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_t
     assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
     left = subprocess.run(["pgrep", "-f", f"mallory-{tag}"], capture_output=True, text=True).stdout.split()
     assert left == [], "a process the notebook started outlived it"
+
+
+FORGE = """\\
+import json as _j, os as _o, signal as _g
+_checks = {checks!r}
+_report = {{"cells": [{{"id": c, "kind": "check", "status": "ok", "ename": "", "evalue": "", "text": "", "capped": False}}
+                      for c in _checks], "seals": [{{"after": a, "seal": {{"same": "1"}}}} for a in [None] + _checks]}}
+_line = ("GRADEBOOK" + "-RESULT " + _j.dumps(_report) + "\\\\n").encode()
+_hit = []
+for _pid in [p for p in _o.listdir("/proc") if p.isdigit()]:
+    try:
+        _fd = _o.open(f"/proc/{{_pid}}/fd/1", _o.O_WRONLY | _o.O_APPEND)
+        _o.write(_fd, _line); _o.close(_fd); _hit.append(_pid)
+    except OSError:
+        pass
+print("forged into", _hit)
+_o.kill(_o.getppid(), _g.SIGKILL)
+"""
+
+
+def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(tmp_path):
+    """A submission writes a complete, well-formed "every check passed" result line into the stdout of every process
+    it can reach through /proc (the grading worker's among them, without the sandbox), then kills its parent. In the
+    sandbox it reaches no grader process: the row is not PASS. (Without the sandbox this forgery got PASS.)"""
+    bwrap_or_skip()
+    checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
+    nb = edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n")
+    (tmp_path / "class" / "trudy").mkdir(parents=True)
+    (tmp_path / "class" / "trudy" / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
+                          str(tmp_path / "grades.csv"), "-j", "1", "--cell-timeout", "20", "--tmp-tag", TAG],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    (row,) = csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))
+    assert row["sandbox"] == "bwrap" and row["verdict"] != "PASS" and row["points"] == "0", row
