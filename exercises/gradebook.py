@@ -446,6 +446,12 @@ def _worker(args) -> int:
             os._exit(3)
 
     signal.signal(signal.SIGTERM, kill)
+    if sys.platform == "linux":  # dies with the gradebook (Ctrl-C, a kill): no notebook goes on running unseen
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the gradebook was gone already
+            kill()
     stopped = None
     with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
         for index, (kind, cell_id) in enumerate(kinds):

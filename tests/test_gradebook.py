@@ -531,3 +531,33 @@ def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(tmp_pat
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     (row,) = csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))
     assert row["sandbox"] == "bwrap" and row["verdict"] != "PASS" and row["points"] == "0", row
+
+
+def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
+    """Ctrl-C or a kill of the gradebook ends its graders and their kernels too (they run in sessions of their own,
+    so the terminal's signal does not reach them): none goes on running an endless loop unseen."""
+    import signal
+    import time
+
+    nb = edit(solution(EX1), "policy", prepend="while True:\n    pass\n")
+    (tmp_path / "class" / "lou").mkdir(parents=True)
+    (tmp_path / "class" / "lou" / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    tag = f"stop{uuid.uuid4().hex[:6]}"
+    gradebook = subprocess.Popen([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
+                                  str(tmp_path / "grades.csv"), "-j", "1", "--cell-timeout", "300", "--tmp-tag", tag],
+                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def graders():
+        return subprocess.run(["pgrep", "-f", f"_grading_tmp_gradebook_{tag}"], capture_output=True,
+                              text=True).stdout.split()
+    deadline = time.monotonic() + 60
+    while len(graders()) < 2 and time.monotonic() < deadline:  # the worker and its kernel are running
+        time.sleep(0.1)
+    assert graders(), "the notebook never started"
+    gradebook.send_signal(signal.SIGKILL)
+    gradebook.wait()
+    deadline = time.monotonic() + 20
+    while graders() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert graders() == [], "a grader outlived the gradebook"
+    shutil.rmtree(next(iter(EXERCISES.glob(f"_grading_tmp_gradebook_{tag}*")), tmp_path / "none"), ignore_errors=True)
