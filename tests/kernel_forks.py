@@ -42,7 +42,10 @@ START_ENV = SET_BY_IMPORTS = None  # the server's environment before its imports
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "anthropic", "httpx2", "jsonschema", "ipywidgets")
 
 
-APPLIED_IN_CHILD = ("PYTHONPATH", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")  # become_kernel() applies these
+# become_kernel() applies these; PYTHONPATH and PYTHONNOUSERSITE (the gradebook's kernels: no user site) only change
+# sys.path, which the child takes from the launcher, and `shadowed` sends a launcher that would import another copy of
+# a warm module to a cold kernel.
+APPLIED_IN_CHILD = ("PYTHONPATH", "PYTHONNOUSERSITE", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
 
 
 def read_at_start(env):

@@ -202,8 +202,11 @@ def graded(tmp_path_factory):
     # --cell-timeout 5: kim's endless loop runs that long; the notebooks' other cells take at most ~0.2 s, even on a
     # machine running 6-7 other busy processes (the gradebook's own first seal, which imports the kit before any
     # cell, is not bound by it)
+    # --sandbox none: the class's kernels are then the test session's forked ones (~1.3 CPU-s less each); what the
+    # sandbox adds has tests of its own below, and test_classroom.py grades in it as the workflow does
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "3",
-                          "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG],
+                          "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG,
+                          "--sandbox", "none"],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
