@@ -442,6 +442,15 @@ def _worker(args) -> int:
         try:
             if client.km is not None and client.km.has_kernel:
                 client.km.provisioner.process.kill()
+            # and whatever this process started that the kernel manager does not hold yet (a kernel being launched
+            # when the signal came): on Linux, every child, found by its parent's pid
+            for entry in os.scandir("/proc") if sys.platform == "linux" else ():
+                try:
+                    stat = Path(entry.path, "stat").read_text()
+                    if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
+                        os.kill(int(entry.name), signal.SIGKILL)
+                except (OSError, ValueError, IndexError):
+                    pass
         finally:
             os._exit(3)
 
