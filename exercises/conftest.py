@@ -343,11 +343,25 @@ def pytest_unconfigure(config):
             reporter.write_line(line)
 
 
+def starter_record(nb: dict) -> dict:
+    """How a starter ships: the ids of its code cells, and the digest of each ✏️ exercise cell. The gradebook tells
+    an edition nobody wrote in by it (exercises/gradebook.py, `untouched`)."""
+    code = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    return {"code": [c.get("id") for c in code],
+            "exercise": {c.get("id"): digest(c.get("source", "")) for c in code
+                         if "exercise" in c.get("metadata", {}).get("tags", [])}}
+
+
 def build_lock() -> dict:
-    """The lock, from the starters and grading.py; the solutions must have the very same grader cells."""
-    lock = {"grading.py": digest(KIT.read_text(encoding="utf-8")), "notebooks": {}}
+    """The lock, from the starters and grading.py; the solutions must have the very same grader cells. Also, per
+    exercise, each edition's starter as shipped (`starters`: exercises/NAME, exercises/es/NAME)."""
+    lock = {"grading.py": digest(KIT.read_text(encoding="utf-8")), "notebooks": {}, "starters": {}}
     for starter in sorted(HERE.glob("*.ipynb")):
         lock["notebooks"][starter.name] = grader_cells(json.loads(starter.read_text(encoding="utf-8")))
+        lock["starters"][starter.name] = {
+            edition.relative_to(HERE).as_posix(): starter_record(json.loads(edition.read_text(encoding="utf-8")))
+            for edition in [starter, *sorted(HERE.glob(f"*/{starter.name}"))]
+            if edition.parent.name != "solutions" and not edition.parent.name.startswith("_")}
         solution = HERE / "solutions" / starter.name
         if solution.exists():
             mismatch = problems(solution, lock)

@@ -560,6 +560,7 @@ class Job:
     feedback: list = field(default_factory=list)  # (check id, what the check printed)
     lang: str = "en"  # the edition graded: "es" for exercises/es/
     sandbox: str = ""  # "bwrap" when its kernel ran in the sandbox, "UNSANDBOXED" when it ran without one
+    untouched: bool = False  # the starter as shipped: nothing written yet
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT GRADED and ERROR: 0."""
@@ -781,6 +782,20 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None, l
     job.flags = scan(mine)
     job.notes += borrowed(mine, lessons)
     job.graded = graded_notebook(nb, starter)
+    job.untouched = untouched(nb, name, lock)
+
+
+def untouched(nb: dict, name: str, lock: dict) -> bool:
+    """True when the notebook is one of the kit's starters of `name` as shipped, as far as code goes: its ✏️ cells
+    unchanged and no code cell added (by the lock's record of the starters, not by the files on disk, which in a
+    learner's repository are the learner's own). Such a notebook fails every check: nothing is written yet."""
+    digest = _conftest_module().digest
+    code = {c.get("id"): source_of(c) for c in cells_of(nb) if c.get("cell_type") == "code"}
+    for shipped in lock.get("starters", {}).get(name, {}).values():
+        added = [i for i, source in code.items() if i not in shipped["code"] and source.strip()]
+        if not added and all(digest(code.get(i, "")) == d for i, d in shipped["exercise"].items()):
+            return True
+    return False
 
 
 def discover(folder: Path, exercise: str | None = None) -> list[Job]:
@@ -895,8 +910,9 @@ def main(argv=None) -> int:
                    help="exit status 1 unless every notebook is PASS (for GitHub Classroom's command grader)")
     p.add_argument("--exercise", metavar="NAME", help="grade one learner's NAME (e.g. 01_tiered_policy.ipynb): "
                    "the notebooks of that file name in SUBMISSIONS and its edition folders (exercises/NAME, "
-                   "exercises/es/NAME), one after the other until one is PASS; a notebook of another exercise saved "
-                   "under NAME is NOT GRADED. With --require-pass: exit status 0 when an edition is PASS")
+                   "exercises/es/NAME), one after the other until one is PASS; an edition left as shipped is not "
+                   "run (FAIL, 'nothing written yet', when no edition was written in); a notebook of another "
+                   "exercise saved under NAME is NOT GRADED. With --require-pass: exit status 0 when an edition is PASS")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto", help="run each notebook's "
                    "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
                    "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it")
@@ -941,6 +957,17 @@ def main(argv=None) -> int:
     todo = [j for j in jobs if j.graded is not None]
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
+    left_out = []
+    if args.exercise and todo:  # one learner's editions: an edition left as shipped is not run
+        worked = [j for j in todo if not j.untouched]
+        left_out = [j for j in todo if j.untouched] if worked else todo[1:]
+        if not worked:  # no edition was written in: the first one is graded without a kernel, as what it is
+            first = todo[0]
+            first.verdict, first.passed, first.total = "FAIL", 0, len(checks[first.exercise])
+            first.reason = "nothing written yet: the ✏️ cells are the starter's"
+            first.checks = {check: 0 for check in checks[first.exercise]}
+        jobs = [j for j in jobs if j not in left_out]
+        todo = worked
     try:
         if args.exercise:  # one learner's editions of one exercise: the first PASS is the grade
             for j in todo:
@@ -1003,6 +1030,8 @@ def main(argv=None) -> int:
                   + (f" ({j.reason})" if j.reason else ""))
             for c in j.failed:
                 print(f"  ✗ {c}")
+    for j in left_out:
+        print(f"{j.file}: not graded — the starter as shipped, nothing written in this edition")
     if args.exercise:
         best = next((j for j in jobs if j.verdict == "PASS"), jobs[0] if jobs else None)
         print(f"{args.exercise}: " + (f"{best.verdict} ({best.file})" if best else "no notebook of that name found"))

@@ -145,8 +145,7 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
 def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(template):
     """Three learners' repositories, graded by the workflow's own commands:
     - "solutions": the four English solutions, full marks;
-    - "mixed": exercises 1 and 4 done in Spanish (the untouched English starter fails first, then the Spanish
-      edition passes), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
+    - "mixed": exercises 1 and 4 done in Spanish (the English starter, left as shipped, is not run), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
       both editions (0); and a sitecustomize.py committed at the root, which no grading process may import;
     - "edited-grader": the solutions with exercises/grading.py edited to pass everything: 0 everywhere (refused
       before any kernel runs)."""
@@ -188,3 +187,27 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
     assert "exercises/grading.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
     assert not marker.exists(), "a committed sitecustomize.py was imported by a grading process"
+
+
+def test_an_edition_left_as_shipped_is_told_apart_by_the_lock_not_by_the_files_on_disk():
+    """`--exercise` runs no kernel for an edition nobody wrote in: its ✏️ cells are the lock's record of the
+    starter and no code cell was added. A changed ✏️ cell or an added cell (an answer written below the starter's
+    cell) is work, and is graded."""
+    sys.path.insert(0, str(ROOT))
+    from exercises.gradebook import _conftest_module, untouched
+
+    lock = _conftest_module().load_lock()
+    for name in EXERCISE_NAMES:
+        for edition in (ROOT / "exercises" / name, ROOT / "exercises" / "es" / name):
+            nb = json.loads(edition.read_text(encoding="utf-8"))
+            assert untouched(nb, name, lock), edition
+            solved = json.loads((edition.parent / "solutions" / name).read_text(encoding="utf-8"))
+            assert not untouched(solved, name, lock), edition
+            added = json.loads(edition.read_text(encoding="utf-8"))
+            added["cells"].append({"cell_type": "code", "id": "mine", "metadata": {}, "outputs": [],
+                                   "execution_count": None, "source": "POLICY = {'get_time': 'allow'}\n"})
+            assert not untouched(added, name, lock), edition
+            blank = json.loads(edition.read_text(encoding="utf-8"))
+            blank["cells"].append({"cell_type": "code", "id": "empty", "metadata": {}, "outputs": [],
+                                   "execution_count": None, "source": "\n"})
+            assert untouched(blank, name, lock), edition  # an empty cell is no work
