@@ -404,7 +404,7 @@ def _worker(args) -> int:
 
     # Only an error's name and message are read here, never its traceback: the kernel prints the shortest one
     # (xmode Minimal) instead of formatting a coloured, annotated traceback for every failed check (~0.1 s each).
-    km = None
+    km = sockets = None
     if os.name == "posix":
         # The kernel talks to this process over Unix sockets, not TCP: no port can be taken by another process between
         # the moment it is picked and the moment the kernel binds it, and the sandbox has no network to share.
@@ -451,6 +451,8 @@ def _worker(args) -> int:
                         os.kill(int(entry.name), signal.SIGKILL)
                 except (OSError, ValueError, IndexError):
                     pass
+            if sockets:
+                shutil.rmtree(sockets, ignore_errors=True)  # os._exit skips atexit
         finally:
             os._exit(3)
 
