@@ -69,6 +69,25 @@ def test_both_workflows_grade_every_exercise_once():
     assert all(s.get("if") == "success() || failure()" for s in fork_steps)  # a red exercise does not hide the rest
 
 
+def test_the_limits_leave_time_for_the_reporter():
+    """Every grading step ends within its own timeout (two editions at most, each bounded by --timeout), and the
+    steps together, after an install, within the job's: a step cut short scores 0 but the reporter still runs; a
+    job cut short reports nothing."""
+    (job,) = workflow("classroom.yml")["jobs"].values()
+    install_allowance = 6  # minutes: setup-python and `pip install -r requirements.txt`
+    total = 0
+    for step in graders():
+        argv = step["with"]["command"].split()
+        per_notebook = float(argv[argv.index("--timeout") + 1])
+        assert float(argv[argv.index("--cell-timeout") + 1]) <= per_notebook
+        assert 2 * per_notebook + 60 <= step["with"]["timeout"] * 60, step["with"]["test-name"]  # + start-up
+        total += step["with"]["timeout"]
+    assert total + install_allowance <= job["timeout-minutes"], (total, job["timeout-minutes"])
+    (fork_job,) = workflow("grade.yml")["jobs"].values()
+    fork_steps = [s["run"].split() for s in fork_job["steps"] if "exercises.gradebook" in s.get("run", "")]
+    assert sum(2 * float(a[a.index("--timeout") + 1]) for a in fork_steps) / 60 + install_allowance <= fork_job["timeout-minutes"]
+
+
 def test_in_a_fork_the_exercise_mode_finds_both_editions_and_never_a_solution():
     """grade.yml runs `gradebook exercises --exercise NAME` in a fork, where exercises/solutions/ exists too."""
     sys.path.insert(0, str(ROOT))
