@@ -4,6 +4,9 @@ three alternating pairs, wall-clock and CPU time (the gradebook's processes and 
 
     python benchmarks/bench_gradebook.py [N]            N notebooks (default 8: the solutions, copied)
     python benchmarks/bench_gradebook.py --sandbox [N]
+    python benchmarks/bench_gradebook.py --class [N]    a mixed class of N (default 60), graded once with -j 2:
+        solutions in both editions, untouched starters, half-done work, a broken file, and one endless loop in
+        every fifteen notebooks (each stopped by the default 120 s cell timeout)
 
 Not a test: the numbers go in docs/teaching.md. On a machine shared with other work they vary a lot.
 """
@@ -50,8 +53,44 @@ def sandbox_cost(work: Path, n: int) -> None:
               f"(pairs: {', '.join(f'{r:.2f}' for r in ratios)})")
 
 
+def mixed_class(folder: Path, n: int) -> None:
+    import json
+
+    names = sorted(p.name for p in (ROOT / "exercises" / "solutions").glob("*.ipynb"))
+    for i in range(n):
+        name, kind = names[i % len(names)], i % 15
+        edition = ROOT / "exercises" / ("es" if i % 2 else "")
+        target = folder / f"learner{i:02d}" / name
+        target.parent.mkdir(parents=True)
+        if kind == 14:
+            target.write_text("{ not a notebook", encoding="utf-8")
+            continue
+        nb = json.loads(((edition / "solutions" / name) if kind < 9 or kind == 13 else edition / name)
+                        .read_text(encoding="utf-8"))
+        exercise = [c for c in nb["cells"] if "exercise" in c["metadata"].get("tags", [])]
+        if kind in (11, 12):  # half done: the last exercise cell back to the starter's
+            starter = json.loads((edition / name).read_text(encoding="utf-8"))
+            given = {c["id"]: c["source"] for c in starter["cells"]}
+            nb = json.loads(((edition / "solutions" / name)).read_text(encoding="utf-8"))
+            last = [c for c in nb["cells"] if "exercise" in c["metadata"].get("tags", [])][-1]
+            last["source"] = given[last["id"]]
+        if kind == 13:  # an endless loop in the learner's first cell
+            exercise[0]["source"] = "while True:\n    pass\n" + "".join(exercise[0]["source"])
+        target.write_text(json.dumps(nb), encoding="utf-8")
+
+
 def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--sandbox"]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--class" in sys.argv[1:]:
+        n = int(args[0]) if args else 60
+        work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))
+        try:
+            mixed_class(work / "class", n)
+            wall, cpu, line = grade(work, "-j", "2")
+            print(f"-j 2: {wall:.1f} s wall ({wall / 60:.1f} min), {cpu:.1f} busy CPU-s for a class of {n}: {line}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     n = int(args[0]) if args else 8
     solutions = sorted((ROOT / "exercises" / "solutions").glob("*.ipynb"))
     work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))

@@ -56,7 +56,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
 COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", "checks_total", "failed_criteria",
-           "reason", "sandbox"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
+           "reason", "cause", "sandbox"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
+# Why a row is NOT GRADED or ERROR, in one word a spreadsheet can filter on (the reason says it in full).
+CAUSES = ("not-a-notebook", "not-an-exercise", "another-exercise", "grader-edited", "api-key", "grader-changed-in-run",
+          "flagged", "other-edition-passed", "timeout", "grader-failed")
 RESULT_MARK = "GRADEBOOK-RESULT "
 TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); --tmp-tag adds to it
 
@@ -563,6 +566,7 @@ class Job:
     lang: str = "en"  # the edition graded: "es" for exercises/es/
     sandbox: str = ""  # "bwrap" when its kernel ran in the sandbox, "UNSANDBOXED" when it ran without one
     untouched: bool = False  # the starter as shipped: nothing written yet
+    cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT GRADED and ERROR: 0."""
@@ -579,7 +583,7 @@ class Job:
                "checks_total": "" if self.total is None else self.total,
                "failed_criteria": " | ".join(self.failed),
                "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes])),
-               "sandbox": self.sandbox}
+               "cause": self.cause, "sandbox": self.sandbox}
         if self.verdict in ("PASS", "FAIL"):  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
         return row
@@ -640,11 +644,11 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
     notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else [])
     if broken:
-        job.verdict = "NOT GRADED"
+        job.verdict, job.cause = "NOT GRADED", "grader-changed-in-run"
         job.reason = "; ".join(["the grader's objects were changed while it ran: " + ", ".join(
             dict.fromkeys(broken))[:600]] + job.flags + notes)
     elif job.flags:
-        job.verdict = "NOT GRADED"
+        job.verdict, job.cause = "NOT GRADED", "flagged"
         job.reason = "; ".join(["flagged for review"] + job.flags + notes)
     else:
         job.verdict = "PASS" if passed == len(checks) and checks else "FAIL"
@@ -718,11 +722,12 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str]) -> Job:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.communicate()
-            job.verdict, job.reason = "ERROR", f"grading took longer than {args.timeout:g} s: stopped"
+            job.verdict, job.cause, job.reason = "ERROR", "timeout", f"grading took longer than {args.timeout:g} s: stopped"
             return job
         line = next((ln for ln in reversed(out.splitlines()) if ln.startswith(RESULT_MARK)), None)
         if line is None:
-            job.verdict, job.reason = "ERROR", f"the grading process failed (exit status {proc.returncode})"
+            job.verdict, job.cause = "ERROR", "grader-failed"
+            job.reason = f"the grading process failed (exit status {proc.returncode})"
             return job
         judge(job, json.loads(line[len(RESULT_MARK):]), checks)
         return job
@@ -746,14 +751,15 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None, l
         raw = job.path.read_bytes()
         nb = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as err:
-        job.verdict, job.reason = "ERROR", f"not a notebook: {type(err).__name__}: {str(err)[:120]}"
+        job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", f"not a notebook: {type(err).__name__}: {str(err)[:120]}"
         return
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        job.verdict, job.reason = "ERROR", "not a notebook: no list of cells"
+        job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", "not a notebook: no list of cells"
         return
     name = identify(nb, lock)
     if name is None:
-        job.verdict, job.reason = "NOT GRADED", "not one of the exercises (none of their check cells is in it)"
+        job.verdict, job.cause = "NOT GRADED", "not-an-exercise"
+        job.reason = "not one of the exercises (none of their check cells is in it)"
         return
     job.exercise = name
     # the feedback's language: the edition's (its setup cell picks it; a refused notebook gets feedback too)
@@ -762,7 +768,7 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None, l
     if named and f"{named[1]}.ipynb" != name and not expected:
         job.notes.append(f"the file is named for {named[1]}.ipynb, but it holds exercise {name}")
     if expected and name != expected:
-        job.verdict = "NOT GRADED"
+        job.verdict, job.cause = "NOT GRADED", "another-exercise"
         job.reason = f"this file is graded as {expected}, but it holds exercise {name}"
         return
     # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
@@ -777,6 +783,7 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None, l
     if refused:
         lines = [ln.strip("- ").strip() for ln in refused[1].splitlines()[1:] if ln.startswith("  - ")]
         job.verdict = "NOT GRADED"
+        job.cause = "api-key" if "API key" in refused[0] else "grader-edited"
         job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
         return
     starter = closest(nb, starters[name])
@@ -974,7 +981,7 @@ def main(argv=None) -> int:
         if args.exercise:  # one learner's editions of one exercise: the first PASS is the grade
             for j in todo:
                 if any(other.verdict == "PASS" for other in jobs):
-                    j.verdict, j.reason = "NOT GRADED", "another edition of this exercise is PASS"
+                    j.verdict, j.cause, j.reason = "NOT GRADED", "other-edition-passed", "another edition of this exercise is PASS"
                 else:
                     run_one(j, args, tmp_root, checks[j.exercise])
             todo = []

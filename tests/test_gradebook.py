@@ -255,14 +255,22 @@ def test_points_pay_only_what_was_graded(graded):
             assert row["points"] == "0" and set(checks.values()) <= {""}, row
     assert graded["rows"][f"carol/{EX1}"]["points"] == "5"  # 3 of 6
     assert graded["rows"][f"nick/{EX1}"]["points"] == "0"  # NOT GRADED: the grader's objects were changed
+    from exercises.gradebook import CAUSES
+
+    for file, row in graded["rows"].items():  # a NOT GRADED or ERROR row says why in one filterable word
+        assert (row["cause"] in CAUSES) if row["verdict"] in ("NOT GRADED", "ERROR") else row["cause"] == "", row
+    causes = {file: graded["rows"][file]["cause"] for file in (f"nick/{EX1}", f"judy/{EX2}", f"ivan/{EX1}",
+                                                               "gina/homework.ipynb", "hank/notes.ipynb")}
+    assert causes == {f"nick/{EX1}": "grader-changed-in-run", f"judy/{EX2}": "api-key", f"ivan/{EX1}": "grader-edited",
+                      "gina/homework.ipynb": "not-a-notebook", "hank/notes.ipynb": "not-an-exercise"}
 
 
 @SLOW
 def test_the_header_and_the_summary(graded):
     header = graded["out"].read_text(encoding="utf-8").splitlines()[0]
     assert header.startswith("learner,file,exercise,verdict,points,checks_passed,checks_total,failed_criteria,reason,"
-                             "sandbox,")
-    assert header.split(",")[10:] == ["01:check-policy", "01:check-allow", "01:check-deny", "01:check-ask",
+                             "cause,sandbox,")
+    assert header.split(",")[11:] == ["01:check-policy", "01:check-allow", "01:check-deny", "01:check-ask",
                                      "01:check-default-tier", "01:check-parallel",
                                      "02:check-diagnosis", "02:check-turn-cap", "02:check-model-answer"]
     md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
