@@ -114,6 +114,9 @@ def class_of_submissions():
                             "diagnosis", whole='DIAGNOSIS = {}\nraise ValueError("not done yet")\n'),
         # a cell that never ends (waiting for something that never comes: it sleeps, so it costs no CPU)
         f"kim/{EX1}": edit(solution(EX1), "run-tool-uses", prepend="import time\nwhile True:\n    time.sleep(0.1)\n"),
+        # a SyntaxError in the learner's own cell: the checks remember it for their hints, which is no change to
+        # the grader (it was NOT GRADED, "module grading changed", once the checks began to remember it)
+        f"syd/{EX1}": edit(solution(EX1), "policy", whole="POLICY = {\n"),
         "mia/my_homework.ipynb": edit(edit(solution(EX1), "policy", prepend=(  # renamed; it writes files ...
             "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
             "Path('../mia-was-here.txt').write_text('hi')\n")),
@@ -148,6 +151,7 @@ EXPECTED = {
                                              "check-deny: ✗ ... saying the tool is forbidden by policy"], []),
     f"erin/{EX2}": (EX2, "FAIL", "1", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
+    f"syd/{EX1}": (EX1, "FAIL", "5", "6", ["check-policy: ✗ POLICY is a dict"], []),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
                    ["cell 'run-tool-uses' still running after"]),
     "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["output capped in cell(s) 'run-tool-uses'",
@@ -572,3 +576,31 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
         time.sleep(0.1)
     assert graders() == [], "a grader outlived the gradebook"
     shutil.rmtree(next(iter(EXERCISES.glob(f"_grading_tmp_gradebook_{tag}*")), tmp_path / "none"), ignore_errors=True)
+
+
+COPYCAT = """\
+import json as _j, re as _r
+_theirs = _j.load(open({theirs!r}, encoding="utf-8"))  # a classmate's graded notebook, found on the disk
+_cell = "".join(next(c["source"] for c in _theirs["cells"] if c.get("id") == "policy"))
+POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
+DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
+"""
+
+
+def test_a_classmates_notebook_cannot_be_copied_in(tmp_path):
+    """A submission whose policy cell reads a classmate's answer from the class folder at run time (no name the
+    scan looks for). In the sandbox no folder but the kit's is there to read: its policy check fails. (Without the
+    sandbox that check passes.)"""
+    bwrap_or_skip()
+    theirs = tmp_path / "class" / "ned" / EX1
+    theirs.parent.mkdir(parents=True)
+    shutil.copy2(EXERCISES / "solutions" / EX1, theirs)
+    nb = edit(starter(EX1), "policy", whole=COPYCAT.format(theirs=str(theirs)))
+    (tmp_path / "class" / "cat").mkdir()
+    (tmp_path / "class" / "cat" / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class" / "cat"), "--out",
+                          str(tmp_path / "grades.csv"), "-j", "1", "--tmp-tag", TAG],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    (row,) = csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))
+    assert row["sandbox"] == "bwrap" and row["verdict"] == "FAIL" and row["01:check-policy"] == "0", row
