@@ -79,7 +79,7 @@ def _conftest():
 def identify(nb: dict, lock: dict) -> str | None:
     """The exercise (its file name in the lock) whose grader cells this notebook holds, by cell id and digest."""
     digest = _conftest_module().digest
-    cells = [c for c in nb.get("cells", []) if isinstance(c, dict)]
+    cells = cells_of(nb)
     ids = {c.get("id") for c in cells}
     sources = {digest(c.get("source", "")) for c in cells}
     best, best_score = None, 0.0
@@ -129,7 +129,7 @@ def learner_cells(nb: dict, starter: dict) -> list[dict]:
 
 def graded_notebook(nb: dict, starter: dict) -> dict:
     """The kit's starter with the submission's exercise cells and added cells (in the submission's order)."""
-    by_id = {c.get("id"): c for c in nb.get("cells", []) if isinstance(c, dict)}
+    by_id = {c.get("id"): c for c in cells_of(nb)}
     starter_ids = [c.get("id") for c in starter["cells"]]
     added_after: dict = defaultdict(list)
     last = None
@@ -741,7 +741,7 @@ def closest(nb: dict, candidates: list[dict]) -> dict:
     """The starter this submission was made from: of the kit's editions of the exercise (exercises/NAME, and e.g.
     exercises/es/NAME, same grader cells), the one sharing the most cell sources with it."""
     digest = _conftest_module().digest
-    mine = {digest(source_of(c)) for c in nb.get("cells", []) if isinstance(c, dict)}
+    mine = {digest(source_of(c)) for c in cells_of(nb)}
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
 
@@ -785,7 +785,7 @@ def prepare(job: Job, lock: dict, starters: dict, expected: str | None = None, l
     if refused:
         lines = [ln.strip("- ").strip() for ln in refused[1].splitlines()[1:] if ln.startswith("  - ")]
         job.verdict = "NOT GRADED"
-        job.cause = "api-key" if "API key" in refused[0] else "grader-edited"
+        job.cause = "api-key" if conftest.key_findings(nb) else "grader-edited"  # refusal looks for a key first
         job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
         return
     starter = closest(nb, starters[name])
