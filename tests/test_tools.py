@@ -1,4 +1,4 @@
-"""harness_lib.tools: the toy tools, their sandbox, and run_tool / arun_tool."""
+"""harness_lib.tools: the toy tools, their sandbox (harness_lib.sandbox), and run_tool / arun_tool."""
 
 import asyncio
 import errno
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness_lib import tools as tools_module
+from harness_lib import sandbox
 from harness_lib.tools import (
     DEFAULT_ROOT, HIGH_IMPACT, READ_LIMIT, SCRATCH, TOOLS, ToolError, arun_tool, make_tool_impls, run_tool,
 )
@@ -195,7 +195,7 @@ def test_a_folder_swapped_for_a_symlink_after_the_check_is_not_followed(root, to
     real = os.lstat(base / "notes")
     os.rename(base / "notes", base / "notes.real")
     (base / "notes").symlink_to(root.parent / "root-evil")
-    for folder in (tools_module._HeldFolder, tools_module._PathFolder):
+    for folder in (sandbox._HeldFolder, sandbox._PathFolder):
         looked = folder.lstat
         monkeypatch.setattr(folder, "lstat", lambda self, n, looked=looked:
                             real if n == "notes" else looked(self, n))
@@ -533,9 +533,9 @@ def test_delete_and_write_refuse_fifos(root, tools, platform):
 def test_the_walk_used_is_the_one_the_os_supports(platform):
     """In the simulated Windows run the tools really take the fallback walk (so its tests mean something)."""
     if platform == "posix" and os.name == "posix":
-        assert tools_module._can_hold_folders()
+        assert sandbox.can_hold_folders()
     if platform == "no-posix-flags":
-        assert not tools_module._can_hold_folders()
+        assert not sandbox.can_hold_folders()
 
 
 # --- run_tool ------------------------------------------------------------------------------------

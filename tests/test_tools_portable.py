@@ -1,4 +1,4 @@
-"""harness_lib.tools away from POSIX.
+"""harness_lib.tools and harness_lib.sandbox away from POSIX.
 
 The whole tool suite already runs twice (tests/test_tools.py's `platform` fixture): once as is, once with
 O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY and dir_fd support taken away, as on Windows. This file adds what that
@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from harness_lib import tools as tools_module
+from harness_lib import sandbox
 
-# Run in a fresh interpreter: the POSIX-only parts of `os` are gone BEFORE harness_lib.tools is imported.
+# Run in a fresh interpreter: the POSIX-only parts of `os` are gone BEFORE harness_lib.sandbox is imported.
 WITHOUT_POSIX = """
 import os, sys
 from pathlib import Path
@@ -24,12 +24,13 @@ for name in ("O_NOFOLLOW", "O_NONBLOCK", "O_DIRECTORY"):
 os.supports_dir_fd = set()
 os.supports_follow_symlinks = set()
 
-from harness_lib.tools import _can_hold_folders, make_tool_impls, run_tool
+from harness_lib.sandbox import can_hold_folders
+from harness_lib.tools import make_tool_impls, run_tool
 
 root = Path(sys.argv[1])
 (root / "README.md").write_text("hello", encoding="utf-8")
 tools = make_tool_impls(root)
-print(_can_hold_folders())
+print(can_hold_folders())
 print(run_tool(tools, "read_file", {"path": "README.md"}))
 print(run_tool(tools, "write_file", {"path": "scratch/a/b.txt", "content": "made"}))
 print(run_tool(tools, "read_file", {"path": "scratch/a/b.txt"}))
@@ -58,6 +59,6 @@ def test_windows_junctions_count_as_links():
     # A junction is a directory to lstat on Windows; only st_reparse_tag (absent on POSIX) gives it away.
     junction = SimpleNamespace(st_mode=stat.S_IFDIR | 0o755, st_reparse_tag=0xA0000003)
     folder = SimpleNamespace(st_mode=stat.S_IFDIR | 0o755, st_reparse_tag=0)
-    assert tools_module._is_link(junction)
-    assert not tools_module._is_link(folder)
-    assert tools_module._is_link(SimpleNamespace(st_mode=stat.S_IFLNK | 0o777))
+    assert sandbox._is_link(junction)
+    assert not sandbox._is_link(folder)
+    assert sandbox._is_link(SimpleNamespace(st_mode=stat.S_IFLNK | 0o777))
