@@ -68,7 +68,7 @@ def browser_missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError as err:
-        return f"playwright is not importable ({err}); pip install -r requirements.txt"
+        return f"playwright is not importable ({err}); pip install -r requirements-dev.txt"
     if not os.access(CHROMIUM, os.X_OK):
         return f"{CHROMIUM} not found; apt-get install chromium (Playwright's own browser is not used)"
     return None
