@@ -5,9 +5,14 @@ One lesson concept per module (see docs/architecture.md):
     client    make_client(), MODEL       the real anthropic SDK, live or backed by the offline model
     loop      run_bare(), run_agent()    the stop_reason loop, bare and with its four valves
     valves    tokens_of(), signature_of(), find_cycle()
-    tools     TOOLS, make_tool_impls()   the toy tools, sandboxed
-    approval  terminal_approver, widget_approver, scripted_approver
+    tools     TOOLS, make_tool_impls()   the toy tools; run_tool()
+    sandbox   path_parts(), parent_folder()   how a tool's path is confined to the project root
+    approval  terminal_approver, scripted_approver   valve 4's human side: asking, and what a decision reads
+    widget    widget_approver            the Approve / Reject buttons in JupyterLab
     trace     Transcript                 the printed transcript and its JSONL record
+
+And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), headless (which
+button the kit's automated runs press, where nobody can click), offline (the offline model).
 """
 
 import sys
@@ -18,12 +23,13 @@ import sys
 # import unless something in this process loaded it already; jsonschema then skips only that format check.
 sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-from .approval import REJECTED_MESSAGE, scripted_approver, terminal_approver, widget_approver
+from .approval import REJECTED_MESSAGE, scripted_approver, terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import AgentResult, final_text, run_agent, run_bare, run_tool_uses, tool_result
 from .tools import DEFAULT_ROOT, HIGH_IMPACT, TOOLS, make_tool_impls, run_tool
 from .trace import Transcript
 from .valves import find_cycle, signature_of, tokens_of
+from .widget import widget_approver
 
 __all__ = [
     "MODEL", "is_live", "make_client",

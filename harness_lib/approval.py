@@ -15,11 +15,14 @@ words say so: the decision line reads ``→ not approved (no answer ...)`` where
 ``→ rejected``. The approver still answers only ``True`` / ``False``, so the model gets one neutral
 text for every no, ``REJECTED_MESSAGE`` ("Not approved ..."): it never claims that someone said no.
 
-Three approvers live here:
+Two approvers live here, and what every approver shares (the one line that shows the pending
+action, the one line that states a decision, ``REJECTED_MESSAGE``, ``ApprovalInterrupted``):
 
 - ``terminal_approver``            -- prints the action, reads a line; only ``y`` / ``yes`` approves.
-- ``scripted_approver(decisions)`` -- answers from a list; for tests.
-- ``widget_approver(timeout=...)`` -- Approve / Reject buttons in JupyterLab (ipywidgets).
+- ``scripted_approver(decisions)`` -- answers from a list; for tests and for the lessons' demonstrations.
+
+The third, ``widget_approver(timeout=...)`` (Approve / Reject buttons in JupyterLab), is
+harness_lib.widget's one idea; ``from harness_lib.approval import widget_approver`` still finds it.
 
 Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) leaves the
 action not approved and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
@@ -33,17 +36,17 @@ Why everything is ``async``: while a person thinks, the event loop must stay fre
 button click is delivered *through* that event loop; a cell that blocks (``time.sleep`` polling,
 ``input()``) would never see the click. docs/architecture.md ("Why the approval gate is async") lists
 which ways of waiting work on which ipykernel.
+
+NOT handled: who the person is (anyone at the keyboard decides), remembering a decision ("always
+allow"), editing the action before approving it, and look-alike letters in an action (a Cyrillic
+``а`` for a Latin ``a`` is shown as it is). The terminal has no timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import html
 import json
-import math
-import os
-import re
 import sys
 import threading
 import unicodedata
@@ -162,12 +165,12 @@ def _stdin_is_a_terminal() -> bool:
         return False
 
 
-def _decision(action: str, key: str, **values) -> str:
+def decision_line(action: str, key: str, **values) -> str:
     """``[approve] write_file({...}) → rejected``: the one line that states a decision, in the current language."""
     return lang.text("approve.decision", action=action, outcome=lang.text(key, **values))
 
 
-async def _ask_in_text(action: str, *, terminal: bool) -> bool:
+async def ask_in_text(action: str, *, terminal: bool) -> bool:
     """Ask ``[y/N]`` on stdin and print one decision line. Shared by the terminal and the old-kernel fallback.
 
     ``terminal``: print the interrupt line too (outside IPython nobody renders ``ApprovalInterrupted``),
@@ -176,25 +179,25 @@ async def _ask_in_text(action: str, *, terminal: bool) -> bool:
     try:  # input() shows the prompt: on the terminal, or in a notebook's text box
         answer = await _read_line(lang.text("approve.prompt", action=action))
     except (asyncio.CancelledError, KeyboardInterrupt):  # Ctrl-C / Stop while the prompt waits
-        line = _decision(action, "approve.interrupted")
+        line = decision_line(action, "approve.interrupted")
         if terminal:
             print(f"\n{line}", flush=True)
         raise ApprovalInterrupted(line) from None
     except EOFError:
-        print("\n" + _decision(action, "approve.eof"))
+        print("\n" + decision_line(action, "approve.eof"))
         return False
     except Exception as err:  # stdin closed or missing, or a kernel that cannot read a line
-        print("\n" + _decision(action, "approve.no_input", error=type(err).__name__))
+        print("\n" + decision_line(action, "approve.no_input", error=type(err).__name__))
         return False
     said = unicodedata.normalize("NFC", answer.strip().lower())  # "sí" typed as s + a combining accent too
     new_line = "\n" if terminal and not _stdin_is_a_terminal() else ""
     if said in lang.yes_answers():
-        print(new_line + _decision(action, "approve.approved"))
+        print(new_line + decision_line(action, "approve.approved"))
         return True
     if said in lang.no_answers():
-        print(new_line + _decision(action, "approve.rejected"))
+        print(new_line + decision_line(action, "approve.rejected"))
     else:
-        print(new_line + _decision(action, "approve.unclear", answer=repr(answer.strip())))
+        print(new_line + decision_line(action, "approve.unclear", answer=repr(answer.strip())))
     return False
 
 
@@ -214,10 +217,10 @@ async def terminal_approver(name: str, tool_input: dict) -> bool:
     inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, no answer --
     use ``widget_approver`` there.
     """
-    return await _ask_in_text(describe(name, tool_input), terminal=True)
+    return await ask_in_text(describe(name, tool_input), terminal=True)
 
 
-# --- tests ---------------------------------------------------------------------------------------
+# --- scripted answers ----------------------------------------------------------------------------
 
 
 def scripted_approver(decisions):
@@ -241,211 +244,15 @@ def scripted_approver(decisions):
     return approve
 
 
-# --- JupyterLab ----------------------------------------------------------------------------------
+def __getattr__(name: str):
+    """``approval.widget_approver``: the JupyterLab approver, which lives in harness_lib.widget.
 
-
-AUTO_CHOICES = ("approve", "reject")
-
-_headless_clicks: list[str] = []  # the buttons a headless run presses, in order (see set_headless_clicks)
-
-
-def set_headless_clicks(choices) -> None:
-    """Say, once per notebook, which button each approval of a *headless* run presses, in order.
-
-    Nobody clicks in the kit's automated runs (nbval, CI: ``HARNESS_AUTO_APPROVE=notebook``), so a
-    lesson lists its approvals' buttons in its setup cell -- ``["reject", "approve"]`` -- instead of
-    naming one in every lesson cell. A person's run ignores the list: you click. Each approval takes the
-    next entry; when the list is used up, the approver raises ``ValueError`` (the loop counts that as a no,
-    and the test that expected a click fails loudly).
-    An approver made with ``widget_approver(click=...)`` presses its own button and takes nothing from the list.
+    Looked up on first use, not imported at the top: widget.py is built on this module (it imports
+    it), so this one must not import it back. The exercises' setup cells (locked by checks.lock) import
+    it from here; new code imports it from harness_lib.widget.
     """
-    choices = list(choices)
-    bad = [c for c in choices if c not in AUTO_CHOICES]
-    if bad:
-        raise ValueError(f"headless clicks must be 'approve' or 'reject', not {bad[0]!r}")
-    _headless_clicks[:] = choices
+    if name == "widget_approver":
+        from .widget import widget_approver
 
-
-def _check_timeout(value, what: str) -> float:
-    """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{what} must be a finite number of seconds > 0, not {value!r}")
-    return float(value)
-
-
-def _timeout_from_environment(default: float | None) -> float | None:
-    """``HARNESS_APPROVAL_TIMEOUT`` when set (finite seconds > 0, nothing else), else ``default``."""
-    raw = os.environ.get("HARNESS_APPROVAL_TIMEOUT", "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = None
-    if value is None or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"HARNESS_APPROVAL_TIMEOUT must be a finite number of seconds > 0, not {raw!r}")
-    return value
-
-
-def running_kernel_version() -> tuple[int, int] | None:
-    """(major, minor) of the ipykernel that runs this code, or None outside a Jupyter kernel."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    if getattr(get_ipython(), "kernel", None) is None:  # plain Python, or a terminal IPython
-        return None
-    import ipykernel
-
-    major, minor = (re.findall(r"\d+", ipykernel.__version__) + ["0", "0"])[:2]
-    return int(major), int(minor)
-
-
-def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
-                    kernel_version=running_kernel_version):
-    """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
-
-    Each call displays the pending action, what to do ("Click Approve to run it, or Reject") with a
-    countdown ("... not approved in 87 s"), and two buttons; then it awaits an ``asyncio.Future``. The
-    cell stays busy (``[*]``) while it waits, but the kernel's event loop is free, so the click
-    message gets through. The click handler may run on a kernel *subshell thread* (JupyterLab 4.6
-    sends widget messages over subshells), so it only hands the decision to the event loop with
-    ``loop.call_soon_threadsafe``; the Future is set on the loop's own thread.
-
-    - The first click decides; both buttons are then disabled and the buttons and label are hidden:
-      the one printed line, e.g. ``[approve] write_file({...}) → approved``, is the decision's record.
-      The label shows the whole action, wrapped, never cut, escaped like the terminal's question, with
-      every space kept: the person must see exactly what they approve. A second click decides nothing.
-    - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
-      120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
-      waits forever, and only an explicit ``None`` in code can ask for that.
-    - Stop (interrupt the kernel) while the buttons wait is a no at once: ``→ not approved (no answer:
-      the run was stopped)`` is the message of the ``ApprovalInterrupted`` it raises, so the run stops
-      and the cell ends with that one line (IPython shows it instead of a traceback).
-    - ``click="approve"`` or ``"reject"``: a demonstration that needs no person. The approver shows the
-      buttons and presses that one itself at once, in every run (yours too), and the decision line says
-      so: ``→ approved (clicked by the code, not by a person)``. Without it, a person must click.
-    - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
-      the click only after the cell ends) gets a text box instead: one line says why, then the
-      terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
-      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons.
-      ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
-      outside a kernel); tests pass their own.
-
-    Environment switches, for the kit's headless runs (nbval, CI) where nobody can click (read at each call;
-    ``click`` wins over them):
-
-    - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
-      (``button.click()``), so the same handler runs and the printed output is the same as after a
-      human click. (This works on any kernel: the click needs no message.)
-    - ``HARNESS_AUTO_APPROVE=notebook``: click the next button of the notebook's list
-      (:func:`set_headless_clicks`, which ``harness_lib.notebook.setup(headless_clicks=[...])`` calls), so a
-      lesson can show a rejection under nbval too; an empty list is a ``ValueError``.
-    - unset or empty: wait for a person.
-    - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
-      finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
-
-    Not handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async)
-    cell deadlocks. The text-box fallback has no timeout, and after Stop its worker thread still waits
-    for an answer (what is typed into a leftover box decides nothing). The buttons are ordinary widgets: if the
-    page is closed, or the widget manager failed to load, nobody can click and the wait ends by
-    timeout.
-    """
-    import IPython.display  # imported here so the terminal agent does not need IPython/ipywidgets
-    import ipywidgets as widgets
-
-    if click not in (None, *AUTO_CHOICES):
-        raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
-    if timeout is not None:
-        timeout = _check_timeout(timeout, "timeout")
-    told_why_no_buttons = False
-
-    async def approve(name: str, tool_input: dict) -> bool:
-        nonlocal told_why_no_buttons
-        wait = _timeout_from_environment(timeout)
-        auto = "" if click else os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
-        if auto == "notebook":
-            if not _headless_clicks:
-                raise ValueError("HARNESS_AUTO_APPROVE=notebook, but no button is named for this approval: "
-                                 "list it in the notebook's setup(headless_clicks=[...]) "
-                                 "or use widget_approver(click='approve' / 'reject')")
-            auto = _headless_clicks.pop(0)
-        if auto not in ("", *AUTO_CHOICES):
-            raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve', 'reject' or 'notebook', not {auto!r}")
-
-        action = describe(name, tool_input)
-        version = kernel_version()
-        if not (click or auto) and version is not None and version < (7, 0):  # a click would arrive after the cell
-            if not told_why_no_buttons:
-                print(lang.text("approve.no_buttons", version=f"{version[0]}.{version[1]}"))
-                told_why_no_buttons = True
-            return await _ask_in_text(action, terminal=False)
-
-        loop = asyncio.get_running_loop()
-        decision: asyncio.Future[bool] = loop.create_future()
-
-        def show(*lines: str) -> str:  # an HTML widget wraps long inputs (a Label would cut them off with "…"),
-            text = html.escape("\n".join(lines), quote=False)  # keeps every space (pre-wrap), lines close together
-            return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
-
-        def asking(seconds_left: int | None) -> str:
-            what_to_do = (lang.text("approve.click") if seconds_left is None
-                          else lang.text("approve.countdown", seconds=seconds_left))
-            return show(lang.text("approve.pending", action=action), what_to_do)
-
-        shown_left = None if wait is None else math.ceil(wait)
-        label = widgets.HTML(asking(shown_left))
-        approve_button = widgets.Button(description=lang.text("approve.button_approve"), button_style="success",
-                                        icon="check")
-        reject_button = widgets.Button(description=lang.text("approve.button_reject"), button_style="danger",
-                                       icon="times")
-        box = widgets.VBox([label, widgets.HBox([approve_button, reject_button])])
-
-        def settle(approved: bool) -> None:  # runs on the event loop's thread
-            if not decision.done():  # the first click wins; a later one (or one after the timeout) is ignored
-                decision.set_result(approved)
-
-        def on_click(button) -> None:  # may run on a kernel subshell thread: do not touch the Future here
-            if not decision.done():
-                loop.call_soon_threadsafe(settle, button is approve_button)
-
-        def finish(key: str, **values) -> str:  # no live buttons are ever left behind
-            if not decision.done():
-                decision.set_result(False)  # a late click decides nothing
-            approve_button.disabled = reject_button.disabled = True
-            line = _decision(action, key, **values)
-            label.value = show(line)
-            box.layout.display = "none"  # the printed line is the decision's one record on the page
-            return line
-
-        approve_button.on_click(on_click)
-        reject_button.on_click(on_click)
-        IPython.display.display(box)
-
-        if click or auto:  # a demonstration, or a headless run: press the real button, exactly as a person would
-            (approve_button if (click or auto) == "approve" else reject_button).click()
-
-        deadline = None if wait is None else loop.time() + wait
-        try:
-            while not decision.done():
-                left = None if deadline is None else deadline - loop.time()
-                if left is not None and left <= 0:
-                    break
-                if left is not None and math.ceil(left) != shown_left:  # the countdown, once a second
-                    shown_left = math.ceil(left)
-                    label.value = asking(shown_left)
-                await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
-        except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: no answer, and the run ends
-            raise ApprovalInterrupted(finish("approve.interrupted")) from None
-        if not decision.done():
-            print(finish("approve.timed_out", seconds=f"{wait:g}"))
-            return False
-        approved = decision.result()
-        word = "approve.approved" if approved else "approve.rejected"
-        if click:  # say who pressed it
-            print(finish("approve.by_code", outcome=lang.text(word)))
-        else:
-            print(finish(word))
-        return approved
-
-    return approve
+        return widget_approver
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

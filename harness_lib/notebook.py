@@ -38,8 +38,8 @@ from urllib.parse import urlsplit
 import anthropic
 
 from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
-from .approval import set_headless_clicks
 from .client import MODEL, is_live
+from .headless import set_headless_clicks
 
 __all__ = ["setup", "scripted_model", "describe_api_error", "mode_line"]
 
@@ -98,7 +98,7 @@ def setup(shell=None, *, headless_clicks=(), lang=None) -> None:
 
     ``headless_clicks``: for the kit's automated runs only (nobody clicks there), the button each approval
     of this notebook presses, in order, e.g. ``["reject", "approve"]``. When you run the notebook yourself,
-    it is ignored and you click (see ``harness_lib.approval.set_headless_clicks``).
+    it is ignored and you click (see ``harness_lib.headless``, which says why this hook exists).
 
     ``lang``: the language of this notebook, ``"en"`` or ``"es"`` -- what harness_lib prints from now on
     in this kernel (the approver, the transcript, these lines) and the language the offline model answers

@@ -1,5 +1,6 @@
-"""harness_lib.approval without a browser: plain sync tests that drive the approvers with asyncio.run, and one
-that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the test; skipped if it cannot be)."""
+"""harness_lib.approval, harness_lib.widget and harness_lib.headless without a browser: plain sync tests that drive the
+approvers with asyncio.run, and one that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the
+test; skipped if it cannot be)."""
 
 import asyncio
 import builtins
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib import approval
+from harness_lib import approval, headless, widget
 from harness_lib.approval import (
     REJECTED_MESSAGE,
     ApprovalInterrupted,
@@ -405,7 +406,7 @@ def test_widget_approver_click_needs_no_person_and_says_who_clicked(shown, monke
 
 
 def test_widget_approver_click_takes_nothing_from_the_headless_list(shown, monkeypatch):
-    from harness_lib.approval import set_headless_clicks
+    from harness_lib.headless import set_headless_clicks
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
     set_headless_clicks(["reject"])
     try:
@@ -504,9 +505,19 @@ def test_widget_approver_two_quick_clicks_first_one_wins(shown, capsys):
 
 
 def test_widget_approver_needs_no_ipywidgets_import_at_module_level():
-    source = open(approval.__file__, encoding="utf-8").read()
-    top_level = [line for line in source.splitlines() if line.startswith(("import ", "from "))]
-    assert not any("ipywidgets" in line or "IPython" in line for line in top_level)
+    for module in (approval, widget, headless):
+        source = open(module.__file__, encoding="utf-8").read()
+        top_level = [line for line in source.splitlines() if line.startswith(("import ", "from "))]
+        assert not any("ipywidgets" in line or "IPython" in line for line in top_level), module.__name__
+
+
+def test_approval_still_hands_out_the_widget_approver():
+    """The exercises' locked setup cells import widget_approver from harness_lib.approval."""
+    from harness_lib.approval import widget_approver as from_approval
+
+    assert from_approval is widget.widget_approver is widget_approver
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        approval.nothing_here  # noqa: B018
 
 
 def test_widget_approver_label_shows_invisible_characters_escaped(shown, monkeypatch, capsys):
@@ -635,7 +646,7 @@ def test_widget_approver_auto_switch_clicks_the_button_even_on_ipykernel_6(shown
 
 
 def test_running_kernel_version_is_none_outside_a_kernel():
-    assert approval.running_kernel_version() is None
+    assert widget.running_kernel_version() is None
 
 
 # --- notebook 05 on ipykernel 6 (a throwaway install) --------------------------------------------
@@ -707,7 +718,7 @@ def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(
 
 
 def test_notebook_switch_takes_the_notebooks_headless_clicks_in_order(shown, monkeypatch):
-    from harness_lib.approval import set_headless_clicks
+    from harness_lib.headless import set_headless_clicks
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
     set_headless_clicks(["reject", "approve"])
     try:
@@ -723,7 +734,7 @@ def test_notebook_switch_takes_the_notebooks_headless_clicks_in_order(shown, mon
 
 
 def test_a_person_ignores_the_headless_clicks(shown, capsys):
-    from harness_lib.approval import set_headless_clicks
+    from harness_lib.headless import set_headless_clicks
     set_headless_clicks(["approve"])
     try:
         assert asyncio.run(widget_approver(timeout=0.05)(*ACTION)) is False  # nobody clicked: timeout = no

@@ -1,0 +1,205 @@
+"""Valve 4 in JupyterLab: Approve / Reject buttons under the running cell (ipywidgets).
+
+``widget_approver()`` makes an approver (see harness_lib.approval for what an approver is and how a
+decision reads) that shows the pending action and two buttons, then awaits a click without blocking
+the kernel's event loop, so the click can get through. No answer within the timeout is a no; Stop
+is a no at once and ends the run. On an ipykernel too old to deliver a click while a cell waits
+(6 and older) it asks in a text box instead (approval's ``[y/N]`` question).
+
+In the kit's automated runs nobody can click: there the approver presses the real button itself,
+which button being harness_lib.headless's one decision (``HARNESS_AUTO_APPROVE``).
+
+NOT handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async) cell
+deadlocks. The text-box fallback has no timeout. If the page is closed, or the widget manager failed
+to load, nobody can click and the wait ends by timeout. IPython and ipywidgets are imported when an
+approver is made, not at import, so the terminal agent needs neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import math
+import os
+import re
+
+from . import lang
+from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, describe
+from .headless import AUTO_CHOICES, headless_click
+
+
+def _check_timeout(value, what: str) -> float:
+    """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{what} must be a finite number of seconds > 0, not {value!r}")
+    return float(value)
+
+
+def _timeout_from_environment(default: float | None) -> float | None:
+    """``HARNESS_APPROVAL_TIMEOUT`` when set (finite seconds > 0, nothing else), else ``default``."""
+    raw = os.environ.get("HARNESS_APPROVAL_TIMEOUT", "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"HARNESS_APPROVAL_TIMEOUT must be a finite number of seconds > 0, not {raw!r}")
+    return value
+
+
+def running_kernel_version() -> tuple[int, int] | None:
+    """(major, minor) of the ipykernel that runs this code, or None outside a Jupyter kernel."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    if getattr(get_ipython(), "kernel", None) is None:  # plain Python, or a terminal IPython
+        return None
+    import ipykernel
+
+    major, minor = (re.findall(r"\d+", ipykernel.__version__) + ["0", "0"])[:2]
+    return int(major), int(minor)
+
+
+def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
+                    kernel_version=running_kernel_version):
+    """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
+
+    Each call displays the pending action, what to do ("Click Approve to run it, or Reject") with a
+    countdown ("... not approved in 87 s"), and two buttons; then it awaits an ``asyncio.Future``. The
+    cell stays busy (``[*]``) while it waits, but the kernel's event loop is free, so the click
+    message gets through. The click handler may run on a kernel *subshell thread* (JupyterLab 4.6
+    sends widget messages over subshells), so it only hands the decision to the event loop with
+    ``loop.call_soon_threadsafe``; the Future is set on the loop's own thread.
+
+    - The first click decides; both buttons are then disabled and the buttons and label are hidden:
+      the one printed line, e.g. ``[approve] write_file({...}) → approved``, is the decision's record.
+      The label shows the whole action, wrapped, never cut, escaped like the terminal's question, with
+      every space kept: the person must see exactly what they approve. A second click decides nothing.
+    - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
+      120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
+      waits forever, and only an explicit ``None`` in code can ask for that.
+    - Stop (interrupt the kernel) while the buttons wait is a no at once: ``→ not approved (no answer:
+      the run was stopped)`` is the message of the ``ApprovalInterrupted`` it raises, so the run stops
+      and the cell ends with that one line (IPython shows it instead of a traceback).
+    - ``click="approve"`` or ``"reject"``: a demonstration that needs no person. The approver shows the
+      buttons and presses that one itself at once, in every run (yours too), and the decision line says
+      so: ``→ approved (clicked by the code, not by a person)``. Without it, a person must click.
+    - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
+      the click only after the cell ends) gets a text box instead: one line says why, then the
+      terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
+      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons.
+      ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
+      outside a kernel); tests pass their own.
+
+    Environment switches, for the kit's headless runs (nbval, CI) where nobody can click (read at each call;
+    ``click`` wins over them):
+
+    - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
+      (``button.click()``), so the same handler runs and the printed output is the same as after a
+      human click. (This works on any kernel: the click needs no message.)
+    - ``HARNESS_AUTO_APPROVE=notebook``: click the next button of the notebook's list, given by
+      ``harness_lib.notebook.setup(headless_clicks=[...])`` (see harness_lib.headless), so a lesson
+      can show a rejection under nbval too; an empty list is a ``ValueError``.
+    - unset or empty: wait for a person.
+    - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
+      finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
+
+    Not handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async)
+    cell deadlocks. The text-box fallback has no timeout, and after Stop its worker thread still waits
+    for an answer (what is typed into a leftover box decides nothing). The buttons are ordinary widgets: if the
+    page is closed, or the widget manager failed to load, nobody can click and the wait ends by
+    timeout.
+    """
+    import IPython.display  # imported here so the terminal agent does not need IPython/ipywidgets
+    import ipywidgets as widgets
+
+    if click not in (None, *AUTO_CHOICES):
+        raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
+    if timeout is not None:
+        timeout = _check_timeout(timeout, "timeout")
+    told_why_no_buttons = False
+
+    async def approve(name: str, tool_input: dict) -> bool:
+        nonlocal told_why_no_buttons
+        wait = _timeout_from_environment(timeout)
+        auto = "" if click else headless_click()  # the kit's automated runs: see harness_lib.headless
+
+        action = describe(name, tool_input)
+        version = kernel_version()
+        if not (click or auto) and version is not None and version < (7, 0):  # a click would arrive after the cell
+            if not told_why_no_buttons:
+                print(lang.text("approve.no_buttons", version=f"{version[0]}.{version[1]}"))
+                told_why_no_buttons = True
+            return await ask_in_text(action, terminal=False)
+
+        loop = asyncio.get_running_loop()
+        decision: asyncio.Future[bool] = loop.create_future()
+
+        def show(*lines: str) -> str:  # an HTML widget wraps long inputs (a Label would cut them off with "…"),
+            text = html.escape("\n".join(lines), quote=False)  # keeps every space (pre-wrap), lines close together
+            return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
+
+        def asking(seconds_left: int | None) -> str:
+            what_to_do = (lang.text("approve.click") if seconds_left is None
+                          else lang.text("approve.countdown", seconds=seconds_left))
+            return show(lang.text("approve.pending", action=action), what_to_do)
+
+        shown_left = None if wait is None else math.ceil(wait)
+        label = widgets.HTML(asking(shown_left))
+        approve_button = widgets.Button(description=lang.text("approve.button_approve"), button_style="success",
+                                        icon="check")
+        reject_button = widgets.Button(description=lang.text("approve.button_reject"), button_style="danger",
+                                       icon="times")
+        box = widgets.VBox([label, widgets.HBox([approve_button, reject_button])])
+
+        def settle(approved: bool) -> None:  # runs on the event loop's thread
+            if not decision.done():  # the first click wins; a later one (or one after the timeout) is ignored
+                decision.set_result(approved)
+
+        def on_click(button) -> None:  # may run on a kernel subshell thread: do not touch the Future here
+            if not decision.done():
+                loop.call_soon_threadsafe(settle, button is approve_button)
+
+        def finish(key: str, **values) -> str:  # no live buttons are ever left behind
+            if not decision.done():
+                decision.set_result(False)  # a late click decides nothing
+            approve_button.disabled = reject_button.disabled = True
+            line = decision_line(action, key, **values)
+            label.value = show(line)
+            box.layout.display = "none"  # the printed line is the decision's one record on the page
+            return line
+
+        approve_button.on_click(on_click)
+        reject_button.on_click(on_click)
+        IPython.display.display(box)
+
+        if click or auto:  # a demonstration, or a headless run: press the real button, exactly as a person would
+            (approve_button if (click or auto) == "approve" else reject_button).click()
+
+        deadline = None if wait is None else loop.time() + wait
+        try:
+            while not decision.done():
+                left = None if deadline is None else deadline - loop.time()
+                if left is not None and left <= 0:
+                    break
+                if left is not None and math.ceil(left) != shown_left:  # the countdown, once a second
+                    shown_left = math.ceil(left)
+                    label.value = asking(shown_left)
+                await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
+        except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: no answer, and the run ends
+            raise ApprovalInterrupted(finish("approve.interrupted")) from None
+        if not decision.done():
+            print(finish("approve.timed_out", seconds=f"{wait:g}"))
+            return False
+        approved = decision.result()
+        word = "approve.approved" if approved else "approve.rejected"
+        if click:  # say who pressed it
+            print(finish("approve.by_code", outcome=lang.text(word)))
+        else:
+            print(finish(word))
+        return approved
+
+    return approve
