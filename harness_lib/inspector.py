@@ -1,0 +1,503 @@
+"""The run inspector: one run of the loop drawn as a table, one row per model request.
+
+    from harness_lib.inspector import Inspector, side_by_side
+
+    run = Inspector(max_turns=3)          # the same cap and budget the loop gets
+    run.show()                            # in a notebook: a picture that fills in as the run goes
+    await run_agent(client, TASK, tools, tool_impls, max_turns=3, on_event=run)
+    run                                   # or draw it once, at the end (plain HTML)
+
+    Inspector.from_jsonl("run.jsonl")     # a run of `python -m harness_lib --transcript run.jsonl`
+    side_by_side(bare, guarded)           # two runs next to each other
+
+Each row is one request and the turn its response asked for: the stop reason; each tool call (name and
+input) with its approval decision and its result (a failed call says "error" in words, not only in red);
+the response's tokens split into the four usage counters; and the run's state after it: turns against the
+cap and tokens against the budget (each a <meter> with its numbers written next to it), and the turn's
+signature, with a repeat or a short cycle marked in words. The last row says what ended the run: a valve
+or the model's stop reason, in the lesson's words, in the current language (harness_lib.lang).
+
+The inspector only reads the events the loop already emits (`start`, `request`, `tool_call`, `approval`,
+`tool_result`, `end`, and the terminal agent's `error`); it changes nothing in the run. It is plain HTML
+(`_repr_html_`): no JavaScript, no widget state, no ids and no clock, so a saved notebook shows the same
+picture on GitHub or nbviewer and nbval can compare it. Colours come from JupyterLab's theme variables
+(with fallbacks), so it reads in the dark theme too.
+
+Not handled:
+- The cap and the budget are not in the events: give the Inspector the same `max_turns` and
+  `token_budget` the loop gets (the defaults are run_agent's). `high_impact` likewise (for the
+  "waiting for approval" row).
+- Which approver answered, and why it said no, is not in the `approval` event: a refused call shows the
+  reason the model was sent (its tool_result), which says why it counts as a no.
+- The stop reason of a response the loop went on from is inferred: `tool_use` when it held tool calls,
+  `pause_turn` when the loop went round without any. A valve that stopped the run before a turn was
+  taken leaves the last response's stop reason unknown (it asked to go on).
+- One run per Inspector: events of a second run are added to the same rows. Events it does not know are
+  ignored. A loop that emits no `request` events (notebook 03's bare loop) gets rows without tokens.
+- The live picture needs IPython (a Jupyter kernel); elsewhere `show()` does nothing. Several runs at
+  once in one kernel each need their own Inspector.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import lang
+from .tools import HIGH_IMPACT
+from .trace import compact, preview, stop_text, summary, visible
+from .valves import find_cycle, signature_of
+
+__all__ = ["Inspector", "side_by_side"]
+
+USAGE_COUNTERS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+# The inspector's own words. The loop's stop sentences and the summary line come from lang.MESSAGES.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "caption": "Run inspector", "request": "request", "stop": "stop_reason",
+        "calls": "tool calls → results", "tokens": "tokens of this response", "after": "after it",
+        "input_tokens": "input", "output_tokens": "output", "cache_creation_input_tokens": "cache write",
+        "cache_read_input_tokens": "cache read", "total": "total", "no_usage": "(no usage reported)",
+        "turns": "turns {used} of {cap}", "budget": "tokens {used} of {budget}",
+        "over": "over the budget by {over}", "turn_meter": "turns against the cap",
+        "budget_meter": "tokens against the budget", "signature": "signature",
+        "repeat": "↻ repeat: the same calls as turn {turn}",
+        "cycle": "↻ cycle: turns {first}–{last} again",
+        "approved": "approved", "refused": "not approved", "waiting": "⏳ waiting for approval",
+        "ok": "✓ returned", "error": "✗ error", "no_result": "no result yet",
+        "not_run": "not run: the harness stopped first",
+        "pause_turn": "pause_turn", "going_on": "asked to go on (not taken)", "in_progress": "…",
+        "waiting_model": "⏳ waiting for the model: request {n}",
+        "waiting_approval": "⏳ waiting for approval: {call}",
+        "no_events": "No events yet: pass this inspector as on_event to a run.",
+        "end": "end", "ended_by": "Ended by {what} ({name}).", "failed": "The run failed: {message}",
+        "max_turns": "valve 1, the turn cap", "token_budget": "valve 2, the token budget",
+        "no_progress": "valve 3, no-progress detection",
+        "end_turn": "the model, which ended its turn", "stop_sequence": "the model, at a stop sequence",
+        "max_tokens": "the response, cut short at max_tokens", "refusal": "the model, which declined",
+        "context_window": "the response, cut short by the context window",
+        "no_tool_calls": "a tool_use response that held no tool call",
+        "unknown_stop": "a stop reason this harness does not know",
+        "answer": "The answer: {text}",
+    },
+    "es": {
+        "caption": "Inspector de la ejecución", "request": "petición", "stop": "stop_reason",
+        "calls": "llamadas a herramientas → resultados", "tokens": "tokens de esta respuesta",
+        "after": "después", "input_tokens": "entrada", "output_tokens": "salida",
+        "cache_creation_input_tokens": "escritura en caché", "cache_read_input_tokens": "lectura de caché",
+        "total": "total", "no_usage": "(sin datos de uso)",
+        "turns": "turnos: {used} de {cap}", "budget": "tokens: {used} de {budget}",
+        "over": "{over} por encima del presupuesto", "turn_meter": "turnos frente al tope",
+        "budget_meter": "tokens frente al presupuesto", "signature": "firma",
+        "repeat": "↻ repetición: las mismas llamadas que el turno {turn}",
+        "cycle": "↻ ciclo: otra vez los turnos {first}–{last}",
+        "approved": "aprobada", "refused": "no aprobada", "waiting": "⏳ esperando tu aprobación",
+        "ok": "✓ devolvió", "error": "✗ error", "no_result": "aún sin resultado",
+        "not_run": "no se ejecutó: el arnés se detuvo antes",
+        "pause_turn": "pause_turn", "going_on": "pedía seguir (no se le dio el turno)", "in_progress": "…",
+        "waiting_model": "⏳ esperando al modelo: petición {n}",
+        "waiting_approval": "⏳ esperando tu aprobación: {call}",
+        "no_events": "Aún no hay eventos: pasa este inspector como on_event a una ejecución.",
+        "end": "fin", "ended_by": "Lo detuvo {what} ({name}).", "failed": "La ejecución falló: {message}",
+        "max_turns": "la válvula 1, el tope de turnos", "token_budget": "la válvula 2, el tope de presupuesto",
+        "no_progress": "la válvula 3, la detección de falta de progreso",
+        "end_turn": "el modelo, que terminó su turno", "stop_sequence": "el modelo, en una secuencia de parada",
+        "max_tokens": "la respuesta, cortada en max_tokens", "refusal": "el modelo, que rechazó la petición",
+        "context_window": "la respuesta, cortada por la ventana de contexto",
+        "no_tool_calls": "una respuesta tool_use sin ninguna llamada a herramienta",
+        "unknown_stop": "una razón de parada que este arnés no conoce",
+        "answer": "La respuesta: {text}",
+    },
+}
+
+# Scoped to .hl-inspector; every colour is a JupyterLab theme variable with a light-theme fallback.
+STYLE = """<style>
+.hl-inspector{color:var(--jp-ui-font-color1,#1f1f1f);font-family:var(--jp-ui-font-family,sans-serif);font-size:13px}
+.hl-inspector table{border-collapse:collapse;margin:2px 0}
+.hl-inspector caption{text-align:left;font-weight:bold;padding:2px 0}
+.hl-inspector th,.hl-inspector td{border:1px solid var(--jp-border-color2,#ccc);padding:3px 6px;vertical-align:top;text-align:left}
+.hl-inspector thead th{background:var(--jp-layout-color2,#eee)}
+.hl-inspector code{font-family:var(--jp-code-font-family,monospace);font-size:12px;color:inherit;background:none;white-space:pre-wrap;word-break:break-word}
+.hl-inspector ul{margin:0;padding-left:1.1em}
+.hl-inspector .hl-error{color:var(--jp-error-color1,#c62828);font-weight:bold}
+.hl-inspector .hl-ok{color:var(--jp-success-color1,#2e7d32)}
+.hl-inspector .hl-refused{color:var(--jp-error-color1,#c62828);font-weight:bold}
+.hl-inspector .hl-approved{color:var(--jp-success-color1,#2e7d32);font-weight:bold}
+.hl-inspector .hl-repeat td{background:var(--jp-warn-color3,#fff3cd)}
+.hl-inspector .hl-badge{color:var(--jp-warn-color0,#8a5a00);font-weight:bold}
+.hl-inspector .hl-waiting td,.hl-inspector .hl-waiting th{font-style:italic;background:var(--jp-info-color3,#e3f2fd)}
+.hl-inspector .hl-end td,.hl-inspector .hl-end th{background:var(--jp-layout-color2,#eee);font-weight:bold}
+.hl-inspector .hl-over{color:var(--jp-error-color1,#c62828);font-weight:bold}
+.hl-inspector meter{width:7em;vertical-align:middle}
+.hl-side{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
+</style>"""
+
+
+def _words() -> dict[str, str]:
+    return WORDS[lang.current()]
+
+
+def _n(value: int) -> str:
+    return f"{value:,}"
+
+
+@dataclass
+class Call:
+    """One tool call of a turn, as the events told it."""
+    id: str
+    name: str
+    input: Any
+    approved: bool | None = None  # None: not put to the approval gate (or not yet)
+    result: str | None = None
+    is_error: bool = False
+
+
+@dataclass
+class Row:
+    """One request, and the turn its response asked for."""
+    n: int
+    usage: dict | None = None
+    calls: list[Call] = field(default_factory=list)
+
+
+class Inspector:
+    """Collects one run's events; draws it as HTML. Pass it (or its `on_event`) as the loop's `on_event`."""
+
+    def __init__(self, *, max_turns: int = 8, token_budget: int = 40_000,
+                 high_impact: Iterable[str] = HIGH_IMPACT, title: str | None = None):
+        for name, value in (("max_turns", max_turns), ("token_budget", token_budget)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number, 0 or more, not {value!r}")
+        self.max_turns = max_turns
+        self.token_budget = token_budget
+        self.high_impact = frozenset(high_impact)
+        self.title = title
+        self.rows: dict[int, Row] = {}
+        self.end: dict | None = None
+        self.error: str | None = None
+        self.started = False
+        self._handle = None
+
+    # --- collecting ---------------------------------------------------------------------------------
+
+    def on_event(self, event: dict) -> None:
+        """Take one event of the loop (the on_event callback); refresh the live picture if shown."""
+        kind = event.get("event")
+        if kind == "start":
+            self.started = True
+        elif kind == "request":
+            self._row(event["n"]).usage = dict(event.get("usage") or {})
+        elif kind == "tool_call":
+            self._row(event["turn"]).calls.append(Call(event["id"], event["name"], event["input"]))
+        elif kind == "approval":
+            for call in self._row(event["turn"]).calls:
+                if call.approved is None and call.name == event["name"] and call.input == event["input"]:
+                    call.approved = bool(event["approved"])
+                    break
+        elif kind == "tool_result":
+            for call in self._row(event["turn"]).calls:
+                if call.id == event["id"]:
+                    call.result, call.is_error = str(event["content"]), bool(event["is_error"])
+                    break
+        elif kind == "end":
+            self.end = event
+            self._row(event["turn"])
+        elif kind == "error":
+            self.error = str(event.get("message", ""))
+        else:
+            return  # an event this inspector does not draw
+        if self._handle is not None:
+            self._handle.update(self)
+
+    __call__ = on_event
+
+    def _row(self, n: int) -> Row:
+        self.started = True
+        if n not in self.rows:
+            self.rows[n] = Row(n)
+        return self.rows[n]
+
+    @classmethod
+    def from_events(cls, events: Iterable[dict], **options: Any) -> "Inspector":
+        """An Inspector fed with `events` (dicts, as the loop emits them)."""
+        inspector = cls(**options)
+        for event in events:
+            inspector.on_event(event)
+        return inspector
+
+    @classmethod
+    def from_jsonl(cls, path: str | Path, **options: Any) -> "Inspector":
+        """An Inspector for a JSONL transcript (`python -m harness_lib --transcript FILE`, or trace.Transcript(path)).
+
+        A line that is not a JSON object is a ValueError naming the file and line. A file holding several
+        runs (Transcript appends) is drawn as one: give each run its own file.
+        """
+        events = []
+        with open(path, encoding="utf-8") as file:
+            for number, line in enumerate(file, 1):
+                if not line.strip():
+                    continue
+                try:
+                    event = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise ValueError(f"{path}, line {number}: not JSON ({err.msg})") from None
+                if not isinstance(event, dict) or "event" not in event:
+                    raise ValueError(f"{path}, line {number}: not a transcript event")
+                events.append(event)
+        return cls.from_events(events, **options)
+
+    # --- live ---------------------------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Display the picture now and redraw it after every event (IPython's display handle).
+
+        Outside IPython this does nothing. The saved notebook keeps the last picture.
+        """
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:
+            return
+        if get_ipython() is None:
+            return
+        self._handle = display(self, display_id=True)
+
+    # --- what the rows say ----------------------------------------------------------------------------
+
+    def _ordered(self) -> list[Row]:
+        return [self.rows[n] for n in sorted(self.rows)]
+
+    def _analysis(self) -> list[dict]:
+        """Per row: stop reason, tokens, running totals, signature, repeat/cycle, whether it is the last."""
+        rows = self._ordered()
+        end = self.end
+        final_n = end["turn"] if end else None
+        period = _period(end) if end and end.get("stopped_by") == "no_progress" else None
+        out, spent, signatures, turn_of = [], 0, [], []
+        for i, row in enumerate(rows):
+            final = row.n == final_n
+            info: dict[str, Any] = {"row": row, "final": final, "signature": None, "mark": None,
+                                    "cycle": None, "not_run": False}
+            cost = sum((row.usage or {}).get(name) or 0 for name in USAGE_COUNTERS)
+            spent += cost
+            info["cost"] = cost if row.usage is not None else None
+            info["spent"] = spent
+            later = i + 1 < len(rows)
+            if row.calls:
+                info["stop"] = "tool_use"
+                info["signature"] = signature_of(
+                    [{"type": "tool_use", "name": c.name, "input": c.input} for c in row.calls])
+            elif final:
+                info["stop"] = end["stop_reason"] or (None if period is None else "tool_use")
+                if period is not None and len(signatures) >= period:  # valve 3 stopped it: calls never emitted
+                    info["signature"] = signatures[-period]
+                    info["not_run"] = True
+            elif later or end:
+                info["stop"] = "pause_turn"  # the loop went round without tool calls
+            else:
+                info["stop"] = ""  # in progress
+            if final:
+                info["turns"] = end["turns"]
+            elif row.calls or info["stop"] == "pause_turn":
+                info["turns"] = row.n
+            else:
+                info["turns"] = row.n - 1
+            if info["signature"] is not None:
+                sig = info["signature"]
+                earlier = [turn_of[j] for j, s in enumerate(signatures) if s == sig]
+                signatures.append(sig)
+                turn_of.append(row.n)
+                found = find_cycle(signatures)
+                if found:
+                    first = turn_of[-2 * found] if len(turn_of) >= 2 * found else turn_of[0]
+                    info["cycle"] = (found, first, turn_of[-found - 1])
+                elif earlier:
+                    info["mark"] = earlier[-1]
+            out.append(info)
+        return out
+
+    # --- drawing ------------------------------------------------------------------------------------
+
+    def _repr_html_(self) -> str:
+        return STYLE + self._table()
+
+    def __repr__(self) -> str:  # the text/plain twin of the picture: no address, so it is deterministic
+        w = _words()
+        lines = [self.title or w["caption"]]
+        for info in self._analysis():
+            row = info["row"]
+            calls = ", ".join(visible(f"{c.name}({compact(c.input)})") for c in row.calls)
+            stop = info["stop"] or (w["going_on"] if info["final"] else w["in_progress"])
+            if info["not_run"]:
+                calls = f"{visible(info['signature'])} ({w['not_run']})"
+            lines.append(f"{row.n}: {stop} {calls}".rstrip())
+        if self.end:
+            lines.append(self._ending_line())
+        elif self.error is not None:
+            lines.append(w["failed"].format(message=self.error))
+        return "\n".join(lines)
+
+    def _ending_line(self) -> str:
+        w, end = _words(), self.end
+        name = end["stopped_by"]
+        what = w.get(name, name)
+        return w["ended_by"].format(what=what, name=name)
+
+    def _table(self) -> str:
+        w = _words()
+        head = "".join(f'<th scope="col">{escape(w[k])}</th>' for k in ("request", "stop", "calls", "tokens", "after"))
+        body = []
+        for info in self._analysis():
+            body.append(self._row_html(info, w))
+        body.extend(self._tail_html(w))
+        caption = escape(self.title or w["caption"])
+        return (f'<div class="hl-inspector" lang="{lang.current()}"><table>'
+                f"<caption>{caption}</caption><thead><tr>{head}</tr></thead>"
+                f"<tbody>{''.join(body)}</tbody></table></div>")
+
+    def _row_html(self, info: dict, w: dict) -> str:
+        row: Row = info["row"]
+        classes = ["hl-row"]
+        if info["mark"] is not None or info["cycle"]:
+            classes.append("hl-repeat")
+        stop = info["stop"]
+        if info["final"] and not stop:
+            stop_cell = f'<span class="hl-going-on">{escape(w["going_on"])}</span>'
+        else:
+            stop_cell = f"<code>{escape(stop)}</code>" if stop else escape(w["in_progress"])
+        # calls
+        items = []
+        if info["not_run"]:
+            items.append(f'<li class="hl-call hl-not-run"><code>{escape(visible(info["signature"]))}</code> '
+                         f'— <span class="hl-refused">{escape(w["not_run"])}</span></li>')
+        for call in row.calls:
+            items.append(self._call_html(call, w, waiting=self.end is None))
+        calls_cell = f"<ul>{''.join(items)}</ul>" if items else ""
+        # tokens
+        if row.usage is None:
+            tokens_cell = escape(w["no_usage"])
+        else:
+            parts = [f"{escape(w[name])} {_n(row.usage.get(name) or 0)}" for name in USAGE_COUNTERS]
+            tokens_cell = (f'<span class="hl-usage">{" · ".join(parts)}</span><br>'
+                           f'<b class="hl-cost">{escape(w["total"])} {_n(info["cost"])}</b>')
+        # state after it
+        state = [self._gauge(w["turns"].format(used=info["turns"], cap=self.max_turns), "hl-turns",
+                             w["turn_meter"], info["turns"], self.max_turns)]
+        if row.usage is not None:
+            over = info["spent"] - self.token_budget
+            label = w["budget"].format(used=_n(info["spent"]), budget=_n(self.token_budget))
+            extra = f' <span class="hl-over">{escape(w["over"].format(over=_n(over)))}</span>' if over >= 0 else ""
+            state.append(self._gauge(label, "hl-budget", w["budget_meter"], info["spent"], self.token_budget) + extra)
+        if info["signature"] is not None:
+            sig = f'{escape(w["signature"])}: <code class="hl-signature">{escape(visible(info["signature"]))}</code>'
+            if info["cycle"]:
+                period, first, last = info["cycle"]
+                badge = (w["repeat"].format(turn=last) if period == 1
+                         else w["cycle"].format(first=first, last=last))
+                sig += f' <span class="hl-badge hl-cycle">{escape(badge)}</span>'
+            elif info["mark"] is not None:
+                sig += f' <span class="hl-badge hl-same">{escape(w["repeat"].format(turn=info["mark"]))}</span>'
+            state.append(sig)
+        after_cell = "<br>".join(state)
+        return (f'<tr class="{" ".join(classes)}" data-request="{row.n}">'
+                f'<th scope="row">{row.n}</th><td class="hl-stop">{stop_cell}</td>'
+                f'<td class="hl-calls">{calls_cell}</td><td class="hl-tokens">{tokens_cell}</td>'
+                f'<td class="hl-after">{after_cell}</td></tr>')
+
+    def _call_html(self, call: Call, w: dict, *, waiting: bool) -> str:
+        shown = f"<code>{escape(visible(f'{call.name}({compact(call.input)})'))}</code>"
+        parts = [shown]
+        if call.approved is True:
+            parts.append(f'<span class="hl-approved">{escape(w["approved"])}</span>')
+        elif call.approved is False:
+            parts.append(f'<span class="hl-refused">{escape(w["refused"])}</span>')
+        elif waiting and call.result is None and call.name in self.high_impact:
+            parts.append(f'<span class="hl-waiting-approval">{escape(w["waiting"])}</span>')
+        if call.result is not None:
+            text = escape(visible(preview(call.result, 80)))
+            if call.is_error:
+                parts.append(f'<span class="hl-error">{escape(w["error"])}:</span> <code>{text}</code>')
+            else:
+                parts.append(f'<span class="hl-ok">{escape(w["ok"])}</span> <code>{text}</code>')
+        kind = "hl-call-error" if call.is_error else "hl-call"
+        return f'<li class="hl-call {kind}">{" — ".join(parts)}</li>'
+
+    @staticmethod
+    def _gauge(label: str, kind: str, what: str, value: int, maximum: int) -> str:
+        shown = min(value, maximum)
+        return (f'<span class="{kind}"><meter min="0" max="{max(maximum, 1)}" value="{shown}" '
+                f'aria-label="{escape(what)}"></meter> {escape(label)}</span>')
+
+    def _tail_html(self, w: dict) -> list[str]:
+        if self.end is not None:
+            end = self.end
+            lines = [escape(self._ending_line())]
+            text = stop_text(end.get("text") or "", end["stopped_by"])
+            if end["stopped_by"] in ("end_turn", "stop_sequence"):
+                first, _, rest = text.strip().partition("\n")
+                if first:
+                    more = "…" if rest or len(first) > 160 else ""
+                    lines.append(escape(w["answer"].format(text=visible(first[:160]) + more)))
+            elif text:
+                lines.append(escape(visible(text)))
+            lines.append(escape(summary(end["turns"], end["requests"])))
+            return [f'<tr class="hl-end" data-stopped-by="{escape(end["stopped_by"])}">'
+                    f'<th scope="row">{escape(w["end"])}</th><td colspan="4">{"<br>".join(lines)}</td></tr>']
+        if self.error is not None:
+            return [f'<tr class="hl-end hl-failed"><th scope="row">{escape(w["end"])}</th>'
+                    f'<td colspan="4" class="hl-error">{escape(w["failed"].format(message=self.error))}</td></tr>']
+        if not self.started:
+            return [f'<tr class="hl-waiting"><td colspan="5">{escape(w["no_events"])}</td></tr>']
+        rows = self._ordered()
+        last = rows[-1] if rows else None
+        pending = [c for c in (last.calls if last else []) if c.approved is None and c.result is None
+                   and c.name in self.high_impact]
+        if pending:
+            call = visible(f"{pending[0].name}({compact(pending[0].input)})")
+            text = w["waiting_approval"].format(call=call)
+        elif last is not None and any(c.result is None for c in last.calls):
+            return []  # the tools are running: their results come in a moment
+        else:
+            text = w["waiting_model"].format(n=last.n + 1 if last else 1)
+        return [f'<tr class="hl-waiting"><td colspan="5">{escape(text)}</td></tr>']
+
+
+def _period(end: dict) -> int | None:
+    """The length of the cycle valve 3 found, read from the loop's (English) stop sentence."""
+    text = end.get("text") or ""
+    if "identical tool calls of its last turn" in text:
+        return 1
+    found = re.search(r"a cycle of (\d+) turns", text)
+    return int(found.group(1)) if found else None
+
+
+class _SideBySide:
+    def __init__(self, runs: list[Inspector], titles: list[str | None]):
+        self.runs, self.titles = runs, titles
+
+    def _repr_html_(self) -> str:
+        cells = []
+        for run, title in zip(self.runs, self.titles):
+            saved = run.title
+            run.title = title or saved
+            try:
+                cells.append(f"<div>{run._table()}</div>")
+            finally:
+                run.title = saved
+        return STYLE + f'<div class="hl-side">{"".join(cells)}</div>'
+
+    def __repr__(self) -> str:
+        return "\n\n".join(repr(run) for run in self.runs)
+
+
+def side_by_side(a: Inspector, b: Inspector, *, titles: tuple[str | None, str | None] = (None, None)) -> _SideBySide:
+    """Two runs drawn next to each other (e.g. the bare loop and the guarded one on the same task)."""
+    for run in (a, b):
+        if not isinstance(run, Inspector):
+            raise TypeError(f"side_by_side takes two Inspector objects, not {type(run).__name__}")
+    return _SideBySide([a, b], list(titles))

@@ -1,0 +1,373 @@
+"""The run inspector (harness_lib/inspector.py): real offline runs drawn as HTML, read back with html.parser.
+
+Each run goes through the real loop, the real SDK and the offline model; the picture is parsed, never
+matched as a string, and every assertion is on what a person reads: the rows, the gauges' numbers, the
+marks in words, the ending.
+"""
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import anthropic
+import nbformat
+import pytest
+
+from harness_lib import TOOLS, lang, make_client, make_tool_impls, run_agent, run_bare, scripted_approver
+from harness_lib.inspector import Inspector, side_by_side
+from harness_lib.tools import DEFAULT_ROOT
+from harness_lib.trace import Transcript
+
+REPO = Path(__file__).resolve().parent.parent
+TASK = "Read the first line of README.md, then tell me what time it is"
+READ_ONLY = [t for t in TOOLS if t["name"] in ("get_time", "read_file")]
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "HARNESS_SCENARIO",
+                 "HARNESS_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HARNESS_OFFLINE", "1")
+    monkeypatch.setenv("HARNESS_LANG", "en")
+
+
+@pytest.fixture
+def root(tmp_path):
+    shutil.copytree(DEFAULT_ROOT, tmp_path / "ws", ignore=shutil.ignore_patterns("*.txt"))
+    return tmp_path / "ws"
+
+
+# --- reading the picture back ----------------------------------------------------------------------
+
+
+class Picture(HTMLParser):
+    """The table rows of an inspector's HTML: per <tr>, its classes, text, meters and marked spans."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.tables: list[list[dict]] = []
+        self.captions: list[str] = []
+        self._row = None
+        self._spans: list[dict] = []
+        self._in_caption = False
+        self._in_style = False
+        self.style = ""
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "caption":
+            self._in_caption, text = True, ""
+            self.captions.append("")
+        elif tag == "style":
+            self._in_style = True
+        elif tag == "tr":
+            self._row = {"classes": classes, "attrs": a, "cells": [], "meters": [], "marks": {}}
+        elif self._row is not None and tag in ("td", "th"):
+            self._row["cells"].append("")
+        elif self._row is not None and tag == "meter":
+            self._row["meters"].append({k: a[k] for k in ("min", "max", "value", "aria-label")})
+        elif self._row is not None and tag in ("span", "li", "code"):
+            self._spans.append({"classes": classes, "text": ""})
+
+    def handle_endtag(self, tag):
+        if tag == "caption":
+            self._in_caption = False
+        elif tag == "style":
+            self._in_style = False
+        elif tag == "tr" and self._row is not None:
+            self._row["text"] = " | ".join(c.strip() for c in self._row["cells"])
+            self.tables[-1].append(self._row)
+            self._row = None
+        elif self._row is not None and tag in ("span", "li", "code") and self._spans:
+            span = self._spans.pop()
+            for cls in span["classes"]:
+                self._row["marks"].setdefault(cls, []).append(span["text"].strip())
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.style += data
+        elif self._in_caption:
+            self.captions[-1] += data
+        elif self._row is not None:
+            if self._row["cells"]:
+                self._row["cells"][-1] += data
+            for span in self._spans:
+                span["text"] += data
+
+    def rows(self, table: int = 0) -> list[dict]:
+        return [r for r in self.tables[table] if "hl-row" in r["classes"]]
+
+    def end(self, table: int = 0) -> dict:
+        [end] = [r for r in self.tables[table] if "hl-end" in r["classes"]]
+        return end
+
+
+def draw(inspector) -> Picture:
+    return Picture(inspector._repr_html_())
+
+
+def gauge(row: dict, label: str) -> tuple[int, int]:
+    [m] = [m for m in row["meters"] if m["aria-label"] == label]
+    return int(m["value"]), int(m["max"])
+
+
+async def inspected(scenario: str, tools=TOOLS, root=DEFAULT_ROOT, **options) -> tuple[Inspector, object]:
+    inspector = Inspector(max_turns=options.get("max_turns", 8), token_budget=options.get("token_budget", 40_000))
+    result = await run_agent(make_client(scenario=scenario), TASK, tools, make_tool_impls(root),
+                             on_event=inspector, **options)
+    return inspector, result
+
+
+# --- the four runs of the issue ---------------------------------------------------------------------
+
+
+def test_never_ends_runs_into_the_turn_cap():
+    run, result = asyncio.run(inspected("never-ends", READ_ONLY, max_turns=3))
+    assert result.stopped_by == "max_turns"
+    picture = draw(run)
+    rows = picture.rows()
+    assert [r["attrs"]["data-request"] for r in rows] == ["1", "2", "3", "4"]  # one row per request
+    for n, row in enumerate(rows[:3], 1):
+        assert row["cells"][1].strip() == "tool_use"
+        assert f'read_file({{"path":"notes/part-{n}.md"}})' in row["marks"]["hl-call"][0]
+        assert row["marks"]["hl-error"] == ["✗ error:"]  # the failed read is marked in words
+        assert gauge(row, "turns against the cap") == (n, 3)
+        assert f"turns {n} of 3" in row["text"]
+    last = rows[3]
+    assert "asked to go on (not taken)" in last["text"] and gauge(last, "turns against the cap") == (3, 3)
+    assert "hl-call" not in last["marks"]  # the cap refused the turn: no call of it was shown as run
+    end = picture.end()
+    assert end["attrs"]["data-stopped-by"] == "max_turns"
+    assert "Ended by valve 1, the turn cap (max_turns)." in end["text"]
+    assert "reached the turn cap of 3" in end["text"]
+    assert "That took 3 tool-calling turns across 4 model requests." in end["text"]
+
+
+def test_token_hog_runs_into_the_budget_and_the_gauge_says_by_how_much():
+    run, result = asyncio.run(inspected("token-hog", READ_ONLY))
+    assert result.stopped_by == "token_budget"
+    rows = draw(run).rows()
+    assert len(rows) == result.requests
+    spent = 0
+    for row, usage in zip(rows, [r.usage for r in run.rows.values()]):
+        parts = {name: usage.get(name) or 0 for name in ("input_tokens", "output_tokens",
+                                                         "cache_creation_input_tokens", "cache_read_input_tokens")}
+        spent += sum(parts.values())
+        # the four counters, each named, then the total of this response
+        assert f"input {parts['input_tokens']:,} · output {parts['output_tokens']:,} · cache write " \
+               f"{parts['cache_creation_input_tokens']:,} · cache read {parts['cache_read_input_tokens']:,}" in row["text"]
+        assert f"total {sum(parts.values()):,}" in row["text"]
+        assert f"tokens {spent:,} of 40,000" in row["text"]
+        assert gauge(row, "tokens against the budget") == (min(spent, 40_000), 40_000)
+    assert spent == result.tokens_used > 40_000
+    assert rows[-1]["marks"]["hl-over"] == [f"over the budget by {spent - 40_000:,}"]
+    assert all("hl-over" not in r["marks"] for r in rows[:-1])  # only the last response crossed it
+    end = draw(run).end()
+    assert end["attrs"]["data-stopped-by"] == "token_budget"
+    assert "Ended by valve 2, the token budget (token_budget)." in end["text"]
+
+
+def test_ping_pong_into_the_cycle_detector_highlights_the_cycle():
+    run, result = asyncio.run(inspected("ping-pong", READ_ONLY))
+    assert result.stopped_by == "no_progress"
+    rows = draw(run).rows()
+    assert len(rows) == 4
+    assert [("hl-repeat" in r["classes"]) for r in rows] == [False, False, True, True]
+    assert rows[2]["marks"]["hl-same"] == ["↻ repeat: the same calls as turn 1"]
+    assert rows[3]["marks"]["hl-cycle"] == ["↻ cycle: turns 1–2 again"]
+    assert rows[3]["marks"]["hl-signature"] == ["get_time({})"]
+    assert "not run: the harness stopped first" in rows[3]["text"]  # the repeated call never ran
+    assert [r["marks"]["hl-signature"] for r in rows[:2]] == [['read_file({"path":"README.md"})'], ["get_time({})"]]
+    end = draw(run).end()
+    assert "Ended by valve 3, no-progress detection (no_progress)." in end["text"]
+
+
+def test_stuck_repeat_is_marked_as_a_repeat_of_the_last_turn():
+    run, result = asyncio.run(inspected("stuck", READ_ONLY))
+    rows = draw(run).rows()
+    assert result.stopped_by == "no_progress" and len(rows) == 2
+    assert rows[1]["marks"]["hl-cycle"] == ["↻ repeat: the same calls as turn 1"]
+
+
+def test_a_rejected_approval_is_drawn_with_its_reason_and_nothing_ran(root):
+    says_no = scripted_approver([False])
+    run, result = asyncio.run(inspected("high-impact", root=root, approve=says_no))
+    assert not (root / "scratch" / "answer.txt").exists()
+    rows = draw(run).rows()
+    [write] = [r for r in rows if "write_file" in r["text"]]
+    assert write["marks"]["hl-refused"] == ["not approved"]
+    assert write["marks"]["hl-error"] == ["✗ error:"]
+    assert "Not approved: this high-impact action was not run" in write["text"]
+    assert "hl-approved" not in write["marks"]
+
+
+def test_an_approved_call_says_approved(root):
+    run, result = asyncio.run(inspected("high-impact", root=root, approve=scripted_approver([True])))
+    [write] = [r for r in draw(run).rows() if "write_file" in r["text"]]
+    assert write["marks"]["hl-approved"] == ["approved"] and write["marks"]["hl-ok"] == ["✓ returned"]
+    end = draw(run).end()
+    assert "Ended by the model, which ended its turn (end_turn)." in end["text"]
+    assert "The answer: " in end["text"]
+
+
+def test_spanish_edition(monkeypatch):
+    monkeypatch.setenv("HARNESS_LANG", "es")
+    run, _ = asyncio.run(inspected("ping-pong", READ_ONLY))
+    picture = draw(run)
+    rows = picture.rows()
+    assert picture.captions == ["Inspector de la ejecución"]
+    assert 'lang="es"' in run._repr_html_()
+    assert "turnos: 3 de 8" in rows[2]["text"] and "tokens: " in rows[2]["text"]
+    assert rows[3]["marks"]["hl-cycle"] == ["↻ ciclo: otra vez los turnos 1–2"]
+    end = picture.end()
+    assert "Lo detuvo la válvula 3, la detección de falta de progreso (no_progress)." in end["text"]
+    assert "El arnés se detuvo: el modelo volvió a recorrer un ciclo de 2 turnos" in end["text"]
+    assert "Hicieron falta 3 turnos con llamadas a herramientas y 4 peticiones al modelo." in end["text"]
+
+
+def test_spanish_cap_budget_and_refusal(monkeypatch, root):
+    monkeypatch.setenv("HARNESS_LANG", "es")
+    cap, _ = asyncio.run(inspected("never-ends", READ_ONLY, max_turns=2))
+    assert "Lo detuvo la válvula 1, el tope de turnos (max_turns)." in draw(cap).end()["text"]
+    hog, _ = asyncio.run(inspected("token-hog", READ_ONLY))
+    assert "por encima del presupuesto" in draw(hog).rows()[-1]["marks"]["hl-over"][0]
+    assert "Lo detuvo la válvula 2, el tope de presupuesto (token_budget)." in draw(hog).end()["text"]
+    no, _ = asyncio.run(inspected("high-impact", root=root, approve=scripted_approver([False])))
+    [write] = [r for r in draw(no).rows() if "write_file" in r["text"]]
+    assert write["marks"]["hl-refused"] == ["no aprobada"]
+
+
+def test_the_bare_loop_beside_the_guarded_one():
+    async def both():
+        bare, guarded = Inspector(), Inspector()
+        task = asyncio.create_task(run_bare(make_client(scenario="ping-pong", max_requests=12), TASK, READ_ONLY,
+                                            make_tool_impls(), on_event=bare))
+        with pytest.raises(anthropic.BadRequestError):
+            await task  # the offline model stops answering after 12 requests: the bare loop has no valve of its own
+        await run_agent(make_client(scenario="ping-pong"), TASK, READ_ONLY, make_tool_impls(), on_event=guarded)
+        return bare, guarded
+
+    bare, guarded = asyncio.run(both())
+    picture = Picture(side_by_side(bare, guarded, titles=("bare", "guarded"))._repr_html_())
+    assert picture.captions == ["bare", "guarded"]
+    assert len(picture.rows(0)) > len(picture.rows(1)) == 4
+    assert "hl-cycle" in picture.rows(0)[3]["marks"]  # the bare loop went round the same cycle, unstopped
+    assert "Ended by valve 3" in picture.end(1)["text"]
+    with pytest.raises(TypeError):
+        side_by_side(bare, "guarded")
+
+
+def test_deterministic_no_ids_no_times():
+    one, _ = asyncio.run(inspected("stuck", READ_ONLY))
+    two, _ = asyncio.run(inspected("stuck", READ_ONLY))
+    assert one._repr_html_() == two._repr_html_()
+    assert "toolu_" not in one._repr_html_() and "0x" not in repr(one)
+    assert "<script" not in one._repr_html_()
+    assert "var(--jp-ui-font-color1" in Picture(one._repr_html_()).style  # JupyterLab's theme, dark too
+
+
+def test_from_a_transcript_jsonl_file(tmp_path):
+    path = tmp_path / "run.jsonl"
+    transcript = Transcript(path, out=lambda line: None)
+    live = Inspector(max_turns=3)
+
+    def both(event):
+        transcript(event)
+        live(event)
+
+    asyncio.run(run_agent(make_client(scenario="never-ends"), TASK, READ_ONLY, make_tool_impls(),
+                          max_turns=3, on_event=both))
+    transcript.close()
+    again = Inspector.from_jsonl(path, max_turns=3)
+    assert again._repr_html_() == live._repr_html_()
+
+
+def test_the_terminal_agents_transcript_opens_in_the_inspector(tmp_path):
+    path = tmp_path / "run.jsonl"
+    done = subprocess.run([sys.executable, "-m", "harness_lib", "--scenario", "ping-pong", "--transcript", str(path),
+                           "--root", str(DEFAULT_ROOT), TASK], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HARNESS_OFFLINE": "1"})
+    assert done.returncode == 3, done.stderr
+    picture = draw(Inspector.from_jsonl(path))
+    assert len(picture.rows()) == 4 and "hl-cycle" in picture.rows()[3]["marks"]
+    assert "Ended by valve 3" in picture.end()["text"]
+
+
+def test_a_failed_terminal_run_and_bad_files(tmp_path):
+    path = tmp_path / "failed.jsonl"
+    path.write_text(json.dumps({"event": "start", "input": "x", "model": "m"}) + "\n"
+                    + json.dumps({"event": "error", "message": "the API answered 401: bad key"}) + "\n")
+    picture = draw(Inspector.from_jsonl(path))
+    assert "The run failed: the API answered 401: bad key" in picture.end()["text"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"event": "start"}\nnot json\n')
+    with pytest.raises(ValueError, match="line 2"):
+        Inspector.from_jsonl(bad)
+    with pytest.raises(ValueError, match="max_turns"):
+        Inspector(max_turns=-1)
+
+
+def test_live_states_waiting_for_the_model_and_for_approval():
+    run = Inspector()
+    assert "No events yet" in run._repr_html_()
+    run({"event": "start", "input": TASK, "model": "m"})
+    assert "waiting for the model: request 1" in run._repr_html_()
+    run({"event": "request", "n": 1, "usage": {"input_tokens": 10, "output_tokens": 5}})
+    run({"event": "tool_call", "turn": 1, "id": "toolu_a", "name": "write_file",
+         "input": {"path": "scratch/a.txt", "content": "hi"}})
+    picture = draw(run)
+    [waiting] = [r for r in picture.tables[0] if "hl-waiting" in r["classes"]]
+    assert waiting["text"] == '⏳ waiting for approval: write_file({"path":"scratch/a.txt","content":"hi"})'
+    run({"event": "approval", "turn": 1, "name": "write_file", "input": {"path": "scratch/a.txt", "content": "hi"},
+         "approved": False})
+    run({"event": "tool_result", "turn": 1, "id": "toolu_a", "name": "write_file", "content": "Not approved",
+         "is_error": True})
+    assert "waiting for approval" not in run._repr_html_()
+    assert "waiting for the model: request 2" in run._repr_html_()
+
+
+def test_the_textbook_modules_do_not_import_the_inspector():
+    for module in (REPO / "harness_lib").glob("*.py"):
+        if module.name != "inspector.py":
+            assert "inspector" not in module.read_text(encoding="utf-8"), module.name
+
+
+# --- a saved notebook, rendered to static HTML ------------------------------------------------------
+
+
+def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from harness_lib import make_client, run_agent, TOOLS, make_tool_impls\n"
+        "from harness_lib.inspector import Inspector\n"
+        f"run = Inspector(max_turns=3)\nrun.show()\n"
+        f"await run_agent(make_client(scenario='never-ends'), {TASK!r}, TOOLS, make_tool_impls(), max_turns=3,"
+        " on_event=run)\nNone")]
+    path = tmp_path / "drawn.ipynb"
+    nbformat.write(nb, path)
+    env = {**os.environ, "HARNESS_OFFLINE": "1", "HARNESS_LANG": "en", "PYTHON_DOTENV_DISABLED": "1"}
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
+                    str(path)], check=True, capture_output=True, env=env, timeout=300)
+    saved = nbformat.read(path, as_version=4)
+    [output] = saved.cells[0].outputs  # one picture, updated in place while the run ran
+    assert "display_id" not in json.dumps(output)  # the saved output carries no id
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", str(path)], check=True,
+                   capture_output=True, env=env, timeout=300)
+    static = Picture((tmp_path / "drawn.html").read_text(encoding="utf-8"))
+    tables = [t for t in static.tables if any("hl-row" in r["classes"] for r in t)]
+    assert len(tables) == 1
+    rows = [r for r in tables[0] if "hl-row" in r["classes"]]
+    assert [gauge(r, "turns against the cap") for r in rows] == [(1, 3), (2, 3), (3, 3), (3, 3)]
+    [end] = [r for r in tables[0] if "hl-end" in r["classes"]]
+    assert "Ended by valve 1, the turn cap (max_turns)." in end["text"]
+    assert Picture(output.data["text/html"]).rows()[0]["text"] == rows[0]["text"]
