@@ -143,6 +143,9 @@ def _words() -> dict[str, str]:
 
 
 def _n(value: int) -> str:
+    """A count as each language writes it: 42,870 in English, 42 870 in Spanish (4 digits: 4870)."""
+    if lang.current() == "es":
+        return f"{value:,}".replace(",", "\u00a0") if abs(value) >= 10_000 else str(value)
     return f"{value:,}"
 
 
@@ -480,19 +483,23 @@ class _SideBySide:
     def __init__(self, runs: list[Inspector], titles: list[str | None]):
         self.runs, self.titles = runs, titles
 
-    def _repr_html_(self) -> str:
-        cells = []
+    def _each(self, draw) -> list[str]:
+        drawn = []
         for run, title in zip(self.runs, self.titles):
             saved = run.title
             run.title = title or saved
             try:
-                cells.append(f"<div>{run._table()}</div>")
+                drawn.append(draw(run))
             finally:
                 run.title = saved
+        return drawn
+
+    def _repr_html_(self) -> str:
+        cells = self._each(lambda run: f"<div>{run._table()}</div>")
         return STYLE + f'<div class="hl-side">{"".join(cells)}</div>'
 
     def __repr__(self) -> str:
-        return "\n\n".join(repr(run) for run in self.runs)
+        return "\n\n".join(self._each(repr))
 
 
 def side_by_side(a: Inspector, b: Inspector, *, titles: tuple[str | None, str | None] = (None, None)) -> _SideBySide:
