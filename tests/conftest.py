@@ -1,4 +1,9 @@
-"""Fixtures shared by the files in tests/.
+"""The test suite's session settings, and fixtures shared by the files in tests/.
+
+Plugins: pytest-xdist and its scheduling (tests/suite_schedule.py: `pytest` at the root runs the whole suite on
+every core, longest files first) and hypothesis's, each only if installed. pyproject.toml turns off plugin
+auto-loading; the root conftest.py loads nbval, which grading needs too. None of this is loaded when a learner
+grades an exercise.
 
 The browser tests (test_browser*.py, marked `browser`) share one JupyterLab server and one headless Chromium
 page per test process (under xdist: per worker). Both start when the first browser test asks for them, not
@@ -12,6 +17,7 @@ would then fail ("cannot be called from a running event loop"). The next browser
 
 import compileall
 import gc
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -21,6 +27,11 @@ import pytest
 
 import kernel_forks
 from browser_support import booted_page, require_browser, start_lab, tool_root_copy
+
+# The test suite's plugins (pyproject.toml turns off auto-loading): xdist and hypothesis when installed, and
+# tests/suite_schedule.py, which spreads `pytest` (no paths) over the cores.
+pytest_plugins = [name for name in ("xdist.plugin", "_hypothesis_pytestplugin")
+                  if importlib.util.find_spec(name.partition(".")[0])] + ["suite_schedule"]
 
 # tests/fixtures/ holds notebooks the browser tests open in JupyterLab; they are not lessons for nbval
 # (the approval probe would wait for a click that never comes).
