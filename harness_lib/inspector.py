@@ -185,6 +185,7 @@ class Inspector:
         self.error: str | None = None
         self.started = False
         self._handle = None
+        self._drawn: dict[tuple, str] = {}  # rows already drawn that can no longer change (live redraws)
 
     # --- collecting ---------------------------------------------------------------------------------
 
@@ -354,9 +355,13 @@ class Inspector:
     def _table(self) -> str:
         w = _words()
         head = "".join(f'<th scope="col">{escape(w[k])}</th>' for k in ("request", "stop", "calls", "tokens", "after"))
-        body = []
-        for info in self._analysis():
-            body.append(self._row_html(info, w))
+        body, analysis = [], self._analysis()
+        for i, info in enumerate(analysis):
+            done = i + 1 < len(analysis)  # a later request came: this row will not change again
+            key = (info["row"].n, lang.current(), self.title)
+            if not done or key not in self._drawn:
+                self._drawn[key] = self._row_html(info, w)
+            body.append(self._drawn[key])
         body.extend(self._tail_html(w))
         caption = escape(self.title or w["caption"])
         return (f'<div class="hl-inspector" lang="{lang.current()}"><table>'
