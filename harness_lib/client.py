@@ -6,6 +6,11 @@
 
 Offline, the SDK is exactly the same; only its HTTP transport is replaced by
 :class:`harness_lib.offline.OfflineMessagesAPI`, so no socket is opened and no key is needed.
+
+NOT handled: other providers (Bedrock, Vertex) and the synchronous client; choosing a model per call
+(``MODEL`` is read from ``HARNESS_MODEL`` once, at import); live or offline is decided when a client is
+made, so a client keeps talking to the side it was made for; the offline model answers only the lesson's
+scenarios, it is not a general stand-in for Claude.
 """
 
 from __future__ import annotations
