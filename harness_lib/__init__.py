@@ -2,14 +2,16 @@
 
 One lesson concept per module (see docs/architecture.md):
 
-    client    make_client(), MODEL       the real anthropic SDK, live or backed by the offline model
-    loop      run_bare(), run_agent()    the stop_reason loop, bare and with its four valves
+    client    make_client(), MODEL        the real anthropic SDK, live or backed by the offline model
+    loop      run_bare(), run_agent()     the stop_reason loop, bare and with its four valves
     valves    tokens_of(), signature_of(), find_cycle()
-    tools     TOOLS, make_tool_impls()   the toy tools; run_tool()
-    sandbox   path_parts(), parent_folder()   how a tool's path is confined to the project root
-    approval  terminal_approver, scripted_approver   valve 4's human side: asking, and what a decision reads
-    widget    widget_approver            the Approve / Reject buttons in JupyterLab
-    trace     Transcript                 the printed transcript and its JSONL record
+    tools     TOOLS, make_tool_impls()    the toy tools, and run_tool(): where every tool call runs
+    sandbox   path_parts(), parent_folder()
+                                          how a tool's path is confined to the project root
+    approval  terminal_approver, scripted_approver
+                                          valve 4's human side: asking, and what a decision reads
+    widget    widget_approver             the Approve / Reject buttons in JupyterLab
+    trace     Transcript                  the printed transcript and its JSONL record
 
 And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), headless (which
 button the kit's automated runs press, where nobody can click), offline (the offline model).
