@@ -148,7 +148,7 @@ def test_never_ends_runs_into_the_turn_cap():
     assert "hl-call" not in last["marks"]  # the cap refused the turn: no call of it was shown as run
     end = picture.end()
     assert end["attrs"]["data-stopped-by"] == "max_turns"
-    assert "Ended by valve 1, the turn cap (max_turns)." in end["text"]
+    assert "How it ended: valve 1, the turn cap, stopped it (max_turns)." in end["text"]
     assert "reached the turn cap of 3" in end["text"]
     assert "That took 3 tool-calling turns across 4 model requests." in end["text"]
 
@@ -174,7 +174,7 @@ def test_token_hog_runs_into_the_budget_and_the_gauge_says_by_how_much():
     assert all("hl-over" not in r["marks"] for r in rows[:-1])  # only the last response crossed it
     end = draw(run).end()
     assert end["attrs"]["data-stopped-by"] == "token_budget"
-    assert "Ended by valve 2, the token budget (token_budget)." in end["text"]
+    assert "How it ended: valve 2, the token budget, stopped it (token_budget)." in end["text"]
 
 
 def test_ping_pong_into_the_cycle_detector_highlights_the_cycle():
@@ -189,7 +189,7 @@ def test_ping_pong_into_the_cycle_detector_highlights_the_cycle():
     assert "not run: the harness stopped first" in rows[3]["text"]  # the repeated call never ran
     assert [r["marks"]["hl-signature"] for r in rows[:2]] == [['read_file({"path":"README.md"})'], ["get_time({})"]]
     end = draw(run).end()
-    assert "Ended by valve 3, no-progress detection (no_progress)." in end["text"]
+    assert "How it ended: valve 3, no-progress detection, stopped it (no_progress)." in end["text"]
 
 
 def test_stuck_repeat_is_marked_as_a_repeat_of_the_last_turn():
@@ -216,7 +216,7 @@ def test_an_approved_call_says_approved(root):
     [write] = [r for r in draw(run).rows() if "write_file" in r["text"]]
     assert write["marks"]["hl-approved"] == ["approved"] and write["marks"]["hl-ok"] == ["✓ returned"]
     end = draw(run).end()
-    assert "Ended by the model, which ended its turn (end_turn)." in end["text"]
+    assert "How it ended: the model ended its turn (end_turn)." in end["text"]
     assert "The answer: " in end["text"]
 
 
@@ -230,7 +230,7 @@ def test_spanish_edition(monkeypatch):
     assert "turnos: 3 de 8" in rows[2]["text"] and "tokens: " in rows[2]["text"]
     assert rows[3]["marks"]["hl-cycle"] == ["↻ ciclo: otra vez los turnos 1–2"]
     end = picture.end()
-    assert "Lo detuvo la válvula 3, la detección de falta de progreso (no_progress)." in end["text"]
+    assert "Cómo terminó: la detuvo la válvula 3, la detección de falta de progreso (no_progress)." in end["text"]
     assert "El arnés se detuvo: el modelo volvió a recorrer un ciclo de 2 turnos" in end["text"]
     assert "Hicieron falta 3 turnos con llamadas a herramientas y 4 peticiones al modelo." in end["text"]
 
@@ -238,10 +238,10 @@ def test_spanish_edition(monkeypatch):
 def test_spanish_cap_budget_and_refusal(monkeypatch, root):
     monkeypatch.setenv("HARNESS_LANG", "es")
     cap, _ = asyncio.run(inspected("never-ends", READ_ONLY, max_turns=2))
-    assert "Lo detuvo la válvula 1, el tope de turnos (max_turns)." in draw(cap).end()["text"]
+    assert "Cómo terminó: la detuvo la válvula 1, el tope de turnos (max_turns)." in draw(cap).end()["text"]
     hog, _ = asyncio.run(inspected("token-hog", READ_ONLY))
     assert "por encima del presupuesto" in draw(hog).rows()[-1]["marks"]["hl-over"][0]
-    assert "Lo detuvo la válvula 2, el tope de presupuesto (token_budget)." in draw(hog).end()["text"]
+    assert "Cómo terminó: la detuvo la válvula 2, el tope de presupuesto (token_budget)." in draw(hog).end()["text"]
     no, _ = asyncio.run(inspected("high-impact", root=root, approve=scripted_approver([False])))
     [write] = [r for r in draw(no).rows() if "write_file" in r["text"]]
     assert write["marks"]["hl-refused"] == ["no aprobada"]
@@ -262,7 +262,7 @@ def test_the_bare_loop_beside_the_guarded_one():
     assert picture.captions == ["bare", "guarded"]
     assert len(picture.rows(0)) > len(picture.rows(1)) == 4
     assert "hl-cycle" in picture.rows(0)[3]["marks"]  # the bare loop went round the same cycle, unstopped
-    assert "Ended by valve 3" in picture.end(1)["text"]
+    assert "How it ended: valve 3" in picture.end(1)["text"]
     with pytest.raises(TypeError):
         side_by_side(bare, "guarded")
 
@@ -300,7 +300,7 @@ def test_the_terminal_agents_transcript_opens_in_the_inspector(tmp_path):
     assert done.returncode == 3, done.stderr
     picture = draw(Inspector.from_jsonl(path))
     assert len(picture.rows()) == 4 and "hl-cycle" in picture.rows()[3]["marks"]
-    assert "Ended by valve 3" in picture.end()["text"]
+    assert "How it ended: valve 3" in picture.end()["text"]
 
 
 def test_a_failed_terminal_run_and_bad_files(tmp_path):
@@ -369,5 +369,5 @@ def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
     rows = [r for r in tables[0] if "hl-row" in r["classes"]]
     assert [gauge(r, "turns against the cap") for r in rows] == [(1, 3), (2, 3), (3, 3), (3, 3)]
     [end] = [r for r in tables[0] if "hl-end" in r["classes"]]
-    assert "Ended by valve 1, the turn cap (max_turns)." in end["text"]
+    assert "How it ended: valve 1, the turn cap, stopped it (max_turns)." in end["text"]
     assert Picture(output.data["text/html"]).rows()[0]["text"] == rows[0]["text"]
