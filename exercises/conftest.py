@@ -1,9 +1,9 @@
 """Grading plumbing for the exercises: what `pytest --nbval-lax <exercise notebook>` adds to a plain nbval run.
 
-An exercise notebook is graded by its cells tagged `check` (each calls exercises/grading.py, prints ✓ / ✗ per
-criterion and, under the grader, raises AssertionError while a criterion is not met), helped by cells tagged
-`locked` (the import of the grader's kit, shared constants). For every exercise notebook pytest collects (starter,
-solution, or a copy with the same file name anywhere under exercises/) this file:
+An exercise notebook is graded by its cells tagged `check` (each calls exercises/grading.py, whose checks live in
+exercises/checks/, prints ✓ / ✗ per criterion and, under the grader, raises AssertionError while a criterion is not
+met), helped by cells tagged `locked` (the import of the grader's kit, shared constants). For every exercise
+notebook pytest collects (starter, solution, or a copy with the same file name anywhere under exercises/) this file:
 
 1. sets HARNESS_GRADING=1, which the notebook's kernel inherits: a ✗ raises only under the grader, so Run All in
    JupyterLab always reaches every check cell (the ✏️ cells of exercises 2-4 are tagged `raises-exception`, which
@@ -12,8 +12,8 @@ solution, or a copy with the same file name anywhere under exercises/) this file
    when the notebook holds something shaped like an Anthropic API key (a cell's source, output or metadata), or
    when the grader's cells are not the shipped ones: every locked cell id still there, a code cell with exactly its
    one tag (`check` or `locked`: an extra `raises-exception` or `nbval-skip` would switch a check off), its source
-   hashing to the SHA-256 in exercises/checks.lock, no other cell tagged `check`/`locked`, and exercises/grading.py
-   hashing to its digest there;
+   hashing to the SHA-256 in exercises/checks.lock, no other cell tagged `check`/`locked`, and the checks' code
+   (exercises/grading.py and every module of exercises/checks/) hashing to its digests there;
 3. names each notebook cell by its id (`01_tiered_policy.ipynb::check-deny`, not nbval's `Cell 7`) and shortens a
    cell's failure report to what helps: the ✗ criteria of a check, the last lines of an error elsewhere;
 4. prints the "exercise grade" at the very end: per notebook PASS / FAIL and how many checks pass, then one block
@@ -23,8 +23,8 @@ the grade: what it needs travels with each test report. (The root conftest.py al
 `--nbval-sanitize-with`, so grading gives the same result from any folder.)
 
 Tamper-evidence, not tamper-proofing: whoever edits this file or the lock can fake a pass; the point is that nobody
-does it by accident, and a reviewer sees it. After changing a check cell or grading.py on purpose, rebuild the lock
-from the starters: `python exercises/conftest.py`.
+does it by accident, and a reviewer sees it. After changing a check cell or the checks' code on purpose, rebuild the
+lock from the starters: `python exercises/conftest.py`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 LOCK = HERE / "checks.lock"
-KIT = HERE / "grading.py"
+KIT = HERE / "grading.py"  # the check cells' one entry point
+CHECKS = HERE / "checks"  # the checks themselves, one module per exercise (grading.py imports them)
 GRADER_TAGS = ("check", "locked")
 KEY_SHAPE = re.compile(r"sk-ant-[A-Za-z0-9_\-]{20,}")  # what an Anthropic API key looks like
 
@@ -62,6 +63,12 @@ def grader_cells(nb: dict) -> list[dict]:
         if tag:
             found.append({"id": cell.get("id"), "tag": tag, "sha256": digest(cell.get("source", ""))})
     return found
+
+
+def code_digests() -> dict[str, str]:
+    """{path under exercises/: SHA-256} of the checks' code: grading.py and every module of checks/."""
+    return {path.relative_to(HERE).as_posix(): digest(path.read_text(encoding="utf-8"))
+            for path in [KIT, *sorted(CHECKS.glob("*.py"))]}
 
 
 def load_lock() -> dict:
@@ -98,11 +105,19 @@ def problems(path: Path, lock: dict) -> list[str]:
     except (OSError, ValueError) as err:
         return [f"the notebook cannot be read: {err}"]
     found = []
-    try:
-        if digest(KIT.read_text(encoding="utf-8")) != lock["grading.py"]:
-            found.append("exercises/grading.py (the checks' code) was edited")
-    except OSError:
-        found.append("exercises/grading.py (the checks' code) is missing")
+    code = lock.get("code")
+    if not isinstance(code, dict) or KIT.name not in code:
+        found.append("exercises/checks.lock holds no digest of the checks' code")
+        code = {}
+    for name, sha256 in code.items():
+        try:
+            if digest((HERE / name).read_text(encoding="utf-8")) != sha256:
+                found.append(f"exercises/{name} (the checks' code) was edited")
+        except OSError:
+            found.append(f"exercises/{name} (the checks' code) is missing")
+    for path in sorted(CHECKS.glob("*.py")):
+        if path.relative_to(HERE).as_posix() not in code:
+            found.append(f"exercises/{path.relative_to(HERE).as_posix()} is not one of the checks' files")
     cells = {c.get("id"): c for c in nb.get("cells", [])}
     for entry in shipped:
         cell_id, tag = entry["id"], entry["tag"]
@@ -146,8 +161,9 @@ def refusal(path: Path, lock: dict) -> tuple[str, str] | None:
                 f"GRADE NOT VALID: the grader's cells were changed in {path.name}.\n"
                 + "".join(f"  - {p}\n" for p in found)
                 + "The notebook was not run: checks that may have been edited prove nothing. Put the 🔍 CHECK and "
-                "🔒 cells back exactly as shipped — `git checkout -- exercises/grading.py` for the kit; for a cell, "
-                f"copy it from a fresh copy of the starter (`git show HEAD:exercises/{path.name}`), or "
+                "🔒 cells back exactly as shipped — `git checkout -- exercises/grading.py exercises/checks` for the "
+                "checks' code; for a cell, copy it from a fresh copy of the starter "
+                f"(`git show HEAD:exercises/{path.name}`), or "
                 f"`git checkout -- <the notebook>` (that also drops your answers: copy them out first).")
     return None
 
@@ -353,9 +369,9 @@ def starter_record(nb: dict) -> dict:
 
 
 def build_lock() -> dict:
-    """The lock, from the starters and grading.py; the solutions must have the very same grader cells. Also, per
-    exercise, each edition's starter as shipped (`starters`: exercises/NAME, exercises/es/NAME)."""
-    lock = {"grading.py": digest(KIT.read_text(encoding="utf-8")), "notebooks": {}, "starters": {}}
+    """The lock, from the starters and the checks' code; the solutions must have the very same grader cells. Also,
+    per exercise, each edition's starter as shipped (`starters`: exercises/NAME, exercises/es/NAME)."""
+    lock = {"code": code_digests(), "notebooks": {}, "starters": {}}
     for starter in sorted(HERE.glob("*.ipynb")):
         lock["notebooks"][starter.name] = grader_cells(json.loads(starter.read_text(encoding="utf-8")))
         lock["starters"][starter.name] = {

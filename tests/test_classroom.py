@@ -143,6 +143,7 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
     lessons = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("harness_lib/**/*.py"),
                                                                    *ROOT.glob("notebooks/*.ipynb"),
                                                                    ROOT / "exercises" / "grading.py",
+                                                                   *ROOT.glob("exercises/checks/*.py"),
                                                                    ROOT / "exercises" / "README.md"])
     answers = []
     for solution in (ROOT / "exercises" / "solutions").glob("*.ipynb"):
@@ -166,8 +167,8 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     - "solutions": the four English solutions, full marks;
     - "mixed": exercises 1 and 4 done in Spanish (the English starter, left as shipped, is not run), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
       both editions (0); and a sitecustomize.py committed at the root, which no grading process may import;
-    - "edited-grader": the solutions with exercises/grading.py edited to pass everything: 0 everywhere (refused
-      before any kernel runs)."""
+    - "edited-grader": the solutions with the checks' kit (exercises/checks/kit.py) edited to pass everything: 0
+      everywhere (refused before any kernel runs)."""
     collect = next(s for s in steps() if s.get("name") == "Collect the submission")
     found = graders()
     scores, logs = {}, {}
@@ -180,9 +181,10 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             for nb in solutions.glob("*.ipynb"):
                 shutil.copy2(nb, work / "exercises" / nb.name)
         if who == "edited-grader":
-            grading = work / "exercises" / "grading.py"
-            grading.write_text(grading.read_text(encoding="utf-8").replace(
+            kit = work / "exercises" / "checks" / "kit.py"  # Checks.ok: every criterion of every check passes
+            kit.write_text(kit.read_text(encoding="utf-8").replace(
                 "        passed = bool(passed)", "        passed = True", 1), encoding="utf-8")
+            assert "passed = True" in kit.read_text(encoding="utf-8")
         if who == "mixed":
             for name in (EXERCISE_NAMES[0], EXERCISE_NAMES[3]):
                 shutil.copy2(ROOT / "exercises" / "es" / "solutions" / name, work / "exercises" / "es" / name)
@@ -204,7 +206,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
             in logs["mixed", found[1]["id"]])
     assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
-    assert "exercises/grading.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
+    assert "exercises/checks/kit.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
     assert not marker.exists(), "a committed sitecustomize.py was imported by a grading process"
 
 

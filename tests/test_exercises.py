@@ -25,7 +25,7 @@ the pytest runs share two threads, so at most two of them are busy at once.
 """
 
 import ast
-import importlib.util
+import importlib
 import json
 import os
 import re
@@ -1240,10 +1240,7 @@ def test_grading_from_the_spanish_folder_gives_the_same_summary(runs):
 
 
 def _grading_module():
-    spec = importlib.util.spec_from_file_location("_grading_under_test", EXERCISES / "grading.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("exercises.grading")  # the checks package, as exercises.checks
 
 
 def _fields(text):
@@ -1251,10 +1248,11 @@ def _fields(text):
 
 
 def test_every_spanish_check_text_matches_an_english_one(monkeypatch):
-    """grading.py's _t(): every English text it is called with has a Spanish entry with the same {fields}, and no
-    entry is left over from a text that changed. English stays the text itself."""
-    tree = ast.parse((EXERCISES / "grading.py").read_text(encoding="utf-8"))
-    called = {node.args[0].value for node in ast.walk(tree)
+    """The checks' _t() (grading.py and exercises/checks/): every English text it is called with has a Spanish
+    entry with the same {fields}, and no entry is left over from a text that changed. English stays the text."""
+    trees = [ast.parse(path.read_text(encoding="utf-8"))
+             for path in [EXERCISES / "grading.py", *sorted((EXERCISES / "checks").glob("*.py"))]]
+    called = {node.args[0].value for tree in trees for node in ast.walk(tree)
               if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_t"
               and isinstance(node.args[0], ast.Constant)}
     grading = _grading_module()

@@ -1,0 +1,298 @@
+"""The checks' shared kit: what the checks of every exercise are built from.
+
+- `_t(text, **values)`: a title, criterion, hint or note, written in English where the check is, in the notebook's
+  language (Spanish from the tables in es_*.py, keyed by that English text).
+- `Checks`: prints one ✓ / ✗ line per criterion, a hint under each ✗; under the grader (HARNESS_GRADING=1) its
+  done() raises while a ✗ is left. `Cause`: a hint with a key, so one cause met twice is named once.
+- `cell_error`, `not_defined_hint`, `raised_name_hint`: the hint when a name is missing because the learner's own
+  cell raised (IPython's last error and the cell's source, from linecache).
+- `offline(scenario)`: an offline client even with ANTHROPIC_API_KEY set; `bounded(...)`: a run stopped after a
+  number of model requests, so a loop that never ends fails instead of hanging.
+- Helpers two exercises share: the recorded calls of a tool step (`calls`, `read_as`, `error_hint`), tools that
+  count their runs (`counting_impls`), the answer digests (`_digest`), the ✗ for a function not written yet
+  (`unfinished`).
+
+What it does NOT do: hold any exercise's criteria (each exercise's module has its own), or read the learner's
+code: the checks only drive it and record what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import linecache
+import os
+import re
+import sys
+from datetime import datetime, timezone
+from types import SimpleNamespace
+
+import anthropic
+
+from harness_lib import lang
+from harness_lib.client import make_client, offline_api
+from harness_lib.offline import read_tool_result
+from harness_lib.tools import make_tool_impls
+
+from . import es_ex01, es_ex02, es_ex03_budget, es_ex03_progress, es_ex04, es_kit
+
+# Every check's words in Spanish, keyed by the English text at its _t() call (one table per module of checks/).
+SPANISH = {**es_kit.SPANISH, **es_ex01.SPANISH, **es_ex02.SPANISH, **es_ex03_budget.SPANISH,
+           **es_ex03_progress.SPANISH, **es_ex04.SPANISH}
+
+
+def _t(text: str, **values) -> str:
+    """`text` -- a title, criterion, hint or note, written here in English -- in the notebook's language.
+
+    The language is harness_lib.lang.current(): the exercise's first code cell sets it (lang.use("en") in
+    exercises/, lang.use("es") in exercises/es/). Spanish is looked up in SPANISH (the tables in es_*.py), keyed
+    by the English text, so the English stays where the check is; a text with no entry stays English. `values`
+    fill its {fields} (str.format), the same in both languages."""
+    if lang.current() == "es":
+        text = SPANISH.get(text, text)
+    return text.format(**values) if values else text
+
+
+def grading() -> bool:
+    """True under the grader (pytest sets HARNESS_GRADING=1 for the kernels it starts)."""
+    return os.environ.get("HARNESS_GRADING") == "1"
+
+
+class Cause(str):
+    """A hint that names a cause, with a key: the same key met again in one check is the same cause."""
+
+    def __new__(cls, text: str, key=None):
+        hint = super().__new__(cls, text)
+        hint.key = text if key is None else key
+        return hint
+
+
+class Checks:
+    """Prints ✓ / ✗ per criterion (a hint under each ✗). done(): under the grader, raises while any ✗ is left.
+
+    The first ✗ names the first cause the check can see. A later ✗ whose hint names a cause already named (the
+    same text, or a Cause with the same key), or that the check marks `follows=True` (it fails only because of an
+    earlier ✗), says "follows from the ✗ above: fix that first" instead of guessing another cause."""
+
+    def __init__(self, cell_id: str, title: str):
+        self.cell_id, self.title, self.failed, self.causes = cell_id, title, [], set()
+        print(f"🔍 {title}")
+
+    def ok(self, passed, criterion: str, hint: str = "", follows: bool = False) -> bool:
+        passed = bool(passed)
+        if not passed:
+            key = getattr(hint, "key", hint)
+            if self.failed and (follows or key in self.causes):
+                hint = _t("follows from the ✗ above: fix that first")
+            else:
+                self.causes.add(key)
+        print(f"  {'✓' if passed else '✗'} {criterion}" + ("" if passed else f"\n      {_t('hint')}: {hint}"))
+        if not passed:
+            self.failed.append((criterion, hint))
+        return passed
+
+    def note(self, text: str) -> None:
+        print(f"    {text}")
+
+    def done(self) -> None:
+        if not self.failed:
+            print("  " + _t("all criteria met"))
+            return
+        n = len(self.failed)
+        if grading():
+            # "hint:" stays English in both languages: exercises/conftest.py reads it
+            raise AssertionError(_t("{cell_id}: {n} criterion(s) not met", cell_id=self.cell_id, n=n) + "\n"
+                                 + "\n".join(f"✗ {criterion}\n    hint: {hint}" for criterion, hint in self.failed))
+        print("  → " + _t("{n} criterion(s) not met: fix your cell, run it, then run this check again", n=n))
+
+
+_RAISED: dict[str, str] = {}  # name -> the error its defining cell raised, as cell_error() last found it
+
+
+def cell_error(name: str) -> str | None:
+    """'SyntaxError: … (line n)' when the cell that defines `name` (a cell whose source has `def name(` or
+    `name =`) raised, else None. IPython keeps the last error in sys.last_value and each cell's source in
+    linecache, under the file name the error (or its traceback) names. Under the grader a failing check raises
+    too and becomes the last error, so what was found is remembered for the checks that come after it."""
+    err = getattr(sys, "last_value", None)
+    if not isinstance(err, BaseException):
+        return _RAISED.get(name)
+    files = [err.filename] if isinstance(err, SyntaxError) and err.filename else []
+    tb = err.__traceback__
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    defines = re.compile(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(|^{re.escape(name)}[ \t]*=", re.M)
+    if not any(defines.search("".join(linecache.getlines(f))) for f in files if f):
+        return _RAISED.get(name)
+    if isinstance(err, SyntaxError):
+        found = f"{type(err).__name__}: {err.msg}" + (_t(" (line {n})", n=err.lineno) if err.lineno else "")
+    else:
+        found = one_line(err)
+    _RAISED[name] = found
+    return found
+
+
+def not_defined_hint(name: str, what: str = "") -> str:
+    """The hint for `name` not being defined: the error its cell raised, if that is why; else run the cell."""
+    raised = cell_error(name)
+    if raised:
+        return _t("your cell raised {error}, so {name} is not defined: fix it and run the cell again",
+                  error=raised, name=name)
+    return what or _t("run the cell that defines {name} first", name=name)
+
+
+def raised_name_hint(problem: str, name: str) -> str | None:
+    """The hint for a run that stopped because something is not defined: `name` itself ("... is not defined yet"),
+    or a name it uses whose cell raised (NameError: name 'tokens_of' is not defined, after that cell's SyntaxError);
+    None when neither is the case."""
+    if "not defined yet" in problem:
+        return not_defined_hint(name)
+    used = re.search(r"NameError: name '(\w+)' is not defined", problem)
+    return not_defined_hint(used.group(1)) if used and cell_error(used.group(1)) else None
+
+
+def offline(scenario: str, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
+    """An offline client even when ANTHROPIC_API_KEY is set (the checks need the scripted scenarios).
+
+    max_requests: past that many requests the offline API refuses every request (a 400)."""
+    saved = os.environ.get("HARNESS_OFFLINE")
+    os.environ["HARNESS_OFFLINE"] = "1"
+    try:
+        return make_client(scenario=scenario, max_requests=max_requests)
+    finally:
+        if saved is None:
+            os.environ.pop("HARNESS_OFFLINE")
+        else:
+            os.environ["HARNESS_OFFLINE"] = saved
+
+
+def one_line(err: BaseException) -> str:
+    text = getattr(err, "message", None) or str(err)
+    text = (text.strip().splitlines() or [""])[0]
+    return f"{type(err).__name__}: {text[:200]}"
+
+
+async def bounded(scenario: str, make_run, limit: int = 50):
+    """Run ``make_run(client)`` on a fresh offline client of `scenario`, stopped once the model has been asked
+    more than `limit` times. -> run: .result, .problem (None when it ended by itself within the bound, else one
+    line), .client, .requests (how many requests the offline API received), .runaway (True when the bound or the
+    safety net stopped it).
+
+    The bound is a request count, not a clock: the offline API refuses every request past `limit` with a 400
+    (``make_client(max_requests=...)``), so a loop that never stops ends with an error instead of hanging."""
+    run = SimpleNamespace(result=None, problem=None, client=None, requests=0, runaway=False)
+    run.client = client = offline(scenario, max_requests=limit)
+    api = offline_api(client)
+    try:
+        task = asyncio.ensure_future(make_run(client))
+    except Exception as err:
+        run.problem = one_line(err)
+        return run
+    done, _ = await asyncio.wait({task}, timeout=300)  # a safety net only (e.g. a loop that swallows the 400)
+    run.requests = len(api.log)
+    error = task.exception() if done and not task.cancelled() else None  # retrieved, so asyncio logs nothing
+    if not done:
+        task.cancel()
+        run.runaway, run.problem = True, _t("runaway: still running after 300 s ({n} requests)", n=run.requests)
+    elif task.cancelled() or len(api.log) > limit:
+        run.runaway, run.problem = True, _t("runaway: still asking the model after {limit} requests", limit=limit)
+    elif error is not None:
+        run.problem = one_line(error)
+    else:
+        run.result = task.result()
+    return run
+
+
+def _clock():
+    return datetime(2026, 8, 26, 10, 42, 7, tzinfo=timezone.utc)
+
+
+# ---- shared by the exercises' checks -------------------------------------------------------------------------
+
+# send_email is not in the lesson's TOOLS: a valve must use the `tools` it is given (exercises 1 and 4)
+EMAIL = {"name": "send_email", "description": "Send a short email.",
+         "input_schema": {"type": "object", "additionalProperties": False, "required": ["to", "subject", "body"],
+                          "properties": {"to": {"type": "string"}, "subject": {"type": "string"},
+                                         "body": {"type": "string"}}}}
+
+
+def counting_impls(calls_made: list) -> dict:
+    """get_time (a fixed clock) and read_file, each run recorded in `calls_made`."""
+    real = make_tool_impls(clock=_clock)
+
+    def recorder(name):
+        def impl(tool_input):
+            calls_made.append((name, tool_input))
+            return real[name](tool_input)
+        return impl
+    return {name: recorder(name) for name in ("get_time", "read_file")}
+
+
+def calls(run, name):
+    """[(tool_use, [the tool_results answering it])] for every call of `name` in the run."""
+    found = []
+    for uses, results in run.rounds:
+        results = results if isinstance(results, list) else []
+        for use in uses:
+            if use.name == name:
+                found.append((use, [r for r in results if isinstance(r, dict) and r.get("tool_use_id") == use.id]))
+    return found
+
+
+def read_as(name, result: dict) -> str:
+    """How the offline model reads a tool_result: ok | declined | refused | not_found | error."""
+    return read_tool_result(name, result.get("content"), bool(result.get("is_error")))
+
+
+def error_hint(run) -> str:
+    """A hint that follows from how the run broke (the same hint met again in one check is reported once: later
+    criteria say it follows from the ✗ above)."""
+    return _error_text(run.error or "")
+
+
+def _error_text(error: str) -> str:
+    if "TextBlock" in error or "'text'" in error:
+        return _t("your code treated the text block the model sends before its calls as a call: handle only "
+                  "blocks whose type is 'tool_use' (a turn is a sentence, then the tool_use blocks)")
+    if "not defined" in error and raised_name_hint(error, "run_tool_uses"):
+        return raised_name_hint(error, "run_tool_uses")
+    if "NotImplementedError" in error:
+        return _t("write run_tool_uses (it still raises NotImplementedError)")
+    if "NoneType" in error and "call" in error:
+        return _t("with no approver (approve=None) nobody can say yes: check `approve is None` before calling it "
+                  "(the run stopped with {error})", error=error)
+    if "approve()" in error and "argument" in error:
+        return _t("call the approver with the call's name and input: await approve(block.name, block.input) (the "
+                  "run stopped with {error})", error=error)
+    if error.startswith("KeyError"):
+        return _t("a tool the policy does not list raised {error}: look its tier up with policy.get(block.name, "
+                  "default_tier)", error=error)
+    if "tool_result" in error or "tool_use" in error or "non-empty content" in error:
+        return _t("every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user "
+                  "message; look at every block of content, not only the first")
+    if "TimeoutError" in error:
+        return _t("run_tool_uses did not return within 60 s: is it waiting on something?")
+    return _t("the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use "
+              "block", error=error)
+
+
+def unfinished(c, problem, name: str) -> bool:
+    """When `name` is not defined yet or still raises NotImplementedError: one ✗ saying so, and True (the other
+    criteria would all fail for that same reason, so they wait)."""
+    problem = problem or ""
+    if "not defined yet" not in problem and "NotImplementedError" not in problem:
+        return False
+    c.ok(False, _t("{name} is written and runs", name=name),
+         _t("write {name}: it still raises NotImplementedError", name=name) if "NotImplementedError" in problem
+         else not_defined_hint(name))
+    c.note(_t("(the other criteria are checked once it runs)"))
+    return True
+
+
+def _valve(ns):
+    return ns.get("run_tool_uses")
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
