@@ -118,23 +118,23 @@ WORDS: dict[str, dict[str, str]] = {
 
 # Scoped to .hl-inspector; every colour is a JupyterLab theme variable with a light-theme fallback.
 STYLE = """<style>
-.hl-inspector{color:var(--jp-ui-font-color1,#1f1f1f);font-family:var(--jp-ui-font-family,sans-serif);font-size:13px}
-.hl-inspector table{border-collapse:collapse;margin:2px 0}
-.hl-inspector caption{text-align:left;font-weight:bold;padding:2px 0}
-.hl-inspector th,.hl-inspector td{border:1px solid var(--jp-border-color2,#ccc);padding:3px 6px;vertical-align:top;text-align:left}
-.hl-inspector thead th{background:var(--jp-layout-color2,#eee)}
-.hl-inspector code{font-family:var(--jp-code-font-family,monospace);font-size:12px;color:inherit;background:none;white-space:pre-wrap;word-break:break-word}
-.hl-inspector ul{margin:0;padding-left:1.1em}
-.hl-inspector .hl-error{color:var(--jp-error-color1,#c62828);font-weight:bold}
-.hl-inspector .hl-ok{color:var(--jp-success-color1,#2e7d32)}
-.hl-inspector .hl-refused{color:var(--jp-error-color1,#c62828);font-weight:bold}
-.hl-inspector .hl-approved{color:var(--jp-success-color1,#2e7d32);font-weight:bold}
-.hl-inspector .hl-repeat td{background:var(--jp-warn-color3,#fff3cd)}
-.hl-inspector .hl-badge{color:var(--jp-warn-color0,#8a5a00);font-weight:bold}
-.hl-inspector .hl-waiting td,.hl-inspector .hl-waiting th{font-style:italic;background:var(--jp-info-color3,#e3f2fd)}
-.hl-inspector .hl-end td,.hl-inspector .hl-end th{background:var(--jp-layout-color2,#eee);font-weight:bold}
-.hl-inspector .hl-over{color:var(--jp-error-color1,#c62828);font-weight:bold}
-.hl-inspector meter{width:7em;vertical-align:middle}
+.hl-inspector.hl-inspector{color:var(--jp-ui-font-color1,#1f1f1f);font-family:var(--jp-ui-font-family,sans-serif);font-size:13px}
+.hl-inspector.hl-inspector table{border-collapse:collapse;margin:2px 0;table-layout:auto}
+.hl-inspector.hl-inspector caption{text-align:left;font-weight:bold;padding:2px 0;color:inherit}
+.hl-inspector.hl-inspector tr,.hl-inspector.hl-inspector tbody tr:nth-child(odd),.hl-inspector.hl-inspector tbody tr:hover{background:transparent}
+.hl-inspector.hl-inspector th,.hl-inspector.hl-inspector td{border:1px solid var(--jp-border-color2,#ccc);padding:3px 6px;vertical-align:top;text-align:left;line-height:1.4;color:inherit}
+.hl-inspector.hl-inspector thead th{background:var(--jp-layout-color2,#eee)}
+.hl-inspector.hl-inspector code{font-family:var(--jp-code-font-family,monospace);font-size:12px;color:inherit;background:none;padding:0;white-space:pre-wrap;word-break:break-word}
+.hl-inspector.hl-inspector ul{margin:0;padding-left:1.1em}
+.hl-inspector.hl-inspector .hl-error,.hl-inspector.hl-inspector .hl-refused,.hl-inspector.hl-inspector .hl-over{color:var(--jp-error-color1,#c62828);font-weight:bold}
+.hl-inspector.hl-inspector .hl-ok{color:var(--jp-success-color1,#2e7d32)}
+.hl-inspector.hl-inspector .hl-approved{color:var(--jp-success-color1,#2e7d32);font-weight:bold}
+.hl-inspector.hl-inspector .hl-repeat td,.hl-inspector.hl-inspector .hl-repeat th{background:var(--jp-layout-color2,#fff3e0)}
+.hl-inspector.hl-inspector .hl-repeat th{border-left:5px solid var(--jp-warn-color1,#ef6c00)}
+.hl-inspector.hl-inspector .hl-badge{color:var(--jp-warn-color1,#b35900);font-weight:bold}
+.hl-inspector.hl-inspector .hl-waiting td{font-style:italic;border-left:5px solid var(--jp-brand-color1,#1976d2)}
+.hl-inspector.hl-inspector .hl-end td,.hl-inspector.hl-inspector .hl-end th{background:var(--jp-layout-color2,#eee);font-weight:bold}
+.hl-inspector.hl-inspector meter{width:7em;vertical-align:middle}
 .hl-side{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
 </style>"""
 
