@@ -335,15 +335,17 @@ def __gradebook_seal(kit):
     sdk = ("anthropic._base_client", "anthropic._client", "anthropic._response", "anthropic.resources.messages",
            "anthropic.resources.beta.messages", "httpx2._client", "httpx2._transports", "httpx2._models")
     mods = sorted(n for n, m in sys.modules.items() if isinstance(m, types.ModuleType) and (
-        n == "grading" or n.split(".")[0] in ("harness_lib", "asyncio") or n.startswith(sdk)))
+        n.split(".")[0] in ("grading", "checks", "harness_lib", "asyncio") or n.startswith(sdk)))
+    graders = [n for n in mods if n.split(".")[0] in ("grading", "checks")]  # grading.py, the modules of checks/
     for n in mods:
-        out[f"module {n}"] = f"{id(sys.modules[n])}:{fingerprint(sys.modules[n], data=n == 'grading', state=('_RAISED',))}"
+        out[f"module {n}"] = f"{id(sys.modules[n])}:{fingerprint(sys.modules[n], data=n in graders, state=('_RAISED',))}"
     out["module builtins"] = fingerprint(builtins, skip=("_", "__IPYTHON__", "display", "get_ipython", "exit", "input",
                                                          "quit", "help", "copyright", "credits", "license"))
-    for name, v in sorted(vars(grading).items()):
-        if isinstance(v, (types.FunctionType, type)):
-            out[f"grading.{name}"] = member(v) if isinstance(v, types.FunctionType) else "|".join(
-                f"{k}={member(w)}" for k, w in sorted(vars(v).items()) if member(w) is not None)
+    for n in graders:
+        for name, v in sorted(vars(sys.modules[n]).items()):
+            if isinstance(v, (types.FunctionType, type)):
+                out[f"{n}.{name}"] = member(v) if isinstance(v, types.FunctionType) else "|".join(
+                    f"{k}={member(w)}" for k, w in sorted(vars(v).items()) if member(w) is not None)
     out["grading's file"] = os.path.realpath(grading.__file__)
     ip = get_ipython()
     ns = ip.user_ns
