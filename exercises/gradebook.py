@@ -10,26 +10,28 @@ For every `*.ipynb` under SUBMISSIONS/ it
 3. builds the notebook that is graded: the kit's own starter, with the submission's ✏️ EXERCISE cells and the
    cells the learner added. Every other cell (setup, the given loop, the grader's cells) comes from the kit, so
    code in a submission runs only from the cells the learner was asked to write;
-4. runs it in a fresh kernel, cell by cell (exercises/conftest.py's HARNESS_GRADING=1, so a ✗ raises), with a
-   per-cell timeout, a per-cell output cap, no API key (ANTHROPIC_* removed) and HARNESS_OFFLINE=1, its working
-   folder a temporary copy inside the kit (exercises/_grading_tmp_*/), so the kit's grader and offline model apply;
-5. decides each check's verdict OUTSIDE the kernel, from the check cell's output, and only while a seal holds:
-   before any cell runs, and again after every check cell, a fresh snippet fingerprints the grader's objects (the
-   code of every function and method of grading.py, harness_lib, asyncio, the SDK's client and HTTP; builtins;
-   grading's data; the notebook's `grading` name; HARNESS_GRADING; trace hooks and IPython's input transformers).
-   A fingerprint that changed means code in the notebook replaced part of the grader: NOT GRADED;
-6. scans the learner's cells (their syntax tree) for code that reaches for grader internals (grading, Checks,
-   sys.modules, builtins, __code__, get_ipython, os.environ, the offline API, writing to the kit's files, ...):
-   such a submission is graded, but its verdict is NOT GRADED and the reason names what was found, for a person
-   to look at.
+4. runs it in a fresh kernel, cell by cell, with a per-cell timeout, a per-cell output cap, no API key
+   (ANTHROPIC_* removed) and HARNESS_OFFLINE=1, its working folder a temporary copy inside the kit
+   (exercises/_grading_tmp_*/);
+5. runs every 🔍 CHECK in its own worker process, not in the kernel (exercises/judge.py): the kernel only answers
+   the judge's questions (the values of its names, calls of its functions), and everything a verdict rests on —
+   the offline model's log, the tools that ran, the approver's questions, the files written, the values returned —
+   is observed in the worker, where no learner code runs. A check passes when it printed no ✗ and raised nothing
+   there. What the kernel prints is never read as a verdict;
+6. as evidence for a person, before any cell runs and again after every check, a fresh snippet fingerprints the
+   grader's objects in the kernel (grading, harness_lib, asyncio, the SDK, builtins, trace hooks): one that changed
+   means code in the notebook tampered with them: NOT GRADED, with what changed. And it scans the learner's cells
+   (their syntax tree) for code that reaches for grader internals (grading, sys.modules, builtins, __code__,
+   get_ipython, os.environ, the offline API, writing to the kit's files, ...): NOT GRADED, "flagged for review",
+   for a person to look at.
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the criteria most often failed).
 
 Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (`sandbox_argv`: no network,
 its own processes, the kit read-only, the class and the CSV out of sight); where bwrap cannot run, the rows say
-UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the seal and
-the scan do NOT do: the checks run in the learner's interpreter, so code there can in principle fool any check made
-there; the seal and the scan are obstacles and evidence for a person, not proof.
+UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the judge does
+NOT do: tell a right answer the learner wrote from one computed some other way (the library's own function, a
+lesson's cell: flagged for a person), or protect the worker from a kernel outside the sandbox.
 """
 
 from __future__ import annotations
@@ -383,6 +385,15 @@ def _worker(args) -> int:
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     nb = nbformat.from_dict(json.loads(sys.stdin.read()))
+    # The checks run here, in this process (exercises/judge.py), never in the kernel: the grader is imported in a
+    # thread while the kernel starts
+    sys.path.insert(0, str(ROOT))
+    import threading
+
+    from exercises import judge as judging
+
+    ready = threading.Thread(target=judging.prepare, args=(args.lang,), daemon=True)
+    ready.start()
     cap = args.output_cap
     kinds = []
     cells = []
@@ -483,6 +494,13 @@ def _worker(args) -> int:
             # per-cell timeout meant for the notebook's cells.
             client.timeout = (max(args.cell_timeout, client.startup_timeout) if index == 0 and kind == "seal"
                               else args.cell_timeout)
+            call = judging.check_call(source_of(cell)) if kind == "check" else None
+            if call:
+                ready.join()
+                outcome = _judged(client, judging, call, cell_id, index, sockets, args.cell_timeout)
+                stopped = outcome.pop("stops", None) or outcome.get("why")
+                report["cells"].append(outcome)
+                continue
             try:
                 client.execute_cell(cell, index)
             except CellTimeoutError:
@@ -510,6 +528,41 @@ def _worker(args) -> int:
                 "text": text[-20000:], "capped": index in client._capped})
     print(RESULT_MARK + json.dumps(report))
     return 0
+
+
+def _judged(client, judging, call: str, cell_id: str, index: int, sockets, cell_timeout: float) -> dict:
+    """One check, judged in this process: the kernel runs only the line that answers the judge (in place of the
+    check cell), and the check's report comes from the judge. A kernel still busy after the judge gave up stops
+    the notebook there, as a cell that times out does."""
+    import nbformat
+    import threading
+
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    listener, address = judging.listen(sockets)
+    deadline = time.monotonic() + cell_timeout
+    cell_ended, verdict = threading.Event(), {}
+    judge = threading.Thread(target=lambda: verdict.update(
+        judging.hear(listener, call, cell_id, deadline, cell_ended)), daemon=True)
+    judge.start()
+    stopped = None
+    client.timeout = cell_timeout + 10  # the judge's deadline comes first; then the kernel has 10 s to finish
+    try:
+        client.execute_cell(nbformat.v4.new_code_cell(judging.SERVE.format(address=address)), index)
+    except CellTimeoutError:
+        stopped = ("timeout", f"cell '{cell_id}' still running after {cell_timeout:g} s: stopped there")
+    except DeadKernelError:
+        stopped = ("died", f"the kernel died in cell '{cell_id}'")
+    finally:
+        cell_ended.set()
+        judge.join()
+    if stopped and verdict.get("status") not in ("ok", "error"):  # the judge did not finish: the kernel's fault
+        verdict.update(status=stopped[0])
+    if verdict.get("status") in ("timeout", "died"):
+        verdict["why"] = stopped[1] if stopped else f"cell '{cell_id}' still running after {cell_timeout:g} s: stopped there"
+    elif stopped:
+        verdict["stops"] = stopped[1]  # judged in full, but the kernel is stuck or gone: nothing runs after it
+    return verdict
 
 
 # ---- the sandbox: bubblewrap around each notebook's kernel ---------------------------------------------------
@@ -713,7 +766,7 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str]) -> Job:
         # -I: nothing from the kit's or the learner's folders is imported at start (a sitecustomize.py, PYTHONPATH)
         proc = subprocess.Popen(
             [sys.executable, "-I", str(HERE / "gradebook.py"), "--worker", "--cell-timeout", str(args.cell_timeout),
-             "--output-cap", str(args.output_cap), "--sandbox", args.sandbox]
+             "--output-cap", str(args.output_cap), "--sandbox", args.sandbox, "--lang", job.lang]
             + [f"--hide={h}" for h in args.hide],
             cwd=workdir, env=kernel_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
@@ -930,6 +983,7 @@ def main(argv=None) -> int:
                    "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
                    "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it")
     p.add_argument("--hide", action="append", default=[], help=argparse.SUPPRESS)  # the worker: folders to hide
+    p.add_argument("--lang", default="en", help=argparse.SUPPRESS)  # the worker: the notebook's language
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)

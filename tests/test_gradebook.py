@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -604,3 +605,112 @@ def test_a_classmates_notebook_cannot_be_copied_in(tmp_path):
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     (row,) = csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))
     assert row["sandbox"] == "bwrap" and row["verdict"] == "FAIL" and row["01:check-policy"] == "0", row
+
+
+# Three ways to make the kernel print ✓ for a check that never ran, each from the policy cell of an untouched
+# starter, with names built at run time (the scan sees none of them). Run in the notebook, the checks would have
+# printed ✓ and "all criteria met". The gradebook runs the checks in its own process (exercises/judge.py): the
+# kernel only answers its questions.
+RUN_CELL = '''\
+_sh = locals()["get_" + "ipy" + "thon"]()
+_real = _sh.run_cell_async
+
+
+async def _fake(raw_cell, *args, **kwargs):  # the grader's lines never run: a ✓ is printed instead
+    if "defen" + "dant" in raw_cell or ".check_" in raw_cell:
+        raw_cell = "print('  ✓ every criterion met')"
+        kwargs.update(transformed_cell=raw_cell, preprocessing_exc_tuple=None)
+    return await _real(raw_cell, *args, **kwargs)
+
+
+_sh.run_cell_async = _fake
+'''
+GC_SWAP = '''\
+import sys as _y
+_gc = getattr(_y, "mod" + "ules")["import" + "lib"].import_module("g" + "c")
+for _o in _gc.get_objects():  # the grader's live class, found through the garbage collector
+    if isinstance(_o, type) and _o.__name__ == "Che" + "cks":
+        _o.ok = lambda self, passed, criterion, hint="", follows=False: print("  ✓", criterion) or True
+        _o.done = lambda self: print("  all criteria met")
+'''
+IMPOSTOR = '''\
+import json as _j, socket as _k, struct as _t, sys as _y, types as _m
+
+
+async def _serve(address, ns):  # the kernel's side of the judge's line, answered by a forger
+    _c = _k.socket(_k.AF_UNIX)
+    _c.connect(address)
+    while True:
+        _n = _t.unpack(">I", _c.recv(4))[0]
+        _d = b""
+        while len(_d) < _n:
+            _d += _c.recv(_n - len(_d))
+        if _j.loads(_d)["op"] == "bye":
+            return
+        _a = _j.dumps({"op": "return", "value": "✓ all criteria met"}).encode()
+        _c.sendall(_t.pack(">I", len(_a)) + _a)
+
+
+_fake = _m.ModuleType("defendant")
+_fake.serve = _serve
+getattr(_y, "mod" + "ules")["exercises.defen" + "dant"] = _fake
+'''
+
+
+def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(tmp_path):
+    """rita replaces the shell's code runner, gus swaps the grader's methods found through the garbage collector,
+    ivy (a forgery of our own) replaces the kernel's side of the judge's line with one that answers "✓" to every
+    question. Each row: no PASS, 0 points, every check 0, and the reason says what the judge saw."""
+    bwrap_or_skip()
+    for who, code in (("rita", RUN_CELL), ("gus", GC_SWAP), ("ivy", IMPOSTOR)):
+        (tmp_path / "class" / who).mkdir(parents=True)
+        nb = edit(starter(EX1), "policy", prepend=code + "\n")
+        (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
+                          str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "20", "--tmp-tag", TAG],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    rows = {row["learner"]: row for row in csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))}
+    assert sorted(rows) == ["gus", "ivy", "rita"]
+    for who, row in rows.items():
+        assert row["verdict"] != "PASS" and row["points"] == "0", row
+        assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
+    assert rows["rita"]["verdict"] == "FAIL" and "did not answer the grader" in rows["rita"]["failed_criteria"]
+    assert rows["ivy"]["verdict"] == "FAIL" and "✗ POLICY is a dict" in rows["ivy"]["failed_criteria"]
+    gus = rows["gus"]  # the judge fails it on its answers; the seal also saw the class change in the kernel
+    assert "✗ POLICY is a dict" in gus["failed_criteria"] or "Checks" in gus["reason"], gus
+
+
+DETACHED = '''\
+import os as _o
+if _o.fork() == 0:  # a detached process: a new session, double-forked, that outlives its notebook if it can
+    _o.setsid()
+    if _o.fork() == 0:  # the gradebook is done after a few seconds: from then on, rewrite the learner's row
+        _o.execvp("sh", ["sh", "-c", "for i in $(seq 60); do echo rewriter,PASS,10 >> {csv}; "
+                         "echo rewriter >> {out}/keep.txt; sleep 0.25; done # rewriter-{tag}"])
+    _o._exit(0)
+'''
+
+
+def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(tmp_path):
+    """A submission leaves a double-forked, new-session process that waits, then appends a PASS row to the CSV
+    (its path given literally, as if found) for the next 15 s. The sandbox's processes die with the notebook, and
+    the CSV's folder is not in the sandbox: the CSV a few seconds after the run is the CSV the run wrote."""
+    bwrap_or_skip()
+    klass, out, tag = tmp_path / "class", tmp_path / "out", uuid.uuid4().hex[:8]
+    (klass / "rex").mkdir(parents=True)
+    out.mkdir()
+    (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
+    code = DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
+    (klass / "rex" / EX1).write_text(json.dumps(edit(starter(EX1), "policy", prepend=code + "\n")), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass), "--out", str(out / "grades.csv"),
+                          "-j", "1", "--sandbox", "bwrap", "--cell-timeout", "20", "--tmp-tag", TAG],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    written = (out / "grades.csv").read_bytes()
+    time.sleep(3)
+    assert (out / "grades.csv").read_bytes() == written and b"rewriter" not in written
+    assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
+    assert subprocess.run(["pgrep", "-f", f"rewriter-{tag}"], capture_output=True, text=True).stdout.split() == []
+    (row,) = csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
+    assert row["verdict"] == "FAIL" and row["points"] == "0", row

@@ -1,0 +1,194 @@
+"""The gradebook's judge: each 🔍 check runs here, in the gradebook's process, and its verdict is decided here.
+
+The learner's kernel is the defendant, never the judge. For every check cell the gradebook's worker
+1. opens a socket only the notebook's kernel can reach (a Unix socket in the worker's own folder, which the
+   sandbox binds in; 127.0.0.1 with a port the system picks where there are no Unix sockets);
+2. runs, in the kernel, one line in place of the check cell: `serve()` of exercises/defendant.py;
+3. runs the check itself here, the same function of grading the cell names, with the notebook's names seen through
+   `Notebook`: reading POLICY asks the kernel for its value (it arrives as data); calling run_tool_uses asks the
+   kernel to call it with this process's arguments.
+
+Everything a verdict rests on is then observed here, where no code of the notebook runs: the offline model that
+answers (and its log of every request), the tools that ran with their input (and the files they wrote, in a folder
+of this process), the approver's questions, and the values the learner's functions returned, as plain data. The
+printed ✓ / ✗ lines are this process's output too; the gradebook reads them, and the AssertionError a failed check
+raises, from here, never from the kernel. Patching the grader, the shell, the garbage collector's objects or the
+printed lines inside the kernel changes nothing the judge sees, and an answer that is not a plain value (an object
+equal to everything) arrives as an Opaque.
+
+NOT handled: the learner's code still runs, so a right answer it computes some other way (the library's own
+function, a classmate's cell) is a right answer: the gradebook's scan flags those for a person. A check that waits
+longer than `deadline` stops with status "timeout", as a cell would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import io
+import os
+import re
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import wire
+
+HERE = Path(__file__).resolve().parent
+CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", re.M)
+SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals())"
+
+
+def check_call(source: str) -> str | None:
+    """The grading function a (kit's own) check cell calls: 'check_allow' for `await grading.check_allow(...)`."""
+    found = CALL.search(source)
+    return found.group(1) if found else None
+
+
+class JudgeLine(wire.Line):
+    """The judge's end: an SDK client it passes crosses as its settings plus a function that answers its HTTP."""
+
+    def encode_client(self, value) -> dict | None:
+        cls = type(value)
+        if cls.__name__ != "AsyncAnthropic" or not cls.__module__.startswith("anthropic"):
+            return None
+        transport = getattr(getattr(value, "_client", None), "_transport", None)
+        if transport is None:
+            return None
+        import httpx2
+
+        async def http(method, url, headers, content):
+            request = httpx2.Request(method, url, headers=[tuple(h) for h in headers], content=content)
+            response = await transport.handle_async_request(request)
+            body = await response.aread()
+            return [response.status_code, [list(h) for h in response.headers.multi_items()], body]
+
+        self.sent[id(http)] = http
+        return {"$client": [id(http), {"base_url": str(value.base_url), "max_retries": value.max_retries,
+                                       "strict": bool(getattr(value, "_strict_response_validation", False))}]}
+
+
+class Notebook:
+    """The learner's names, seen from the judge: read-only, each read a question to the kernel."""
+
+    def __init__(self, line: JudgeLine):
+        self.line = line
+
+    def _ask(self, message: dict):
+        self.line.send(message)
+        reply = self.line.recv()
+        if reply.get("op") != "return":
+            raise wire.LineBroken(f"the notebook answered {reply.get('op')!r} to {message['op']!r}")
+        return reply
+
+    def get(self, name: str, default=None):
+        reply = self._ask({"op": "get", "name": name})
+        return default if reply.get("missing") else self.line.decode(reply.get("value"))
+
+    def __getitem__(self, name: str):
+        reply = self._ask({"op": "get", "name": name})
+        if reply.get("missing"):
+            raise KeyError(name)
+        return self.line.decode(reply.get("value"))
+
+    def __contains__(self, name: str) -> bool:
+        return not self._ask({"op": "get", "name": name}).get("missing")
+
+    def items(self) -> list:
+        found = self.line.decode(self._ask({"op": "items"}).get("value"))
+        return [(k, v) for k, v in found if isinstance(k, str)] if isinstance(found, list) else []
+
+    def keys(self) -> list:
+        return [k for k, _ in self.items()]
+
+    def cell_error(self, name: str) -> str | None:
+        value = self._ask({"op": "cell_error", "name": name}).get("value")
+        return value if isinstance(value, str) else None
+
+
+def listen(folder: str | None) -> tuple[socket.socket, str]:
+    """A listening socket for one check, and the address the kernel connects to."""
+    if folder and hasattr(socket, "AF_UNIX"):
+        path = os.path.join(folder, f"judge-{os.urandom(4).hex()}")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(path)
+        sock.listen(1)
+        return sock, path
+    sock = socket.create_server(("127.0.0.1", 0))  # port 0: the system picks a free port and binds it at once
+    return sock, f"127.0.0.1:{sock.getsockname()[1]}"
+
+
+def _accept(listener: socket.socket, deadline: float, given_up: threading.Event) -> socket.socket | None:
+    listener.settimeout(0.05)
+    while time.monotonic() < deadline:
+        try:
+            sock, _ = listener.accept()
+            return sock
+        except (socket.timeout, TimeoutError):
+            if given_up.is_set():  # the serve cell ended without connecting: one last look, then no
+                try:
+                    listener.settimeout(0.2)
+                    return listener.accept()[0]
+                except (socket.timeout, TimeoutError, OSError):
+                    return None
+    return None
+
+
+def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell_ended: threading.Event) -> dict:
+    """Run the check `call` (a function of grading) against the notebook on the other end of `listener`.
+    -> the check cell's report, as the gradebook reads one: status ok | error | timeout, the error's name and
+    message, and what the check printed."""
+    report = {"id": cell_id, "kind": "check", "status": "ok", "ename": "", "evalue": "", "text": "", "capped": False}
+    sock = _accept(listener, deadline, cell_ended)
+    listener.close()
+    if sock is None:
+        report.update(status="error", ename="NotAnswered",
+                      evalue="the notebook did not answer the grader (its kernel never ran the check)")
+        return report
+    line = JudgeLine(sock, "judge")
+    line.deadline = deadline
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            asyncio.run(_run(call, Notebook(line), deadline))
+    except wire.LineBroken as err:
+        report.update(status="error", ename="NotAnswered", evalue=f"the notebook stopped answering the grader: {err}")
+    except BaseException as err:  # noqa: BLE001 - an AssertionError is a failed check; anything else fails it too
+        report.update(status="error", ename=type(err).__name__, evalue=str(err)[:20000])
+    finally:
+        try:
+            line.deadline, line.broken = time.monotonic() + 2, None
+            line.send({"op": "bye"})
+        except (OSError, ValueError, wire.LineBroken):
+            pass
+        sock.close()
+    if report["status"] != "ok" and time.monotonic() >= deadline:
+        report["status"] = "timeout"  # out of time, whatever the wait that noticed it raised
+    report["text"] = printed.getvalue()[-20000:]
+    return report
+
+
+async def _run(call: str, notebook: Notebook, deadline: float) -> None:
+    import grading
+
+    token = grading.LEARNER.set(notebook) if hasattr(grading, "LEARNER") else None
+    try:
+        result = getattr(grading, call)(notebook)
+        if inspect.isawaitable(result):
+            await asyncio.wait_for(result, max(0.01, deadline - time.monotonic()))
+    finally:
+        if token is not None:
+            grading.LEARNER.reset(token)
+
+
+def prepare(language: str) -> None:
+    """Import the grader here (in a thread, while the kernel starts) and speak the notebook's language."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import grading  # noqa: F401 - imported now, so the first check does not pay for it
+    from harness_lib import lang
+
+    lang.use(language)
