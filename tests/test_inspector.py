@@ -371,3 +371,58 @@ def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
     [end] = [r for r in tables[0] if "hl-end" in r["classes"]]
     assert "How it ended: valve 1, the turn cap, stopped it (max_turns)." in end["text"]
     assert Picture(output.data["text/html"]).rows()[0]["text"] == rows[0]["text"]
+
+
+# --- live: a kernel's run against the local stand-in of the API, watched through its display updates ----------
+
+
+LIVE_CELL = """
+from harness_lib import TOOLS, is_live, make_client, make_tool_impls, run_agent, scripted_approver
+from harness_lib.inspector import Inspector
+print("live:", is_live())
+run = Inspector()
+run.show()
+result = await run_agent(make_client(), {task!r}, TOOLS, make_tool_impls({root!r}),
+                         approve=scripted_approver([False]), on_event=run)
+print(result.stopped_by, result.requests)
+"""
+
+
+def test_a_live_run_fills_the_picture_in_request_by_request(tmp_path, root):
+    from jupyter_client.manager import start_new_kernel
+    from live_server import live_env, serve_messages_api
+
+    pictures, printed = [], []
+
+    def watch(msg):
+        kind, content = msg["msg_type"], msg["content"]
+        if kind in ("display_data", "update_display_data") and "text/html" in content.get("data", {}):
+            pictures.append((kind, Picture(content["data"]["text/html"])))
+        elif kind == "stream":
+            printed.append(content["text"])
+
+    with serve_messages_api("high-impact") as server:
+        env = live_env(server.url, HARNESS_LANG="en", PYTHON_DOTENV_DISABLED="1")
+        manager, client = start_new_kernel(kernel_name="python3", env=env, cwd=str(tmp_path))
+        try:
+            reply = client.execute_interactive(LIVE_CELL.format(task=TASK, root=str(root)), output_hook=watch,
+                                               timeout=120)
+        finally:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
+        assert len(server.api.log) == 4  # the requests really went over HTTP to the stand-in
+    assert reply["content"]["status"] == "ok", reply["content"]
+    assert "live: True" in "".join(printed) and "end_turn 4" in "".join(printed)
+
+    kinds = [kind for kind, _ in pictures]
+    assert kinds[0] == "display_data" and set(kinds[1:]) == {"update_display_data"}  # one picture, redrawn
+    counts = [len(p.rows()) for _, p in pictures]
+    assert counts == sorted(counts) and counts[0] == 0 and counts[-1] == 4  # it only grows, row by row
+    assert {1, 2, 3} <= set(counts)  # intermediate states with fewer rows than the final one
+    waiting = ["".join(r["text"] for r in p.tables[0] if "hl-waiting" in r["classes"]) for _, p in pictures]
+    assert any(w.startswith("⏳ waiting for the model: request 2") for w in waiting)
+    assert any(w.startswith("⏳ waiting for approval: write_file(") for w in waiting)  # the approval wait shows
+    final = pictures[-1][1]
+    assert not waiting[-1] and "hl-end" in [c for r in final.tables[0] for c in r["classes"]]
+    [write] = [r for r in final.rows() if "write_file" in r["text"]]
+    assert write["marks"]["hl-refused"] == ["not approved"]
