@@ -343,9 +343,9 @@ def __gradebook_seal(kit):
         out[f"module {n}"] = f"{id(sys.modules[n])}:{fingerprint(sys.modules[n], data=n in graders, state=('_RAISED',))}"
     out["module builtins"] = fingerprint(builtins, skip=("_", "__IPYTHON__", "display", "get_ipython", "exit", "input",
                                                          "quit", "help", "copyright", "credits", "license"))
-    for n in graders:
+    for n in graders:  # each function and class once, under the module that defines it (not every importer)
         for name, v in sorted(vars(sys.modules[n]).items()):
-            if isinstance(v, (types.FunctionType, type)):
+            if isinstance(v, (types.FunctionType, type)) and getattr(v, "__module__", None) == n:
                 out[f"{n}.{name}"] = member(v) if isinstance(v, types.FunctionType) else "|".join(
                     f"{k}={member(w)}" for k, w in sorted(vars(v).items()) if member(w) is not None)
     out["grading's file"] = os.path.realpath(grading.__file__)

@@ -39,7 +39,7 @@ if __package__:  # exercises.grading, imported from the repository's root
     from .checks.ex03_budget import cached_tools, check_budget, check_tokens, usages_of
     from .checks.ex03_progress import check_cycle, check_progress, check_signature
     from .checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
-    from .checks.kit import SPANISH, Checks, _t, bounded, offline
+    from .checks.kit import LEARNER, SPANISH, Checks, _t, bounded, cell_error, offline
 else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.path)
     from checks.ex01_policy import (check_allow, check_ask, check_default_tier, check_deny, check_parallel,
                                     check_policy)
@@ -47,6 +47,6 @@ else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.p
     from checks.ex03_budget import cached_tools, check_budget, check_tokens, usages_of
     from checks.ex03_progress import check_cycle, check_progress, check_signature
     from checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
-    from checks.kit import SPANISH, Checks, _t, bounded, offline
+    from checks.kit import LEARNER, SPANISH, Checks, _t, bounded, cell_error, offline
 
 __all__ = ["Checks", "offline", "bounded"]

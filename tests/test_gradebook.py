@@ -158,7 +158,7 @@ EXPECTED = {
     "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["output capped in cell(s) 'run-tool-uses'",
                                                          "one of 2 submissions of this exercise by mia"]),
     f"nick/{EX1}": (EX1, "NOT GRADED", None, "6", [], [
-        "the grader's objects were changed", "grading.Checks (first seen after 'check-policy')",
+        "the grader's objects were changed", "checks.kit.Checks (first seen after 'check-policy')",
         "module anthropic.resources.messages.messages (first seen after 'check-policy')",
         "HARNESS_GRADING / HARNESS_OFFLINE (first seen after 'check-allow')",
         "cell 'policy' touches grader internals: Checks, _Checks",
@@ -211,12 +211,19 @@ def graded(tmp_path_factory):
     # sandbox adds has tests of its own below, and test_classroom.py grades in it as the workflow does
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "3",
                           "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG,
-                          "--sandbox", "none"],
+                          "--sandbox", "none", "--feedback", str(out.parent / "fb")],
                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
            "before_subs": before_subs, "after_subs": tree_digest(folder)}
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_judged_hint_still_names_the_learners_own_syntax_error(graded):
+    """The checks run in the gradebook's process, but which cell raised is known only in the kernel: the judge asks
+    it, so syd's feedback names the SyntaxError of the policy cell, as the notebook itself would."""
+    text = (graded["out"].parent / "fb" / "syd" / EX1.replace(".ipynb", ".md")).read_text(encoding="utf-8")
+    assert "your cell raised SyntaxError" in text, text
 
 
 def test_the_class_is_big_enough():

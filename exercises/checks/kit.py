@@ -19,6 +19,7 @@ code: the checks only drive it and record what happened.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import linecache
 import os
@@ -107,6 +108,9 @@ class Checks:
 
 
 _RAISED: dict[str, str] = {}  # name -> the error its defining cell raised, as cell_error() last found it
+# Under the gradebook a check runs in the grading process and the notebook is at the other end of a line
+# (exercises/judge.py sets this to its view of the notebook): then the notebook's kernel says which cell raised.
+LEARNER: contextvars.ContextVar = contextvars.ContextVar("learner", default=None)
 
 
 def cell_error(name: str) -> str | None:
@@ -114,6 +118,9 @@ def cell_error(name: str) -> str | None:
     `name =`) raised, else None. IPython keeps the last error in sys.last_value and each cell's source in
     linecache, under the file name the error (or its traceback) names. Under the grader a failing check raises
     too and becomes the last error, so what was found is remembered for the checks that come after it."""
+    notebook = LEARNER.get()
+    if notebook is not None:  # judged in the gradebook: only the notebook's kernel has its errors
+        return notebook.cell_error(name)
     err = getattr(sys, "last_value", None)
     if not isinstance(err, BaseException):
         return _RAISED.get(name)
