@@ -173,3 +173,29 @@ def test_lesson_06_draws_the_live_run_the_cycle_and_the_refused_approval(browser
         assert end(injection)["stoppedBy"] == "end_turn"
     check_colours({k: v for k, v in found.items() if k[0] == "sweep-drawn"})
     assert not netlog.outside_loopback()
+
+
+def test_the_saved_picture_shows_without_running(browser):
+    """Opened as committed (not run, so not trusted: JupyterLab sanitizes its HTML, data- attributes and all),
+    the picture still shows its rows and, in words, the gauges' numbers and the ending."""
+    lab_page, netlog = browser
+    path = "notebooks/04_runaway.ipynb"
+    nb = lab_page.open_notebook(path)
+    try:
+        handle = lab_page.page.evaluate_handle(f"() => {nb._js}")
+        [hog] = lab_page.page.evaluate(READ_TABLES, [handle, "budget-drawn"])
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        index = lab_page.page.evaluate("([nb, id]) => nb.content.widgets.findIndex(c => c.model.id === id)",
+                                       [handle, "budget-drawn"])
+        nb.cell(index).scroll_into_view_if_needed()
+        nb.cell(index).screenshot(path=str(ARTIFACTS / "inspector-04-en-budget-drawn-saved.png"))
+    finally:
+        nb.close()
+    drawn = rows(hog)
+    assert len(drawn) == 8
+    assert [("turns %d of 8" % n) in r["text"] for n, r in zip(list(range(1, 8)) + [7], drawn)] == [True] * 8
+    spent = re.search(r"tokens ([\d,]+) of 40,000 over the budget by ([\d,]+)", drawn[-1]["text"])
+    used, over = (int(g.replace(",", "")) for g in spent.groups())
+    assert used - 40_000 == over > 0
+    assert "How it ended: valve 2, the token budget, stopped it (token_budget)." in end(hog)["text"]
+    assert not netlog.outside_loopback()
