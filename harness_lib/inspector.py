@@ -191,7 +191,22 @@ class Inspector:
     # --- collecting ---------------------------------------------------------------------------------
 
     def on_event(self, event: dict) -> None:
-        """Take one event of the loop (the on_event callback); refresh the live picture if shown."""
+        """Take one event of the loop (the on_event callback); refresh the live picture if shown.
+
+        An event this inspector draws that lacks one of its fields (a hand-written loop's, say) is a
+        ValueError naming the event and the field.
+        """
+        try:
+            self._take(event)
+        except KeyError as err:
+            raise ValueError(f"the inspector cannot draw this {event.get('event')!r} event: it has no "
+                             f"{err.args[0]!r} field ({compact(event)[:200]})") from None
+        if self._handle is not None:
+            self._handle.update(self)
+
+    __call__ = on_event
+
+    def _take(self, event: dict) -> None:
         kind = event.get("event")
         if kind == "start":
             self.started = True
@@ -214,12 +229,7 @@ class Inspector:
             self._row(event["turn"])
         elif kind == "error":
             self.error = str(event.get("message", ""))
-        else:
-            return  # an event this inspector does not draw
-        if self._handle is not None:
-            self._handle.update(self)
-
-    __call__ = on_event
+        # any other event: not drawn
 
     def _row(self, n: int) -> Row:
         self.started = True

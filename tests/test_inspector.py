@@ -315,6 +315,11 @@ def test_a_failed_terminal_run_and_bad_files(tmp_path):
         Inspector.from_jsonl(bad)
     with pytest.raises(ValueError, match="max_turns"):
         Inspector(max_turns=-1)
+    with pytest.raises(ValueError, match="cannot draw this 'tool_call' event: it has no 'turn' field"):
+        Inspector()({"event": "tool_call", "id": "toolu_1", "name": "get_time", "input": {}})
+    quiet = Inspector()
+    quiet({"event": "something_new", "n": 1})  # an event it does not know is not drawn, and is no error
+    assert "No events yet" in quiet._repr_html_()
 
 
 def test_live_states_waiting_for_the_model_and_for_approval():
