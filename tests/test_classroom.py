@@ -215,7 +215,7 @@ def test_an_edition_left_as_shipped_is_told_apart_by_the_lock_not_by_the_files_o
     starter and no code cell was added. A changed ✏️ cell or an added cell (an answer written below the starter's
     cell) is work, and is graded."""
     sys.path.insert(0, str(ROOT))
-    from exercises.gradebook import _conftest_module, untouched
+    from exercises.submissions import _conftest_module, untouched
 
     lock = _conftest_module().load_lock()
     for name in EXERCISE_NAMES:

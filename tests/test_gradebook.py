@@ -313,7 +313,7 @@ def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
 
 
 def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
-    from exercises.gradebook import scan
+    from exercises.submissions import scan
 
     cell = lambda text: {"id": "c", "source": text}  # noqa: E731
     assert scan([cell("import grading\ngrading.Checks.ok = lambda *a: True")])
@@ -325,7 +325,7 @@ def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
 
 
 def test_the_exercise_is_found_by_its_cells_not_its_name():
-    from exercises.gradebook import identify
+    from exercises.submissions import identify
 
     lock = load(EXERCISES / "checks.lock")
     assert identify(solution(EX1), lock) == EX1 and identify(starter(EX2), lock) == EX2
@@ -334,7 +334,7 @@ def test_the_exercise_is_found_by_its_cells_not_its_name():
 
 
 def test_a_submission_is_rebuilt_from_the_edition_it_was_made_from():
-    from exercises.gradebook import closest
+    from exercises.submissions import closest
 
     en = starter(EX1)
     assert closest(solution(EX1), [en]) is en
@@ -388,7 +388,7 @@ def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repo
 
 
 def test_an_answer_taken_from_the_library_or_a_lesson_is_shown_to_a_person():
-    from exercises.gradebook import borrowed, lesson_cells
+    from exercises.submissions import borrowed, lesson_cells
 
     lessons = lesson_cells()
     pasted = next(c for c in lessons if "async def" in c)
@@ -433,7 +433,7 @@ def test_merge_excel_feedback_and_a_misnamed_file(tmp_path):
 # ---- the sandbox ------------------------------------------------------------------------------------------------
 
 def bwrap_or_skip():
-    from exercises.gradebook import sandbox_available
+    from exercises.sandbox import sandbox_available
 
     why = sandbox_available()
     if why and os.environ.get("CI") == "true":

@@ -1,0 +1,320 @@
+"""A submitted notebook, before any kernel runs: read it, name its learner, decide which exercise it is, and
+build the notebook that is graded.
+
+- `identify`: which exercise a notebook is, by its cells (the ids and digests of the grader's cells in
+  exercises/checks.lock), not by its file name; `closest`: the kit's edition (English, Spanish) it was made from;
+- `learner_of` / `shared_prefix`: who submitted it (a Moodle folder, a cloned Classroom repository, an LMS
+  download's file name);
+- `prepare`: everything decided before a kernel runs (readable? which exercise? refused by the kit's own
+  `refusal`? flagged?) and `graded_notebook`: the kit's starter with the learner's ✏️ cells and added cells;
+- `scan` and `borrowed`: what a person should look at (code reaching for grader internals; an answer taken from
+  the library or a lesson); `untouched`: a starter as shipped, nothing written yet.
+
+What it does NOT do: run anything the learner wrote (it only parses it: exercises/worker.py runs the notebook),
+decide a verdict (exercises/gradebook.py's `judge`), or change a submitted file (a refusal is decided on a private
+copy). The scan is a flag for a person, not a proof: code can reach the grader in ways no syntax tree shows, which
+is what the seal (exercises/worker.py) and the judge (exercises/judge.py) are for.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import re
+import shutil
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); the gradebook's --tmp-tag adds to it
+
+
+def _conftest():
+    """The exercises' conftest (tamper check, key check, criteria parsing), loaded from the kit by path."""
+    spec = importlib.util.spec_from_file_location("_exercises_conftest", HERE / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- which exercise is it -----------------------------------------------------------------------------------
+
+def identify(nb: dict, lock: dict) -> str | None:
+    """The exercise (its file name in the lock) whose grader cells this notebook holds, by cell id and digest."""
+    digest = _conftest_module().digest
+    cells = cells_of(nb)
+    ids = {c.get("id") for c in cells}
+    sources = {digest(c.get("source", "")) for c in cells}
+    best, best_score = None, 0.0
+    for name, entries in lock["notebooks"].items():
+        if not entries:
+            continue
+        # a check cell's id is the strongest sign; a grader cell with its shipped source counts too
+        score = sum((e["id"] in ids) + (e["sha256"] in sources) for e in entries
+                    if e["id"] != "grader-kit") / (2 * sum(e["id"] != "grader-kit" for e in entries) or 1)
+        if score > best_score:
+            best, best_score = name, score
+    return best if best_score >= 0.25 else None
+
+
+_CONFTEST = None
+
+
+def _conftest_module():
+    global _CONFTEST
+    if _CONFTEST is None:
+        _CONFTEST = _conftest()
+    return _CONFTEST
+
+
+def source_of(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def cells_of(nb: dict) -> list[dict]:
+    return [c for c in nb.get("cells", []) if isinstance(c, dict)]
+
+
+def tags_of(cell: dict) -> list:
+    tags = cell.get("metadata", {}).get("tags", []) if isinstance(cell.get("metadata"), dict) else []
+    return tags if isinstance(tags, list) else []
+
+
+def learner_cells(nb: dict, starter: dict) -> list[dict]:
+    """The cells the learner wrote: the starter's ✏️ EXERCISE cells (by id) and every cell the starter lacks."""
+    starter_ids = {c.get("id") for c in starter["cells"]}
+    exercise_ids = {c.get("id") for c in starter["cells"] if "exercise" in tags_of(c)}
+    return [c for c in nb.get("cells", []) if isinstance(c, dict) and c.get("cell_type") == "code"
+            and (c.get("id") in exercise_ids or c.get("id") not in starter_ids)
+            and not {"check", "locked"} & set(tags_of(c))]
+
+
+def graded_notebook(nb: dict, starter: dict) -> dict:
+    """The kit's starter with the submission's exercise cells and added cells (in the submission's order)."""
+    by_id = {c.get("id"): c for c in cells_of(nb)}
+    starter_ids = [c.get("id") for c in starter["cells"]]
+    added_after: dict = defaultdict(list)
+    last = None
+    for c in nb.get("cells", []):
+        if not isinstance(c, dict):
+            continue
+        if c.get("id") in starter_ids:
+            last = c.get("id")
+        elif c.get("cell_type") == "code" and not {"check", "locked"} & set(tags_of(c)):
+            added_after[last].append(c)
+    cells = []
+
+    def code(cell, tags):
+        return {"cell_type": "code", "id": cell.get("id"), "metadata": {"tags": tags}, "source": source_of(cell),
+                "outputs": [], "execution_count": None}
+
+    for c in added_after[None]:
+        cells.append(code(c, ["added"]))
+    for c in starter["cells"]:
+        if c["cell_type"] == "code":
+            mine = by_id.get(c.get("id"))
+            if "exercise" in tags_of(c) and mine is not None:
+                cells.append(code(mine, ["exercise"]))
+            else:
+                cells.append(code(c, tags_of(c)))
+        for added in added_after[c.get("id")]:
+            cells.append(code(added, ["added"]))
+    return {"cells": cells, "metadata": starter.get("metadata", {}), "nbformat": 4, "nbformat_minor": 5}
+
+
+# ---- what the learner's cells reach for ---------------------------------------------------------------------
+
+GRADER_NAMES = {"grading", "Checks", "_Checks", "conftest", "checks_lock", "offline_api", "OfflineMessagesAPI",
+                "__gradebook_seal"}
+INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__", "__closure__", "__defaults__",
+             "__kwdefaults__", "__dict__", "__class__", "__subclasses__", "__import__", "setattr", "delattr",
+             "globals", "vars", "exec", "eval", "compile", "importlib", "ctypes", "gc", "settrace", "setprofile",
+             "_getframe", "addaudithook", "environ", "putenv", "unsetenv", "modules",
+             # walking the stack to the grader's frames
+             "currentframe", "stack", "f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "cr_frame",
+             "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__"}
+MODULES = ("exercises", "conftest", "grading", "harness_lib.offline", "nbval", "nbclient", "pytest", "_pytest",
+           "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
+STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
+MAGIC = re.compile(r"^\s*(!|%%|%(sx|system|run|load|writefile|env|reset|store|alias|macro)\b)")
+
+
+def scan(cells: list[dict]) -> list[str]:
+    """What the learner's cells do that a solution never needs: [one line each] (empty when nothing)."""
+    found = []
+    for cell in cells:
+        where = f"cell '{cell.get('id')}'"
+        lines = source_of(cell).splitlines()
+        if any(MAGIC.match(line) for line in lines):
+            found.append(f"{where} runs a shell command or an IPython magic")
+        text = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue  # it cannot run either; its checks say so
+        hits = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and (node.id in GRADER_NAMES or node.id in INTERNALS):
+                hits.add(node.id)
+            elif isinstance(node, ast.Attribute) and (node.attr in GRADER_NAMES or node.attr in INTERNALS):
+                hits.add(node.attr)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + ([node.module] if isinstance(node, ast.ImportFrom)
+                                                         and node.module else [])
+                for name in names:
+                    if any(name == m or name.startswith(m + ".") for m in MODULES):
+                        hits.add(f"import {name}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for s in STRINGS:
+                    if s in node.value:
+                        hits.add(repr(s))
+        if hits:
+            found.append(f"{where} touches grader internals: {', '.join(sorted(hits))}")
+    return found
+
+
+# What the library or a lesson already holds: an answer taken from there is graded, and shown to a person.
+REFERENCE = re.compile(r"^\s*from\s+harness_lib(\.\w+)*\s+import\s+.*\b(run_tool_uses|run_agent|run_bare|find_cycle|"
+                       r"signature_of|tokens_of)\b", re.M)
+
+
+def lesson_cells() -> set[str]:
+    """The code of every lesson cell of some length (both editions), whitespace folded."""
+    found = set()
+    for path in sorted((ROOT / "notebooks").glob("**/*.ipynb")):
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        except (OSError, ValueError, KeyError):
+            continue
+        for cell in cells:
+            code = " ".join(source_of(cell).split())
+            if cell.get("cell_type") == "code" and len(source_of(cell).strip().splitlines()) >= 5:
+                found.add(code)
+    return found
+
+
+def borrowed(cells: list[dict], lessons: set[str]) -> list[str]:
+    """Learner cells whose answer is the library's own reference, or a lesson's cell pasted as it is."""
+    found = []
+    for cell in cells:
+        where, code = f"cell '{cell.get('id')}'", source_of(cell)
+        hit = REFERENCE.search(code)
+        if hit:
+            found.append(f"{where} imports the library's reference {hit.group(2)} instead of writing it")
+        elif " ".join(code.split()) in lessons:
+            found.append(f"{where} is a lesson's cell, pasted as it is")
+    return found
+
+
+EXERCISE_FILE = re.compile(r"(0\d_[a-z_]+)\.ipynb$")
+LMS_FOLDER = re.compile(r"^(?P<name>.+?)_\d+_assignsubmission_\w*$")  # Moodle: "Ana Pérez_1234_assignsubmission_file_"
+LMS_FILE = (re.compile(r"^(?P<name>.+?)\s+-\s+.+$"),  # "José Núñez - 01_tiered_policy.ipynb"
+            re.compile(r"^(?:late_)?(?P<name>[a-z][a-z0-9]*)_(?:LATE_)?\d+_\d+_.+$"))  # Canvas: "perezana_123_456_…"
+
+
+def learner_of(rel: Path, prefix: str = "") -> str:
+    """Who submitted it: the first folder under SUBMISSIONS (a Moodle folder's name, a cloned Classroom
+    repository's name less the assignment prefix its siblings share), else the learner named in the file's name
+    (an LMS download: "José Núñez - NAME.ipynb", Canvas's "login_123_456_NAME.ipynb"), else the file's name."""
+    if len(rel.parts) > 1:
+        folder = rel.parts[0]
+        moodle = LMS_FOLDER.match(folder)
+        if moodle:
+            return moodle["name"]
+        return folder[len(prefix):] if prefix and folder.startswith(prefix) and len(folder) > len(prefix) else folder
+    for pattern in LMS_FILE:
+        found = pattern.match(rel.stem)
+        if found:
+            return found["name"].strip()
+    return rel.stem
+
+
+def shared_prefix(folders: list[str]) -> str:
+    """The assignment prefix of cloned Classroom repositories ("harness-exercises-ana", "harness-exercises-bo" ->
+    "harness-exercises-"), cut at a "-"; "" unless there are two folders or more."""
+    if len(folders) < 2:
+        return ""
+    common = os.path.commonprefix(folders)
+    return common[:common.rfind("-") + 1]
+
+
+# ---- before any kernel runs ---------------------------------------------------------------------------
+
+def closest(nb: dict, candidates: list[dict]) -> dict:
+    """The starter this submission was made from: of the kit's editions of the exercise (exercises/NAME, and e.g.
+    exercises/es/NAME, same grader cells), the one sharing the most cell sources with it."""
+    digest = _conftest_module().digest
+    mine = {digest(source_of(c)) for c in cells_of(nb)}
+    return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
+
+
+def prepare(job, lock: dict, starters: dict, expected: str | None = None, lessons: frozenset = frozenset(),
+            tmp_prefix: str = TMP_PREFIX) -> None:
+    """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
+    refused? flagged? the graded notebook. Written into `job` (the gradebook's Job). The kit's refusal is decided on a
+    copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards."""
+    conftest = _conftest_module()
+    try:
+        raw = job.path.read_bytes()
+        nb = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", f"not a notebook: {type(err).__name__}: {str(err)[:120]}"
+        return
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", "not a notebook: no list of cells"
+        return
+    name = identify(nb, lock)
+    if name is None:
+        job.verdict, job.cause = "NOT GRADED", "not-an-exercise"
+        job.reason = "not one of the exercises (none of their check cells is in it)"
+        return
+    job.exercise = name
+    # the feedback's language: the edition's (its setup cell picks it; a refused notebook gets feedback too)
+    job.lang = "es" if any('lang.use("es")' in source_of(c) for c in cells_of(nb)) else "en"
+    named = EXERCISE_FILE.search(job.path.name)
+    if named and f"{named[1]}.ipynb" != name and not expected:
+        job.notes.append(f"the file is named for {named[1]}.ipynb, but it holds exercise {name}")
+    if expected and name != expected:
+        job.verdict, job.cause = "NOT GRADED", "another-exercise"
+        job.reason = f"this file is graded as {expected}, but it holds exercise {name}"
+        return
+    # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
+    copy_dir = HERE / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
+    copy_dir.mkdir()
+    try:
+        copy = copy_dir / name
+        copy.write_bytes(raw)
+        refused = conftest.refusal(copy, lock)
+    finally:
+        shutil.rmtree(copy_dir, ignore_errors=True)
+    if refused:
+        lines = [ln.strip("- ").strip() for ln in refused[1].splitlines()[1:] if ln.startswith("  - ")]
+        job.verdict = "NOT GRADED"
+        job.cause = "api-key" if conftest.key_findings(nb) else "grader-edited"  # refusal looks for a key first
+        job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
+        return
+    starter = closest(nb, starters[name])
+    mine = learner_cells(nb, starter)
+    job.flags = scan(mine)
+    job.notes += borrowed(mine, lessons)
+    job.graded = graded_notebook(nb, starter)
+    job.untouched = untouched(nb, name, lock)
+
+
+def untouched(nb: dict, name: str, lock: dict) -> bool:
+    """True when the notebook is one of the kit's starters of `name` as shipped, as far as code goes: its ✏️ cells
+    unchanged and no code cell added (by the lock's record of the starters, not by the files on disk, which in a
+    learner's repository are the learner's own). Such a notebook fails every check: nothing is written yet."""
+    digest = _conftest_module().digest
+    code = {c.get("id"): source_of(c) for c in cells_of(nb) if c.get("cell_type") == "code"}
+    for shipped in lock.get("starters", {}).get(name, {}).values():
+        added = [i for i, source in code.items() if i not in shipped["code"] and source.strip()]
+        if not added and all(digest(code.get(i, "")) == d for i, d in shipped["exercise"].items()):
+            return True
+    return False
+
