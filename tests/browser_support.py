@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -36,7 +37,8 @@ from urllib.parse import urlsplit
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-ARTIFACTS = REPO / "test-artifacts"
+OUTPUT = REPO / ".test-output"  # the one folder a test run writes into the kit (git-ignored; docs/development.md)
+ARTIFACTS = OUTPUT / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
     "--headless",
@@ -105,6 +107,7 @@ class Lab:
     home: Path
     log_path: Path
     tool_root: Path | None = None  # HARNESS_TOOL_ROOT of its kernels, when the caller set one
+    runtime: Path | None = None  # its runtime folder: connection files and the kernels' Unix sockets
 
     def api(self, path: str, method: str = "GET", body: dict | None = None):
         request = urllib.request.Request(
@@ -159,6 +162,8 @@ class Lab:
             except psutil.Error:
                 pass
         shutil.rmtree(self.home, ignore_errors=True)
+        if self.runtime is not None:
+            shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 def start_lab(
@@ -173,9 +178,13 @@ def start_lab(
     Jupyter's search path even though the user-level config/data/runtime folders point into `home`.
     """
     home.mkdir(parents=True, exist_ok=True)
-    dirs = {name: home / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython", "mpl", "checkpoints")}
+    dirs = {name: home / name for name in ("config", "data", "settings", "workspaces", "ipython", "mpl", "checkpoints")}
     for d in dirs.values():
         d.mkdir(exist_ok=True)
+    # The kernels talk to the server over Unix sockets (--KernelManager.transport=ipc: no TCP port to lose to another
+    # process before the kernel binds it, see tests/kernel_ipc.py), named after their connection files in the runtime
+    # folder: a short one, since a socket's path has at most ~100 characters.
+    dirs["runtime"] = Path(tempfile.mkdtemp(prefix="kit-lab-"))
     for plugin, values in LAB_SETTINGS.items():
         target = dirs["settings"] / f"{plugin}.jupyterlab-settings"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -210,11 +219,13 @@ def start_lab(
         "--LabApp.extension_manager=readonly",
         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands instead of key presses
         f"--FileCheckpoints.checkpoint_dir={dirs['checkpoints']}",  # not .ipynb_checkpoints/ in the repo
+        "--KernelManager.transport=ipc",
     ]
     log_path = home / "server.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    lab = Lab(url=f"http://127.0.0.1:{port}", token=token, proc=proc, home=home, log_path=log_path)
+    lab = Lab(url=f"http://127.0.0.1:{port}", token=token, proc=proc, home=home, log_path=log_path,
+              runtime=dirs["runtime"])
 
     deadline = time.monotonic() + timeout  # no browser yet, so plain sleeping is fine here
     while True:
@@ -517,7 +528,7 @@ def booted_page(server: Lab, profile_dir: Path):
 
 def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: str | None = None) -> list[str]:
     """Open `path` in a tab (the kernel of `next_path`, if given, starts meanwhile), run `check(nb)` -> [problem,
-    ...], and close the tab. Takes a screenshot into test-artifacts/`shot`: the window, or the whole notebook (a
+    ...], and close the tab. Takes a screenshot into .test-output/screenshots/`shot`: the window, or the whole notebook (a
     tall screenshot: ~1-2 s) when something is wrong. A browser run that saved the notebook is a problem too."""
     source = (REPO / path).read_bytes()
     nb = lab_page.open_notebook(path)

@@ -13,6 +13,10 @@ Starting JupyterLab and Chromium once instead of once per file saves several sec
 Chromium is closed again as soon as a test that is not a browser test is about to run: Playwright's sync API
 keeps an asyncio event loop running in this thread while it is open, and `asyncio.run()` in any other test
 would then fail ("cannot be called from a running event loop"). The next browser test opens it again.
+
+Every kernel the session starts talks over Unix sockets, not TCP ports another process could take first
+(tests/kernel_ipc.py). A run writes into the kit only under .test-output/ (screenshots, hypothesis's examples):
+pytest_sessionfinish fails the run if `git status --ignored` differs at its end from its start.
 """
 
 import compileall
@@ -26,7 +30,12 @@ from pathlib import Path
 import pytest
 
 import kernel_forks
-from browser_support import booted_page, require_browser, start_lab, tool_root_copy
+import kernel_ipc
+from browser_support import OUTPUT, REPO, booted_page, require_browser, start_lab, tool_root_copy
+
+kernel_ipc.use()  # this process's kernels (nbval's, nbclient's, jupyter_client's) over Unix sockets, not TCP
+# hypothesis's example database in the one folder a test run writes into (not .hypothesis/ in the kit)
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(OUTPUT / "hypothesis"))
 
 # The test suite's plugins (pyproject.toml turns off auto-loading): xdist and hypothesis when installed, and
 # tests/suite_schedule.py, which spreads `pytest` (no paths) over the cores.
@@ -66,19 +75,26 @@ KIT_FOLDERS = ("harness_lib", "exercises")  # the kit's own Python modules, impo
 
 def pytest_configure(config):
     """Once per test session (in xdist's main process; workers and every process they start inherit it):
-    the kit's modules are compiled, and kernels are forked from a warm process (tests/kernel_forks.py)."""
+    the kit's modules are compiled, the work tree's state is noted (see pytest_sessionfinish), the kernels of the
+    processes the session starts talk over Unix sockets (tests/kernel_ipc.py), and they are forked from a warm
+    process (tests/kernel_forks.py)."""
     if hasattr(config, "workerinput"):
         return
     compile_the_kit()
-    if "KIT_TEST_KERNEL_SERVER" in os.environ or not kernel_forks.available():
+    if "KIT_TEST_SESSION" in os.environ:  # a pytest this session started: it has all of the below already
         return
-    folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))
-    before = {name: os.environ.get(name) for name in ("JUPYTER_PATH", "KIT_TEST_KERNEL_SERVER")}
-    server = kernel_forks.start(folder)
+    config.stash[TREE_BEFORE] = tree_state()
+    folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))  # short: it holds Unix sockets
+    before = {name: os.environ.get(name) for name in SESSION_VARIABLES}
+    os.environ["KIT_TEST_SESSION"] = str(folder)
+    if kernel_ipc.available():
+        session_kernels_over_ipc(folder)
+    server = kernel_forks.start(folder) if kernel_forks.available() else None
 
     def stop():
         try:
-            kernel_forks.stop(server)
+            if server is not None:
+                kernel_forks.stop(server)
             log = folder / "kernels.sock.log"  # which kernels were forked, which started cold and why
             if os.environ.get("KIT_TEST_KERNEL_LOG") and log.exists():
                 shutil.copy(log, os.environ["KIT_TEST_KERNEL_LOG"])
@@ -90,6 +106,86 @@ def pytest_configure(config):
                 else:
                     os.environ[name] = value
     config.add_cleanup(stop)
+
+
+# What pytest_configure sets for the whole session (every process it starts inherits them), and puts back after.
+SESSION_VARIABLES = ("KIT_TEST_SESSION", "JUPYTER_PATH", "KIT_TEST_KERNEL_SERVER", "PYTHONPATH", "PYTEST_PLUGINS",
+                     "JUPYTER_CONFIG_DIR")
+
+
+def session_kernels_over_ipc(folder):
+    """The kernels of the processes this session starts over IPC too (see tests/kernel_ipc.py): the pytest runs
+    load kernel_ipc as a plugin (a copy of it on PYTHONPATH, alone in its folder), the Jupyter applications
+    (nbconvert) read the session's Jupyter configuration folder."""
+    site = folder / "site"
+    site.mkdir()
+    shutil.copy(Path(kernel_ipc.__file__), site / "kernel_ipc.py")
+    kernel_ipc.write_config(folder / "jupyter-config")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    os.environ["PYTEST_PLUGINS"] = ",".join(filter(None, [os.environ.get("PYTEST_PLUGINS"), "kernel_ipc"]))
+    os.environ["JUPYTER_CONFIG_DIR"] = str(folder / "jupyter-config")
+
+
+# --- a run leaves the kit as it found it ------------------------------------------------------------------
+
+TREE_BEFORE = pytest.StashKey()
+TREE_LEFT = pytest.StashKey()
+SCRATCH = REPO / "workspace" / "scratch"  # where lesson 05 and exercise 01 let their tools write (harness_lib.tools)
+
+
+def tree_state():
+    """(`git status --ignored --porcelain` lines, the entries of workspace/scratch/), or None outside a git clone."""
+    import subprocess
+
+    try:
+        status = subprocess.run(["git", "status", "--ignored", "--porcelain", "--untracked-files=normal"], cwd=REPO,
+                                capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if status.returncode != 0 or not (REPO / ".git").exists():
+        return None
+    return set(status.stdout.splitlines()), set(os.listdir(SCRATCH)) if SCRATCH.is_dir() else set()
+
+
+def left_behind(before, after):
+    """The status lines that differ, except under .test-output/ (the run's own folder) and Python's bytecode caches
+    (__pycache__/, written next to the modules by every import, and on purpose by compile_the_kit)."""
+    def counts(line):
+        path = line[3:].split(" -> ")[-1].strip('"')
+        return not path.startswith(".test-output/") and "__pycache__" not in Path(path).parts
+    return sorted(line for line in before ^ after if counts(line))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    """A whole run leaves the work tree as it found it (`git status --ignored` the same at its start and end): the
+    tools' files in workspace/scratch/ that were not there at the start are deleted (exercise 01 and lesson 05
+    write there on purpose: their tools' root is the kit's workspace/), and anything else new fails the run."""
+    before = session.config.stash.get(TREE_BEFORE, None)
+    if before is None or hasattr(session.config, "workerinput"):
+        return
+    for name in set(os.listdir(SCRATCH)) - before[1] if SCRATCH.is_dir() else ():
+        path = SCRATCH / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    after = tree_state()
+    left = left_behind(before[0], after[0]) if after else []
+    if left:
+        session.config.stash[TREE_LEFT] = left
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    left = config.stash.get(TREE_LEFT, None)
+    if left:
+        terminalreporter.section("the run changed the work tree", sep="=", red=True, bold=True)
+        terminalreporter.write_line("`git status --ignored --porcelain` at the start and at the end of this run "
+                                    "differ (a test run writes only under .test-output/):")
+        for line in left:
+            terminalreporter.write_line(f"    {line}")
 
 
 def compile_the_kit():

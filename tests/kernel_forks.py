@@ -238,8 +238,9 @@ def become_kernel(conn, fds, request):
 
 def quiet_tcp_warning():
     """Drop ipykernel's "Kernel is running over TCP without encryption" warning, which every kernel started over
-    TCP on 127.0.0.1 logs (nbval, nbclient and JupyterLab pick TCP; tests/kernel_cells.py and exercises/gradebook.py
-    use IPC), in this kernel process only: the session's output then shows what matters."""
+    TCP on 127.0.0.1 logs, in this kernel process only: the session's output then shows what matters. (The session's
+    kernels talk over Unix sockets, tests/kernel_ipc.py; a kernel started over TCP all the same, e.g. by a process
+    that does not load kernel_ipc, would log it.)"""
     import logging
 
     logging.getLogger("IPKernelApp").addFilter(
