@@ -168,16 +168,25 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     - "mixed": exercises 1 and 4 done in Spanish (the English starter, left as shipped, is not run), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
       both editions (0); and a sitecustomize.py committed at the root, which no grading process may import;
     - "edited-grader": the solutions with the checks' kit (exercises/checks/kit.py) edited to pass everything: 0
-      everywhere (refused before any kernel runs)."""
+      everywhere (refused before any kernel runs);
+    - "teacher-kit": the teacher's grader checked out in .kit (KIT_REPOSITORY), and a learner whose repository holds
+      the solutions next to a kit edited to fail everything and a csv.py at the root (which `python -m` would
+      import in place of Python's own): the teacher's grader grades, full marks, and the csv.py never runs."""
     collect = next(s for s in steps() if s.get("name") == "Collect the submission")
     found = graders()
     scores, logs = {}, {}
     solutions = ROOT / "exercises" / "solutions"
     marker = template.parent / "sitecustomize-ran"
-    for who in ("solutions", "mixed", "edited-grader"):
+    for who in ("solutions", "mixed", "edited-grader", "teacher-kit"):
         work = template.parent / who
         shutil.copytree(template, work)
-        if who in ("solutions", "edited-grader"):
+        if who == "teacher-kit":
+            shutil.copytree(template, work / ".kit")  # the workflow's "Teacher's grader" checkout
+            kit = work / "exercises" / "checks" / "kit.py"
+            kit.write_text(kit.read_text(encoding="utf-8").replace(
+                "        passed = bool(passed)", "        passed = False", 1), encoding="utf-8")
+            (work / "csv.py").write_text(f"open({str(marker)!r}, 'a').write('csv.py ran')\n", encoding="utf-8")
+        if who in ("solutions", "edited-grader", "teacher-kit"):
             for nb in solutions.glob("*.ipynb"):
                 shutil.copy2(nb, work / "exercises" / nb.name)
         if who == "edited-grader":
@@ -201,13 +210,15 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             logs[who, step["id"]] = out
             print(out[-1500:])
     points = [s["with"]["max-score"] for s in found]
-    assert scores == {"solutions": sum(points), "mixed": points[0] + points[3], "edited-grader": 0}
+    assert scores == {"solutions": sum(points), "mixed": points[0] + points[3], "edited-grader": 0,
+                      "teacher-kit": sum(points)}
+    assert not (template.parent / "teacher-kit" / "csv.py").exists()
     assert f"{EXERCISE_NAMES[0]}: PASS (es/{EXERCISE_NAMES[0]})" in logs["mixed", found[0]["id"]]
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
             in logs["mixed", found[1]["id"]])
     assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
     assert "exercises/checks/kit.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
-    assert not marker.exists(), "a committed sitecustomize.py was imported by a grading process"
+    assert not marker.exists(), "a committed sitecustomize.py or csv.py was imported by a grading process"
 
 
 def test_an_edition_left_as_shipped_is_told_apart_by_the_lock_not_by_the_files_on_disk():
