@@ -385,6 +385,14 @@ def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repo
     assert sorted(j.learner for j in discover(tmp_path / "lms")) == [
         "Ana Pérez", "José Núñez", "bo", "just-a-file", "perezana"]
     assert sorted(j.learner for j in discover(tmp_path / "repos")) == ["ana-p", "bo"]
+    # a cloned repository whose Classroom workflow was edited (its points are not the teacher's): a note to look at
+    for who, text in (("harness-exercises-ana-p", None), ("harness-exercises-bo", b"on: push\njobs: {}\n")):
+        workflow = tmp_path / "repos" / who / ".github" / "workflows" / "classroom.yml"
+        workflow.parent.mkdir(parents=True)
+        workflow.write_bytes(text or (ROOT / ".github" / "workflows" / "classroom.yml").read_bytes())
+    notes = {j.learner: j.notes for j in discover(tmp_path / "repos")}
+    assert notes["ana-p"] == [] and "classroom.yml is not the kit's" in notes["bo"][0]
+    assert all(j.notes == [] for j in discover(tmp_path / "lms"))
 
 
 def test_an_answer_taken_from_the_library_or_a_lesson_is_shown_to_a_person():
