@@ -52,7 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .sandbox import sandbox_available
-from .submissions import TMP_PREFIX, _conftest_module, learner_of, lesson_cells, prepare, shared_prefix
+from .submissions import (TMP_PREFIX, _conftest_module, learner_of, lesson_cells, prepare, shared_prefix,
+                          workflow_notes)
 from .worker import RESULT_MARK, _worker, kernel_env, seal_diff
 
 HERE = Path(__file__).resolve().parent
@@ -262,24 +263,6 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
         jobs.append(Job(path=p, learner=learner, file=rel.as_posix(), notes=workflow_notes(p, folder)))
     return jobs
 
-
-CLASSROOM_WORKFLOW = Path(".github", "workflows", "classroom.yml")
-
-
-def workflow_notes(notebook: Path, folder: Path) -> list[str]:
-    """A cloned Classroom repository (a folder above the notebook, inside `folder`, that holds
-    .github/workflows/classroom.yml) whose workflow is not the kit's: its Classroom points came from a workflow
-    the learner could edit. A note for a person; the gradebook's own verdict does not depend on it."""
-    kit = ROOT / CLASSROOM_WORKFLOW
-    for repo in notebook.parents:
-        if repo == folder.parent or not repo.is_relative_to(folder):
-            break
-        theirs = repo / CLASSROOM_WORKFLOW
-        if theirs.is_file():
-            same = kit.is_file() and theirs.read_bytes() == kit.read_bytes()
-            return [] if same else ["its repository's .github/workflows/classroom.yml is not the kit's: its "
-                                    "Classroom points may come from an edited workflow"]
-    return []
 
 
 FEEDBACK = {

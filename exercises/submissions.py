@@ -318,3 +318,21 @@ def untouched(nb: dict, name: str, lock: dict) -> bool:
             return True
     return False
 
+
+CLASSROOM_WORKFLOW = Path(".github", "workflows", "classroom.yml")
+
+
+def workflow_notes(notebook: Path, folder: Path) -> list[str]:
+    """A cloned Classroom repository (a folder above the notebook, inside `folder`, that holds
+    .github/workflows/classroom.yml) whose workflow is not the kit's: its Classroom points came from a workflow
+    the learner could edit. A note for a person; the gradebook's own verdict does not depend on it."""
+    kit = ROOT / CLASSROOM_WORKFLOW
+    for repo in notebook.parents:
+        if repo == folder.parent or not repo.is_relative_to(folder):
+            break
+        theirs = repo / CLASSROOM_WORKFLOW
+        if theirs.is_file():
+            same = kit.is_file() and theirs.read_bytes() == kit.read_bytes()
+            return [] if same else ["its repository's .github/workflows/classroom.yml is not the kit's: its "
+                                    "Classroom points may come from an edited workflow"]
+    return []
