@@ -66,8 +66,10 @@ def pytest_xdist_make_scheduler(config, log):
 
     class LessonWithTranslation(LoadFileScheduling):
         # Each worker that runs a browser test starts its own JupyterLab and Chromium (tests/conftest.py, ~8 CPU-s):
-        # the two small browser files go with a big one, so no worker starts them for a few seconds of tests.
+        # the small files that use them go with a big one, so no worker starts them for a few seconds of tests
+        # (test_kernel_transport.py checks that JupyterLab's kernels talk over Unix sockets).
         BROWSER_PARTNERS = {"tests/test_browser_es.py": "tests/test_browser.py",
+                            "tests/test_kernel_transport.py": "tests/test_browser.py",
                             "tests/test_browser_rerun.py": "tests/test_browser_exercises.py"}
 
         def _split_scope(self, nodeid):
