@@ -8,13 +8,14 @@ take it.
 
 How, for each way the session starts a kernel:
 - In the session's pytest processes (tests/conftest.py calls `use()`) and in every pytest process they start (the
-  learner's command that tests/test_exercises.py runs, nbval in test_live_mode.py: conftest.py sets PYTEST_PLUGINS
-  to this module and puts a copy of it on PYTHONPATH), `use()` makes IPCProvisioner jupyter_client's default kernel
-  provisioner. nbval, nbclient and jupyter_client's KernelManager all start their kernels through it.
+  learner's command that tests/test_exercises.py runs, nbval in test_live_mode.py: tests/conftest.py sets
+  PYTEST_PLUGINS to this module and puts a copy of it on PYTHONPATH), `use()` makes IPCProvisioner
+  jupyter_client's default kernel provisioner. nbval, nbclient and jupyter_client's KernelManager all start their
+  kernels through it.
 - `jupyter nbconvert --execute` and other Jupyter applications read the session's Jupyter configuration folder
   (JUPYTER_CONFIG_DIR, written by `write_config`): `c.KernelManager.transport = "ipc"`, in a folder of its own.
 - JupyterLab (tests/browser_support.py) is started with `--KernelManager.transport=ipc`.
-- tests/kernel_cells.py and exercises/gradebook.py's workers ask for IPC themselves (left as they are here).
+- tests/kernel_cells.py and the gradebook's workers ask for IPC themselves (left as they are here).
 The kernelspec itself names no provisioner, so a process that cannot import this module (the gradebook's workers
 run `python -I`) still finds the session's `python3` kernel.
 

@@ -7,8 +7,8 @@ does and reads the transport from where it is decided: the kernel's own connecti
 
 Kinds covered: nbval in the session's process (the lessons), jupyter_client's KernelManager (and its restart),
 nbclient, a pytest --nbval run the session starts (the learner's command in test_exercises.py), `jupyter nbconvert
---execute`, JupyterLab's kernels (the browser tests), tests/kernel_cells.py's kernel. exercises/gradebook.py's
-workers start theirs over IPC themselves (tested with the gradebook)."""
+--execute`, JupyterLab's kernels (the browser tests), tests/kernel_cells.py's kernel. The gradebook's workers
+start theirs over IPC themselves (tested with the gradebook)."""
 
 import json
 import os
