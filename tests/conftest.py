@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+import clean_tree
 import kernel_forks
 import kernel_ipc
 from browser_support import OUTPUT, REPO, booted_page, require_browser, start_lab, tool_root_copy
@@ -83,7 +84,7 @@ def pytest_configure(config):
     compile_the_kit()
     if "KIT_TEST_SESSION" in os.environ:  # a pytest this session started: it has all of the below already
         return
-    config.stash[TREE_BEFORE] = tree_state()
+    config.stash[TREE_BEFORE] = clean_tree.state(REPO)
     folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))  # short: it holds Unix sockets
     before = {name: os.environ.get(name) for name in SESSION_VARIABLES}
     os.environ["KIT_TEST_SESSION"] = str(folder)
@@ -126,52 +127,22 @@ def session_kernels_over_ipc(folder):
     os.environ["JUPYTER_CONFIG_DIR"] = str(folder / "jupyter-config")
 
 
-# --- a run leaves the kit as it found it ------------------------------------------------------------------
+# --- a run leaves the kit as it found it (tests/clean_tree.py) ----------------------------------------------
 
 TREE_BEFORE = pytest.StashKey()
 TREE_LEFT = pytest.StashKey()
-SCRATCH = REPO / "workspace" / "scratch"  # where lesson 05 and exercise 01 let their tools write (harness_lib.tools)
-
-
-def tree_state():
-    """(`git status --ignored --porcelain` lines, the entries of workspace/scratch/), or None outside a git clone."""
-    import subprocess
-
-    try:
-        status = subprocess.run(["git", "status", "--ignored", "--porcelain", "--untracked-files=normal"], cwd=REPO,
-                                capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if status.returncode != 0 or not (REPO / ".git").exists():
-        return None
-    return set(status.stdout.splitlines()), set(os.listdir(SCRATCH)) if SCRATCH.is_dir() else set()
-
-
-def left_behind(before, after):
-    """The status lines that differ, except under .test-output/ (the run's own folder) and Python's bytecode caches
-    (__pycache__/, written next to the modules by every import, and on purpose by compile_the_kit)."""
-    def counts(line):
-        path = line[3:].split(" -> ")[-1].strip('"')
-        return not path.startswith(".test-output/") and "__pycache__" not in Path(path).parts
-    return sorted(line for line in before ^ after if counts(line))
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session):
-    """A whole run leaves the work tree as it found it (`git status --ignored` the same at its start and end): the
-    tools' files in workspace/scratch/ that were not there at the start are deleted (exercise 01 and lesson 05
-    write there on purpose: their tools' root is the kit's workspace/), and anything else new fails the run."""
+    """The tools' new files in workspace/scratch/ are deleted; anything else the run changed in the work tree
+    (`git status --ignored` differs from its start, .test-output/ aside) fails it."""
     before = session.config.stash.get(TREE_BEFORE, None)
     if before is None or hasattr(session.config, "workerinput"):
         return
-    for name in set(os.listdir(SCRATCH)) - before[1] if SCRATCH.is_dir() else ():
-        path = SCRATCH / name
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            path.unlink(missing_ok=True)
-    after = tree_state()
-    left = left_behind(before[0], after[0]) if after else []
+    clean_tree.forget_new_scratch(REPO, before[1])
+    after = clean_tree.state(REPO)
+    left = clean_tree.left_behind(before[0], after[0]) if after else []
     if left:
         session.config.stash[TREE_LEFT] = left
         if session.exitstatus == pytest.ExitCode.OK:
