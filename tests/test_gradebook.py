@@ -390,8 +390,8 @@ def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repo
         workflow = tmp_path / "repos" / who / ".github" / "workflows" / "classroom.yml"
         workflow.parent.mkdir(parents=True)
         workflow.write_bytes(text or (ROOT / ".github" / "workflows" / "classroom.yml").read_bytes())
-    notes = {j.learner: j.notes for j in discover(tmp_path / "repos")}
-    assert notes["ana-p"] == [] and "classroom.yml is not the kit's" in notes["bo"][0]
+    looked_at = {j.learner: j.notes for j in discover(tmp_path / "repos")}
+    assert looked_at["ana-p"] == [] and "classroom.yml is not the kit's" in looked_at["bo"][0]
     assert all(j.notes == [] for j in discover(tmp_path / "lms"))
 
 
