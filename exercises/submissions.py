@@ -138,8 +138,8 @@ INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__
              # walking the stack to the grader's frames
              "currentframe", "stack", "f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "cr_frame",
              "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__"}
-MODULES = ("exercises", "conftest", "grading", "harness_lib.offline", "nbval", "nbclient", "pytest", "_pytest",
-           "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
+MODULES = ("exercises", "conftest", "grading", "checks", "harness_lib.offline", "nbval", "nbclient", "pytest",
+           "_pytest", "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
 STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
 MAGIC = re.compile(r"^\s*(!|%%|%(sx|system|run|load|writefile|env|reset|store|alias|macro)\b)")
 
