@@ -17,7 +17,8 @@ How, for each way the session starts a kernel:
 - JupyterLab (tests/browser_support.py) is started with `--KernelManager.transport=ipc`.
 - tests/kernel_cells.py and the gradebook's workers ask for IPC themselves (left as they are here).
 The kernelspec itself names no provisioner, so a process that cannot import this module (the gradebook's workers
-run `python -I`) still finds the session's `python3` kernel.
+run `python -I`) still finds the session's `python3` kernel. NOT handled: a test that starts pytest with a PYTHONPATH
+of its own (instead of adding to the session's) gets "Error importing plugin kernel_ipc": keep the session's entry.
 
 Socket paths must stay under ~100 characters: each kernel's sockets go in a folder of its own directly under the
 system's temporary folder ("kit-ipc-XXXXXXXX/kernel-N"), removed when the kernel is shut down for good.
