@@ -187,7 +187,7 @@ def kit_files() -> list[Path]:
         # Not a git checkout (e.g. a Classroom repository's export): walk the folder, never into the skipped ones.
         # Another gradebook run in the same kit deletes its own _grading_tmp_ folder while this one walks: such
         # folders are not entered, and a folder that vanishes meanwhile is passed over (os.walk ignores it).
-        skip = {".git", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", "test-artifacts"}
+        skip = {".git", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", "test-artifacts", ".test-output"}
         found = []
         for folder, subfolders, files in os.walk(ROOT):
             subfolders[:] = [d for d in subfolders if d not in skip and not d.startswith("_grading_tmp_")]

@@ -3,7 +3,7 @@ every lesson in the live frontend (02 and 03: in test_browser_rerun.py, which th
 
 The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
 the whole module; each notebook is opened as a tab with a fresh kernel. Skipped (loudly) without
-/usr/bin/chromium or playwright, failing instead when CI=true. Screenshots go to test-artifacts/
+/usr/bin/chromium or playwright, failing instead when CI=true. Screenshots go to .test-output/screenshots/
 (gitignored): the window after each case and each Run All, and the whole notebook when its Run All
 found a problem.
 """

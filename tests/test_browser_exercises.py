@@ -5,7 +5,7 @@ prints it in one line, so Run All on a wrong answer never stops before the check
 starter, the reference answers of exercises 3 and 4 (every check ✓, no error output), and a copy of exercise 1's
 solution with a classic mistake (every content block treated as a tool call, so the try cells' runs break). Runs in
 the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without Chromium or playwright;
-failing instead when CI=true. Screenshots go to test-artifacts/: the window after each Run All, and the whole
+failing instead when CI=true. Screenshots go to .test-output/screenshots/: the window after each Run All, and the whole
 notebook when its Run All found a problem.
 """
 

@@ -4,7 +4,7 @@ decisions, the ending -- in the light theme and in the dark one.
 
 Each notebook is opened as a tab with a fresh kernel in the session's JupyterLab and Chromium page
 (tests/conftest.py) and run with Run All, under the same approval switch as the nbval runs. Screenshots of the
-drawn cells, light and dark, go to test-artifacts/ (gitignored). Skipped (loudly) without /usr/bin/chromium or
+drawn cells, light and dark, go to .test-output/screenshots/ (gitignored). Skipped (loudly) without /usr/bin/chromium or
 playwright, failing instead when CI=true.
 """
 
