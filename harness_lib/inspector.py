@@ -56,66 +56,6 @@ __all__ = ["Inspector", "side_by_side"]
 
 USAGE_COUNTERS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
-# The inspector's own words. The loop's stop sentences and the summary line come from lang.MESSAGES.
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "caption": "Run inspector", "request": "request", "stop": "stop_reason",
-        "calls": "tool calls → results", "tokens": "tokens of this response", "after": "after it",
-        "input_tokens": "input", "output_tokens": "output", "cache_creation_input_tokens": "cache write",
-        "cache_read_input_tokens": "cache read", "total": "total", "no_usage": "(no usage reported)",
-        "turns": "turns {used} of {cap}", "budget": "tokens {used} of {budget}",
-        "over": "over the budget by {over}", "turn_meter": "turns against the cap",
-        "budget_meter": "tokens against the budget", "signature": "signature",
-        "repeat": "↻ repeat: the same calls as turn {turn}",
-        "cycle": "↻ cycle: turns {first}–{last} again",
-        "approved": "approved", "refused": "not approved", "waiting": "⏳ waiting for approval",
-        "ok": "✓ returned", "error": "✗ error", "no_result": "no result yet",
-        "not_run": "not run: the harness stopped first",
-        "pause_turn": "pause_turn", "going_on": "asked to go on (not taken)", "in_progress": "…",
-        "waiting_model": "⏳ waiting for the model: request {n}",
-        "waiting_approval": "⏳ waiting for approval: {call}",
-        "no_events": "No events yet: pass this inspector as on_event to a run.",
-        "end": "end", "ended_by": "How it ended: {what} ({name}).", "failed": "The run failed: {message}",
-        "max_turns": "valve 1, the turn cap, stopped it", "token_budget": "valve 2, the token budget, stopped it",
-        "no_progress": "valve 3, no-progress detection, stopped it",
-        "end_turn": "the model ended its turn", "stop_sequence": "the model reached a stop sequence",
-        "max_tokens": "the response was cut short at max_tokens", "refusal": "the model declined",
-        "context_window": "the response was cut short by the context window",
-        "no_tool_calls": "a tool_use response held no tool call",
-        "unknown_stop": "with a stop reason this harness does not know",
-        "answer": "The answer: {text}",
-    },
-    "es": {
-        "caption": "Inspector de la ejecución", "request": "petición", "stop": "stop_reason",
-        "calls": "llamadas a herramientas → resultados", "tokens": "tokens de esta respuesta",
-        "after": "después", "input_tokens": "entrada", "output_tokens": "salida",
-        "cache_creation_input_tokens": "escritura en caché", "cache_read_input_tokens": "lectura de caché",
-        "total": "total", "no_usage": "(sin datos de uso)",
-        "turns": "turnos: {used} de {cap}", "budget": "tokens: {used} de {budget}",
-        "over": "{over} por encima del presupuesto", "turn_meter": "turnos frente al tope",
-        "budget_meter": "tokens frente al presupuesto", "signature": "firma",
-        "repeat": "↻ repetición: las mismas llamadas que el turno {turn}",
-        "cycle": "↻ ciclo: otra vez los turnos {first}–{last}",
-        "approved": "aprobada", "refused": "no aprobada", "waiting": "⏳ esperando tu aprobación",
-        "ok": "✓ devolvió", "error": "✗ error", "no_result": "aún sin resultado",
-        "not_run": "no se ejecutó: el arnés se detuvo antes",
-        "pause_turn": "pause_turn", "going_on": "pedía seguir (no se le dio el turno)", "in_progress": "…",
-        "waiting_model": "⏳ esperando al modelo: petición {n}",
-        "waiting_approval": "⏳ esperando tu aprobación: {call}",
-        "no_events": "Aún no hay eventos: pasa este inspector como on_event a una ejecución.",
-        "end": "fin", "ended_by": "Cómo terminó: {what} ({name}).", "failed": "La ejecución falló: {message}",
-        "max_turns": "la detuvo la válvula 1, el tope de turnos",
-        "token_budget": "la detuvo la válvula 2, el tope de presupuesto",
-        "no_progress": "la detuvo la válvula 3, la detección de falta de progreso",
-        "end_turn": "el modelo terminó su turno", "stop_sequence": "el modelo llegó a una secuencia de parada",
-        "max_tokens": "la respuesta quedó cortada en max_tokens", "refusal": "el modelo rechazó la petición",
-        "context_window": "la respuesta quedó cortada por la ventana de contexto",
-        "no_tool_calls": "una respuesta tool_use no traía ninguna llamada a herramienta",
-        "unknown_stop": "con una razón de parada que este arnés no conoce",
-        "answer": "La respuesta: {text}",
-    },
-}
-
 # Scoped to .hl-inspector; every colour is a JupyterLab theme variable with a light-theme fallback.
 STYLE = """<style>
 .hl-inspector.hl-inspector{color:var(--jp-ui-font-color1,#1f1f1f);font-family:var(--jp-ui-font-family,sans-serif);font-size:13px}
@@ -139,8 +79,9 @@ STYLE = """<style>
 </style>"""
 
 
-def _words() -> dict[str, str]:
-    return WORDS[lang.current()]
+def _t(key: str, **values) -> str:
+    """The inspector's words for `key` in the current language (lang.MESSAGES, "inspector.*")."""
+    return lang.text(f"inspector.{key}", **values)
 
 
 def _n(value: int) -> str:
@@ -342,85 +283,82 @@ class Inspector:
         return STYLE + self._table()
 
     def __repr__(self) -> str:  # the text/plain twin of the picture: no address, so it is deterministic
-        w = _words()
-        lines = [self.title or w["caption"]]
+        lines = [self.title or _t("caption")]
         for info in self._analysis():
             row = info["row"]
             calls = ", ".join(visible(f"{c.name}({compact(c.input)})") for c in row.calls)
-            stop = info["stop"] or (w["going_on"] if info["final"] else w["in_progress"])
+            stop = info["stop"] or (_t("going_on") if info["final"] else _t("in_progress"))
             if info["not_run"]:
-                calls = f"{visible(info['signature'])} ({w['not_run']})"
+                calls = f"{visible(info['signature'])} ({_t('not_run')})"
             lines.append(f"{row.n}: {stop} {calls}".rstrip())
         if self.end:
             lines.append(self._ending_line())
         elif self.error is not None:
-            lines.append(w["failed"].format(message=self.error))
+            lines.append(_t("failed", message=self.error))
         return "\n".join(lines)
 
     def _ending_line(self) -> str:
-        w, end = _words(), self.end
-        name = end["stopped_by"]
-        what = w.get(name, name)
-        return w["ended_by"].format(what=what, name=name)
+        name = self.end["stopped_by"]
+        what = _t(f"by.{name}") if f"inspector.by.{name}" in lang.MESSAGES[lang.current()] else name
+        return _t("ended_by", what=what, name=name)
 
     def _table(self) -> str:
-        w = _words()
-        head = "".join(f'<th scope="col">{escape(w[k])}</th>' for k in ("request", "stop", "calls", "tokens", "after"))
+        head = "".join(f'<th scope="col">{escape(_t(k))}</th>' for k in ("request", "stop", "calls", "tokens", "after"))
         body, analysis = [], self._analysis()
         for i, info in enumerate(analysis):
             done = i + 1 < len(analysis)  # a later request came: this row will not change again
             key = (info["row"].n, lang.current(), self.title)
             if not done or key not in self._drawn:
-                self._drawn[key] = self._row_html(info, w)
+                self._drawn[key] = self._row_html(info)
             body.append(self._drawn[key])
-        body.extend(self._tail_html(w))
-        caption = escape(self.title or w["caption"])
+        body.extend(self._tail_html())
+        caption = escape(self.title or _t("caption"))
         return (f'<div class="hl-inspector" lang="{lang.current()}"><table>'
                 f"<caption>{caption}</caption><thead><tr>{head}</tr></thead>"
                 f"<tbody>{''.join(body)}</tbody></table></div>")
 
-    def _row_html(self, info: dict, w: dict) -> str:
+    def _row_html(self, info: dict) -> str:
         row: Row = info["row"]
         classes = ["hl-row"]
         if info["mark"] is not None or info["cycle"]:
             classes.append("hl-repeat")
         stop = info["stop"]
         if info["final"] and not stop:
-            stop_cell = f'<span class="hl-going-on">{escape(w["going_on"])}</span>'
+            stop_cell = f'<span class="hl-going-on">{escape(_t("going_on"))}</span>'
         else:
-            stop_cell = f"<code>{escape(stop)}</code>" if stop else escape(w["in_progress"])
+            stop_cell = f"<code>{escape(stop)}</code>" if stop else escape(_t("in_progress"))
         # calls
         items = []
         if info["not_run"]:
             items.append(f'<li class="hl-call hl-not-run"><code>{escape(visible(info["signature"]))}</code> '
-                         f'— <span class="hl-refused">{escape(w["not_run"])}</span></li>')
+                         f'— <span class="hl-refused">{escape(_t("not_run"))}</span></li>')
         for call in row.calls:
-            items.append(self._call_html(call, w, waiting=self.end is None))
+            items.append(self._call_html(call, waiting=self.end is None))
         calls_cell = f"<ul>{''.join(items)}</ul>" if items else ""
         # tokens
         if row.usage is None:
-            tokens_cell = escape(w["no_usage"])
+            tokens_cell = escape(_t("no_usage"))
         else:
-            parts = [f"{escape(w[name])} {_n(row.usage.get(name) or 0)}" for name in USAGE_COUNTERS]
+            parts = [f"{escape(_t(name))} {_n(row.usage.get(name) or 0)}" for name in USAGE_COUNTERS]
             tokens_cell = (f'<span class="hl-usage">{" · ".join(parts)}</span><br>'
-                           f'<b class="hl-cost">{escape(w["total"])} {_n(info["cost"])}</b>')
+                           f'<b class="hl-cost">{escape(_t("total"))} {_n(info["cost"])}</b>')
         # state after it
-        state = [self._gauge(w["turns"].format(used=info["turns"], cap=self.max_turns), "hl-turns",
-                             w["turn_meter"], info["turns"], self.max_turns)]
+        state = [self._gauge(_t("turns", used=info["turns"], cap=self.max_turns), "hl-turns",
+                             _t("turn_meter"), info["turns"], self.max_turns)]
         if row.usage is not None:
             over = info["spent"] - self.token_budget
-            label = w["budget"].format(used=_n(info["spent"]), budget=_n(self.token_budget))
-            extra = f' <span class="hl-over">{escape(w["over"].format(over=_n(over)))}</span>' if over >= 0 else ""
-            state.append(self._gauge(label, "hl-budget", w["budget_meter"], info["spent"], self.token_budget) + extra)
+            label = _t("budget", used=_n(info["spent"]), budget=_n(self.token_budget))
+            extra = f' <span class="hl-over">{escape(_t("over", over=_n(over)))}</span>' if over >= 0 else ""
+            state.append(self._gauge(label, "hl-budget", _t("budget_meter"), info["spent"], self.token_budget) + extra)
         if info["signature"] is not None:
-            sig = f'{escape(w["signature"])}: <code class="hl-signature">{escape(visible(info["signature"]))}</code>'
+            sig = f'{escape(_t("signature"))}: <code class="hl-signature">{escape(visible(info["signature"]))}</code>'
             if info["cycle"]:
                 period, first, last = info["cycle"]
-                badge = (w["repeat"].format(turn=last) if period == 1
-                         else w["cycle"].format(first=first, last=last))
+                badge = (_t("repeat", turn=last) if period == 1
+                         else _t("cycle", first=first, last=last))
                 sig += f' <span class="hl-badge hl-cycle">{escape(badge)}</span>'
             elif info["mark"] is not None:
-                sig += f' <span class="hl-badge hl-same">{escape(w["repeat"].format(turn=info["mark"]))}</span>'
+                sig += f' <span class="hl-badge hl-same">{escape(_t("repeat", turn=info["mark"]))}</span>'
             state.append(sig)
         after_cell = "<br>".join(state)
         return (f'<tr class="{" ".join(classes)}" data-request="{row.n}">'
@@ -428,21 +366,21 @@ class Inspector:
                 f'<td class="hl-calls">{calls_cell}</td><td class="hl-tokens">{tokens_cell}</td>'
                 f'<td class="hl-after">{after_cell}</td></tr>')
 
-    def _call_html(self, call: Call, w: dict, *, waiting: bool) -> str:
+    def _call_html(self, call: Call, *, waiting: bool) -> str:
         shown = f"<code>{escape(visible(f'{call.name}({compact(call.input)})'))}</code>"
         parts = [shown]
         if call.approved is True:
-            parts.append(f'<span class="hl-approved">{escape(w["approved"])}</span>')
+            parts.append(f'<span class="hl-approved">{escape(_t("approved"))}</span>')
         elif call.approved is False:
-            parts.append(f'<span class="hl-refused">{escape(w["refused"])}</span>')
+            parts.append(f'<span class="hl-refused">{escape(_t("refused"))}</span>')
         elif waiting and call.result is None and call.name in self.high_impact:
-            parts.append(f'<span class="hl-waiting-approval">{escape(w["waiting"])}</span>')
+            parts.append(f'<span class="hl-waiting-approval">{escape(_t("waiting"))}</span>')
         if call.result is not None:
             text = escape(visible(preview(call.result, 80)))
             if call.is_error:
-                parts.append(f'<span class="hl-error">{escape(w["error"])}:</span> <code>{text}</code>')
+                parts.append(f'<span class="hl-error">{escape(_t("error"))}:</span> <code>{text}</code>')
             else:
-                parts.append(f'<span class="hl-ok">{escape(w["ok"])}</span> <code>{text}</code>')
+                parts.append(f'<span class="hl-ok">{escape(_t("ok"))}</span> <code>{text}</code>')
         kind = "hl-call-error" if call.is_error else "hl-call"
         return f'<li class="hl-call {kind}">{" — ".join(parts)}</li>'
 
@@ -452,7 +390,7 @@ class Inspector:
         return (f'<span class="{kind}"><meter min="0" max="{max(maximum, 1)}" value="{shown}" '
                 f'aria-label="{escape(what)}"></meter> {escape(label)}</span>')
 
-    def _tail_html(self, w: dict) -> list[str]:
+    def _tail_html(self) -> list[str]:
         if self.end is not None:
             end = self.end
             lines = [escape(self._ending_line())]
@@ -461,28 +399,28 @@ class Inspector:
                 first, _, rest = text.strip().partition("\n")
                 if first:
                     more = "…" if rest or len(first) > 160 else ""
-                    lines.append(escape(w["answer"].format(text=visible(first[:160]) + more)))
+                    lines.append(escape(_t("answer", text=visible(first[:160]) + more)))
             elif text:
                 lines.append(escape(visible(text)))
             lines.append(escape(summary(end["turns"], end["requests"])))
             return [f'<tr class="hl-end" data-stopped-by="{escape(end["stopped_by"])}">'
-                    f'<th scope="row">{escape(w["end"])}</th><td colspan="4">{"<br>".join(lines)}</td></tr>']
+                    f'<th scope="row">{escape(_t("end"))}</th><td colspan="4">{"<br>".join(lines)}</td></tr>']
         if self.error is not None:
-            return [f'<tr class="hl-end hl-failed"><th scope="row">{escape(w["end"])}</th>'
-                    f'<td colspan="4" class="hl-error">{escape(w["failed"].format(message=self.error))}</td></tr>']
+            return [f'<tr class="hl-end hl-failed"><th scope="row">{escape(_t("end"))}</th>'
+                    f'<td colspan="4" class="hl-error">{escape(_t("failed", message=self.error))}</td></tr>']
         if not self.started:
-            return [f'<tr class="hl-waiting"><td colspan="5">{escape(w["no_events"])}</td></tr>']
+            return [f'<tr class="hl-waiting"><td colspan="5">{escape(_t("no_events"))}</td></tr>']
         rows = self._ordered()
         last = rows[-1] if rows else None
         pending = [c for c in (last.calls if last else []) if c.approved is None and c.result is None
                    and c.name in self.high_impact]
         if pending:
             call = visible(f"{pending[0].name}({compact(pending[0].input)})")
-            text = w["waiting_approval"].format(call=call)
+            text = _t("waiting_approval", call=call)
         elif last is not None and any(c.result is None for c in last.calls):
             return []  # the tools are running: their results come in a moment
         else:
-            text = w["waiting_model"].format(n=last.n + 1 if last else 1)
+            text = _t("waiting_model", n=last.n + 1 if last else 1)
         return [f'<tr class="hl-waiting"><td colspan="5">{escape(text)}</td></tr>']
 
 

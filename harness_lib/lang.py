@@ -89,6 +89,11 @@ def text(key: str, **values) -> str:
     return MESSAGES[current()][key].format(**values)
 
 
+def english(key: str, **values) -> str:
+    """The message `key` in English, whatever the setting: the words the *model* reads (the loop's stop sentences)."""
+    return MESSAGES["en"][key].format(**values)
+
+
 def plural(key: str, n: int) -> str:
     """The singular (n == 1) or plural word for `key`: plural("turn", 2) == "turns" (or "turnos")."""
     one, many = MESSAGES[current()][key]
@@ -138,7 +143,9 @@ MESSAGES: dict[str, dict] = {
         "transcript.summary": "That took {turns} tool-calling {turn_word} across {requests} model {request_word}.",
         "turn": ("turn", "turns"),
         "request": ("request", "requests"),
-        # the loop's stop sentences, as the transcript prints them (loop.py writes the English ones)
+        # loop.py's stop sentences: AgentResult.text has them in English (lang.english), the transcript and the
+        # inspector print them in the current language (trace.stop_text), from the message id and values the
+        # run ended with (AgentResult.note, the "end" event's "note")
         "stop.max_turns": ("Stopped by the harness: reached the turn cap of {cap} "
                            "(the task may be too hard, or the model may be stuck)."),
         "stop.token_budget": "Stopped by the harness: {used} tokens used, reaching the token budget of {budget}.",
@@ -237,6 +244,36 @@ MESSAGES: dict[str, dict] = {
                              "then run the cell again"),
         "nb.full_traceback": "{line}  (%tb shows the full traceback)",
         "nb.scripted": "(Claude will not misbehave on cue; this cell uses the kit's scripted offline model)",
+        # inspector.py: the run inspector's own words (how a run ended, by stopped_by: inspector.by.*)
+        "inspector.caption": "Run inspector", "inspector.request": "request", "inspector.stop": "stop_reason",
+        "inspector.calls": "tool calls → results", "inspector.tokens": "tokens of this response",
+        "inspector.after": "after it", "inspector.input_tokens": "input", "inspector.output_tokens": "output",
+        "inspector.cache_creation_input_tokens": "cache write", "inspector.cache_read_input_tokens": "cache read",
+        "inspector.total": "total", "inspector.no_usage": "(no usage reported)",
+        "inspector.turns": "turns {used} of {cap}", "inspector.budget": "tokens {used} of {budget}",
+        "inspector.over": "over the budget by {over}", "inspector.turn_meter": "turns against the cap",
+        "inspector.budget_meter": "tokens against the budget", "inspector.signature": "signature",
+        "inspector.repeat": "↻ repeat: the same calls as turn {turn}",
+        "inspector.cycle": "↻ cycle: turns {first}–{last} again", "inspector.approved": "approved",
+        "inspector.refused": "not approved", "inspector.waiting": "⏳ waiting for approval",
+        "inspector.ok": "✓ returned", "inspector.error": "✗ error",
+        "inspector.not_run": "not run: the harness stopped first",
+        "inspector.going_on": "asked to go on (not taken)", "inspector.in_progress": "…",
+        "inspector.waiting_model": "⏳ waiting for the model: request {n}",
+        "inspector.waiting_approval": "⏳ waiting for approval: {call}",
+        "inspector.no_events": "No events yet: pass this inspector as on_event to a run.", "inspector.end": "end",
+        "inspector.ended_by": "How it ended: {what} ({name}).", "inspector.failed": "The run failed: {message}",
+        "inspector.by.max_turns": "valve 1, the turn cap, stopped it",
+        "inspector.by.token_budget": "valve 2, the token budget, stopped it",
+        "inspector.by.no_progress": "valve 3, no-progress detection, stopped it",
+        "inspector.by.end_turn": "the model ended its turn",
+        "inspector.by.stop_sequence": "the model reached a stop sequence",
+        "inspector.by.max_tokens": "the response was cut short at max_tokens",
+        "inspector.by.refusal": "the model declined",
+        "inspector.by.context_window": "the response was cut short by the context window",
+        "inspector.by.no_tool_calls": "a tool_use response held no tool call",
+        "inspector.by.unknown_stop": "with a stop reason this harness does not know",
+        "inspector.answer": "The answer: {text}",
     },
     "es": {
         "approve.yes": ("s", "si", "sí", "y", "yes"),
@@ -370,5 +407,36 @@ MESSAGES: dict[str, dict] = {
         "nb.full_traceback": "{line}  (%tb muestra la traza completa)",
         "nb.scripted": ("(Claude no se porta mal por encargo; esta celda usa el modelo sin conexión del kit, que "
                         "sigue un guion)"),
+        "inspector.caption": "Inspector de la ejecución", "inspector.request": "petición",
+        "inspector.stop": "stop_reason", "inspector.calls": "llamadas a herramientas → resultados",
+        "inspector.tokens": "tokens de esta respuesta", "inspector.after": "después",
+        "inspector.input_tokens": "entrada", "inspector.output_tokens": "salida",
+        "inspector.cache_creation_input_tokens": "escritura en caché",
+        "inspector.cache_read_input_tokens": "lectura de caché", "inspector.total": "total",
+        "inspector.no_usage": "(sin datos de uso)", "inspector.turns": "turnos: {used} de {cap}",
+        "inspector.budget": "tokens: {used} de {budget}", "inspector.over": "{over} por encima del presupuesto",
+        "inspector.turn_meter": "turnos frente al tope", "inspector.budget_meter": "tokens frente al presupuesto",
+        "inspector.signature": "firma", "inspector.repeat": "↻ repetición: las mismas llamadas que el turno {turn}",
+        "inspector.cycle": "↻ ciclo: otra vez los turnos {first}–{last}", "inspector.approved": "aprobada",
+        "inspector.refused": "no aprobada", "inspector.waiting": "⏳ esperando tu aprobación",
+        "inspector.ok": "✓ devolvió", "inspector.error": "✗ error",
+        "inspector.not_run": "no se ejecutó: el arnés se detuvo antes",
+        "inspector.going_on": "pedía seguir (no se le dio el turno)", "inspector.in_progress": "…",
+        "inspector.waiting_model": "⏳ esperando al modelo: petición {n}",
+        "inspector.waiting_approval": "⏳ esperando tu aprobación: {call}",
+        "inspector.no_events": "Aún no hay eventos: pasa este inspector como on_event a una ejecución.",
+        "inspector.end": "fin", "inspector.ended_by": "Cómo terminó: {what} ({name}).",
+        "inspector.failed": "La ejecución falló: {message}",
+        "inspector.by.max_turns": "la detuvo la válvula 1, el tope de turnos",
+        "inspector.by.token_budget": "la detuvo la válvula 2, el tope de presupuesto",
+        "inspector.by.no_progress": "la detuvo la válvula 3, la detección de falta de progreso",
+        "inspector.by.end_turn": "el modelo terminó su turno",
+        "inspector.by.stop_sequence": "el modelo llegó a una secuencia de parada",
+        "inspector.by.max_tokens": "la respuesta quedó cortada en max_tokens",
+        "inspector.by.refusal": "el modelo rechazó la petición",
+        "inspector.by.context_window": "la respuesta quedó cortada por la ventana de contexto",
+        "inspector.by.no_tool_calls": "una respuesta tool_use no traía ninguna llamada a herramienta",
+        "inspector.by.unknown_stop": "con una razón de parada que este arnés no conoce",
+        "inspector.answer": "La respuesta: {text}",
     },
 }
