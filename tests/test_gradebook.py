@@ -547,23 +547,6 @@ _o.kill(_o.getppid(), _g.SIGKILL)
 """
 
 
-def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(tmp_path):
-    """A submission writes a complete, well-formed "every check passed" result line into the stdout of every process
-    it can reach through /proc (the grading worker's among them, without the sandbox), then kills its parent. In the
-    sandbox it reaches no grader process: the row is not PASS. (Without the sandbox this forgery got PASS.)"""
-    bwrap_or_skip()
-    checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
-    nb = edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n")
-    (tmp_path / "class" / "trudy").mkdir(parents=True)
-    (tmp_path / "class" / "trudy" / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
-                          str(tmp_path / "grades.csv"), "-j", "1", "--cell-timeout", "20", "--tmp-tag", TAG],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    (row,) = csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))
-    assert row["sandbox"] == "bwrap" and row["verdict"] != "PASS" and row["points"] == "0", row
-
-
 def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
     """Ctrl-C or a kill of the gradebook ends its graders and their kernels too (they run in sessions of their own,
     so the terminal's signal does not reach them): none goes on running an endless loop unseen."""
@@ -672,30 +655,6 @@ getattr(_y, "mod" + "ules")["exercises.defen" + "dant"] = _fake
 '''
 
 
-def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(tmp_path):
-    """rita replaces the shell's code runner, gus swaps the grader's methods found through the garbage collector,
-    ivy (a forgery of our own) replaces the kernel's side of the judge's line with one that answers "✓" to every
-    question. Each row: no PASS, 0 points, every check 0, and the reason says what the judge saw."""
-    bwrap_or_skip()
-    for who, code in (("rita", RUN_CELL), ("gus", GC_SWAP), ("ivy", IMPOSTOR)):
-        (tmp_path / "class" / who).mkdir(parents=True)
-        nb = edit(starter(EX1), "policy", prepend=code + "\n")
-        (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
-                          str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "20", "--tmp-tag", TAG],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    rows = {row["learner"]: row for row in csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))}
-    assert sorted(rows) == ["gus", "ivy", "rita"]
-    for who, row in rows.items():
-        assert row["verdict"] != "PASS" and row["points"] == "0", row
-        assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
-    assert rows["rita"]["verdict"] == "FAIL" and "did not answer the grader" in rows["rita"]["failed_criteria"]
-    assert rows["ivy"]["verdict"] == "FAIL" and "✗ POLICY is a dict" in rows["ivy"]["failed_criteria"]
-    gus = rows["gus"]  # the judge fails it on its answers; the seal also saw the class change in the kernel
-    assert "✗ POLICY is a dict" in gus["failed_criteria"] or "Checks" in gus["reason"], gus
-
-
 DETACHED = '''\
 import os as _o
 if _o.fork() == 0:  # a detached process: a new session, double-forked, that outlives its notebook if it can
@@ -707,25 +666,67 @@ if _o.fork() == 0:  # a detached process: a new session, double-forked, that out
 '''
 
 
-def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(tmp_path):
-    """A submission leaves a double-forked, new-session process that waits, then appends a PASS row to the CSV
-    (its path given literally, as if found) for the next 15 s. The sandbox's processes die with the notebook, and
-    the CSV's folder is not in the sandbox: the CSV a few seconds after the run is the CSV the run wrote."""
+@pytest.fixture(scope="module")
+def forgeries(tmp_path_factory):
+    """One sandboxed run of the gradebook (-j 2) over five learners who each try to get marks for an untouched
+    starter from inside the kernel: trudy forges the worker's result line, rita the shell's code runner, gus the
+    grader's methods, ivy the kernel's end of the judge's line, and rex leaves a process to rewrite the CSV."""
     bwrap_or_skip()
-    klass, out, tag = tmp_path / "class", tmp_path / "out", uuid.uuid4().hex[:8]
-    (klass / "rex").mkdir(parents=True)
+    tmp = tmp_path_factory.mktemp("forgeries")
+    klass, out, tag = tmp / "class", tmp / "out", uuid.uuid4().hex[:8]
     out.mkdir()
     (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
-    code = DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
-    (klass / "rex" / EX1).write_text(json.dumps(edit(starter(EX1), "policy", prepend=code + "\n")), encoding="utf-8")
+    checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
+    for who, code in (("trudy", FORGE.format(checks=checks)), ("rita", RUN_CELL), ("gus", GC_SWAP),
+                      ("ivy", IMPOSTOR), ("rex", DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag))):
+        (klass / who).mkdir(parents=True)
+        nb = edit(starter(EX1), "policy", prepend=code + "\n")
+        (klass / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass), "--out", str(out / "grades.csv"),
-                          "-j", "1", "--sandbox", "bwrap", "--cell-timeout", "20", "--tmp-tag", TAG],
+                          "-j", "2", "--sandbox", "bwrap", "--cell-timeout", "20", "--tmp-tag", TAG],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     written = (out / "grades.csv").read_bytes()
-    time.sleep(3)
-    assert (out / "grades.csv").read_bytes() == written and b"rewriter" not in written
+    time.sleep(3)  # rex's process would be writing by now
+    rows = {row["learner"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    yield {"rows": rows, "out": out, "written": written, "tag": tag}
+    subprocess.run(["pkill", "-f", f"rewriter-{tag}"])
+
+
+def test_no_forgery_from_inside_the_kernel_gets_a_pass_or_points(forgeries):
+    rows = forgeries["rows"]
+    assert sorted(rows) == ["gus", "ivy", "rex", "rita", "trudy"]
+    for who, row in rows.items():
+        assert row["sandbox"] == "bwrap" and row["verdict"] != "PASS" and row["points"] == "0", row
+        assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
+
+
+def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(forgeries):
+    """trudy writes a complete, well-formed "every check passed" result line into the stdout of every process it can
+    reach through /proc (the grading worker's among them, without the sandbox), then kills its parent. In the
+    sandbox it reaches no grader process. (Without the sandbox this forgery got PASS.)"""
+    assert forgeries["rows"]["trudy"]["verdict"] in ("FAIL", "ERROR"), forgeries["rows"]["trudy"]
+
+
+def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(forgeries):
+    """rita replaces the shell's code runner, gus swaps the grader's methods found through the garbage collector,
+    ivy (a forgery of our own) replaces the kernel's side of the judge's line with one that answers "✓" to every
+    question. Run in the notebook (the learner's own grade), rita's and gus's checks print ✓ and pass; judged by the
+    gradebook, each row says what the judge saw."""
+    rows = forgeries["rows"]
+    assert rows["rita"]["verdict"] == "FAIL" and "did not answer the grader" in rows["rita"]["failed_criteria"]
+    assert rows["ivy"]["verdict"] == "FAIL" and "✗ POLICY is a dict" in rows["ivy"]["failed_criteria"]
+    gus = rows["gus"]  # the judge fails it on its answers; the seal also saw the class change in the kernel
+    assert "✗ POLICY is a dict" in gus["failed_criteria"] or "Checks" in gus["reason"], gus
+
+
+def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(forgeries):
+    """rex leaves a double-forked, new-session process that appends a PASS row to the CSV (its path given
+    literally, as if found) for 15 s. The sandbox's processes die with the notebook, and the CSV's folder is not in
+    the sandbox: the CSV 3 s after the run is the CSV the run wrote. (Unsandboxed, the row is appended.)"""
+    out = forgeries["out"]
+    assert (out / "grades.csv").read_bytes() == forgeries["written"] and b"rewriter" not in forgeries["written"]
     assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
-    assert subprocess.run(["pgrep", "-f", f"rewriter-{tag}"], capture_output=True, text=True).stdout.split() == []
-    (row,) = csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
-    assert row["verdict"] == "FAIL" and row["points"] == "0", row
+    left = subprocess.run(["pgrep", "-f", f"rewriter-{forgeries['tag']}"], capture_output=True, text=True)
+    assert left.stdout.split() == [], "a process the notebook started outlived it"
+    assert forgeries["rows"]["rex"]["verdict"] == "FAIL"
