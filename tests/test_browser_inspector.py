@@ -199,3 +199,30 @@ def test_the_saved_picture_shows_without_running(browser):
     assert used - 40_000 == over > 0
     assert "How it ended: valve 2, the token budget, stopped it (token_budget)." in end(hog)["text"]
     assert not netlog.outside_loopback()
+
+
+def test_exercise_try_cell_draws_the_learners_loop_beside_the_library(browser):
+    """Exercise 3's solution, Run All: its try-cycle cell draws the learner's loop (with find_short_cycle, read
+    from the history it returned: no tokens) beside harness_lib.run_agent on ping-pong, both stopped by valve 3."""
+    lab_page, netlog = browser
+    found = run_and_read(lab_page, "exercises/solutions/03_budget_and_progress.ipynb", ["try-cycle"], "ex03-en")
+    check_colours(found)
+    w = WORDS["en"]
+    for theme in ("JupyterLab Light", "JupyterLab Dark"):
+        mine, reference = found[("try-cycle", theme)]["tables"]
+        assert (mine["caption"], reference["caption"]) == ("your loop", "harness_lib.run_agent")
+        for table in (mine, reference):
+            drawn = rows(table)
+            assert len(drawn) == 4  # three turns ran (A B A); the fourth response asked for B again
+            assert [meter(r, w["turns"]) for r in drawn] == [(1, 8), (2, 8), (3, 8), (3, 8)]
+            assert [("read_file" in r["text"], "get_time" in r["text"]) for r in drawn[:3]] == [
+                (True, False), (False, True), (True, False)]
+            assert drawn[2]["marks"]["hl-same"] and "hl-repeat" in drawn[2]["classes"]  # A again: marked in words
+            assert end(table)["stoppedBy"] == "no_progress" and w["cycle"] in end(table)["text"]
+        # the learner's history holds no usage: no budget gauge on their side, one on every row of the library's
+        assert not any(m["label"] == w["tokens"] for r in rows(mine) for m in r["meters"])
+        assert all(any(m["label"] == w["tokens"] for m in r["meters"]) for r in rows(reference))
+        # run_agent emitted its stop: the call it did not run is drawn, and the cycle is named on that row
+        assert rows(reference)[3]["marks"]["hl-cycle"] and "hl-repeat" in rows(reference)[3]["classes"]
+        assert "get_time" in rows(reference)[3]["text"] and not rows(mine)[3]["marks"]["hl-cycle"]
+    assert not netlog.outside_loopback()
