@@ -466,6 +466,10 @@ for _t in [{kit!r} + "/site" + "customize.py", {kit!r} + "/README.md", {klass!r}
     except OSError as _e:
         print("write:", type(_e).__name__)
 try:
+    _o.remove({kit!r} + "/docs/teaching.md"); _r("deleted a doc")
+except OSError as _e:
+    print("delete:", type(_e).__name__)
+try:
     print("class folder holds:", sorted(_o.listdir({klass!r})))
 except OSError as _e:
     print("class folder:", type(_e).__name__)
@@ -476,7 +480,7 @@ _p.Popen(["sh", "-c", "sleep 30 # mallory-{tag}"], start_new_session=True, stdou
 
 def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_the_grade(tmp_path):
     """One solution whose exercise cell also tries to connect to a listener on 127.0.0.1, write into the kit (a
-    sitecustomize.py, the README), into the class folder and the CSV's folder, read a classmate's work, and leave a
+    sitecustomize.py, the README), delete a doc of the kit, write into the class folder and the CSV's folder, read a classmate's work, and leave a
     process behind. Graded in the sandbox: none of it happens, and the row says it was sandboxed."""
     import socket
     import threading
@@ -666,11 +670,31 @@ if _o.fork() == 0:  # a detached process: a new session, double-forked, that out
 '''
 
 
+# The forgeries an earlier grader already refused, graded again through the judge
+PRINT_PATCH = "import builtins\nbuiltins.print = lambda *a, **k: None\n"
+MODULE_SWAP = ("import sys, types\n"
+               "sys.modules['grading'] = types.SimpleNamespace(__getattr__=lambda name: lambda *a: print('✓'))\n")
+EXIT_AFTER_SUMMARY = ("print('🔍 every check\\n  ✓ all criteria met\\n6 of 6 checks pass')\n"
+                      "import os\nos._exit(0)\n")
+ALWAYS_EQUAL = '''\
+class _Yes(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+
+
+POLICY = {name: _Yes("?") for name in ("get_time", "read_file", "write_file", "send_email")}
+DEFAULT_TIER = _Yes("?")
+'''
+
+
 @pytest.fixture(scope="module")
 def forgeries(tmp_path_factory):
-    """One sandboxed run of the gradebook (-j 2) over five learners who each try to get marks for an untouched
+    """One sandboxed run of the gradebook (-j 2) over nine learners who each try to get marks for an untouched
     starter from inside the kernel: trudy forges the worker's result line, rita the shell's code runner, gus the
-    grader's methods, ivy the kernel's end of the judge's line, and rex leaves a process to rewrite the CSV."""
+    grader's methods, ivy the kernel's end of the judge's line, rex leaves a process to rewrite the CSV; and the
+    older tricks: pia silences print, sam swaps the grading module, otto prints a passing summary and exits the
+    kernel, eve answers with strings equal to everything."""
     bwrap_or_skip()
     tmp = tmp_path_factory.mktemp("forgeries")
     klass, out, tag = tmp / "class", tmp / "out", uuid.uuid4().hex[:8]
@@ -678,7 +702,9 @@ def forgeries(tmp_path_factory):
     (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
     checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
     for who, code in (("trudy", FORGE.format(checks=checks)), ("rita", RUN_CELL), ("gus", GC_SWAP),
-                      ("ivy", IMPOSTOR), ("rex", DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag))):
+                      ("ivy", IMPOSTOR), ("rex", DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)),
+                      ("pia", PRINT_PATCH), ("sam", MODULE_SWAP), ("otto", EXIT_AFTER_SUMMARY),
+                      ("eve", ALWAYS_EQUAL)):
         (klass / who).mkdir(parents=True)
         nb = edit(starter(EX1), "policy", prepend=code + "\n")
         (klass / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
@@ -695,7 +721,7 @@ def forgeries(tmp_path_factory):
 
 def test_no_forgery_from_inside_the_kernel_gets_a_pass_or_points(forgeries):
     rows = forgeries["rows"]
-    assert sorted(rows) == ["gus", "ivy", "rex", "rita", "trudy"]
+    assert sorted(rows) == ["eve", "gus", "ivy", "otto", "pia", "rex", "rita", "sam", "trudy"]
     for who, row in rows.items():
         assert row["sandbox"] == "bwrap" and row["verdict"] != "PASS" and row["points"] == "0", row
         assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
@@ -730,3 +756,12 @@ def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(forgeries):
     left = subprocess.run(["pgrep", "-f", f"rewriter-{forgeries['tag']}"], capture_output=True, text=True)
     assert left.stdout.split() == [], "a process the notebook started outlived it"
     assert forgeries["rows"]["rex"]["verdict"] == "FAIL"
+
+
+def test_the_older_forgeries_get_no_pass_and_say_what_happened(forgeries):
+    rows = forgeries["rows"]
+    for who in ("pia", "sam"):  # in plain sight: the scan names what the cell reaches for
+        assert rows[who]["verdict"] == "NOT GRADED" and "touches grader internals" in rows[who]["reason"], rows[who]
+    assert "the kernel died in cell 'policy'" in rows["otto"]["failed_criteria"] + rows["otto"]["reason"], rows["otto"]
+    eve = rows["eve"]  # the judge compares the plain strings: "?" is no tier
+    assert eve["verdict"] == "FAIL" and "✗ POLICY['get_time'] == 'allow'" in eve["failed_criteria"], eve
