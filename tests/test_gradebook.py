@@ -480,8 +480,9 @@ _p.Popen(["sh", "-c", "sleep 30 # mallory-{tag}"], start_new_session=True, stdou
 
 def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_the_grade(tmp_path):
     """One solution whose exercise cell also tries to connect to a listener on 127.0.0.1, write into the kit (a
-    sitecustomize.py, the README), delete a doc of the kit, write into the class folder and the CSV's folder, read a classmate's work, and leave a
-    process behind. Graded in the sandbox: none of it happens, and the row says it was sandboxed."""
+    sitecustomize.py, the README), delete a doc of the kit, write into the class folder and the CSV's folder, read
+    a classmate's work, and leave a process behind. Graded in the sandbox: none of it happens, and the row says it
+    was sandboxed."""
     import socket
     import threading
 
