@@ -32,6 +32,9 @@ Not handled:
 - The stop reason of a response the loop went on from is inferred: `tool_use` when it held tool calls,
   `pause_turn` when the loop went round without any. A valve that stopped the run before a turn was
   taken leaves the last response's stop reason unknown (it asked to go on).
+- An end event with no `note` (a loop of one's own that records none): its stop sentence is shown as
+  it was written, in its language, and a no-progress stop does not show the calls it did not run (which
+  turns the cycle held is in the note's values, never read back out of the sentence).
 - One run per Inspector: events of a second run are added to the same rows. Events it does not know are
   ignored. A loop that emits no `request` events (notebook 03's bare loop) gets rows without tokens.
 - The live picture needs IPython (a Jupyter kernel); elsewhere `show()` does nothing. Several runs at
@@ -41,7 +44,6 @@ Not handled:
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -394,7 +396,7 @@ class Inspector:
         if self.end is not None:
             end = self.end
             lines = [escape(self._ending_line())]
-            text = stop_text(end.get("text") or "", end["stopped_by"])
+            text = stop_text(end)
             if end["stopped_by"] in ("end_turn", "stop_sequence"):
                 first, _, rest = text.strip().partition("\n")
                 if first:
@@ -425,12 +427,9 @@ class Inspector:
 
 
 def _period(end: dict) -> int | None:
-    """The length of the cycle valve 3 found, read from the loop's (English) stop sentence."""
-    text = end.get("text") or ""
-    if "identical tool calls of its last turn" in text:
-        return 1
-    found = re.search(r"a cycle of (\d+) turns", text)
-    return int(found.group(1)) if found else None
+    """The length of the cycle valve 3 found, from the run's note (None for a loop that records no note)."""
+    note = end.get("note")
+    return (note[1].get("period") or 1) if note and note[0] in ("stop.repeat", "stop.cycle") else None
 
 
 class _SideBySide:

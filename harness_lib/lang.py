@@ -90,7 +90,7 @@ def text(key: str, **values) -> str:
 
 
 def english(key: str, **values) -> str:
-    """The message `key` in English, whatever the setting: the words the *model* reads (the loop's stop sentences)."""
+    """The message `key` in English, whatever the setting: the loop's stop sentences in AgentResult.text."""
     return MESSAGES["en"][key].format(**values)
 
 

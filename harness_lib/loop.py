@@ -38,6 +38,7 @@ from typing import Any, Awaitable, Callable
 
 from .approval import REJECTED_MESSAGE
 from .client import MODEL
+from .lang import english
 from .tools import HIGH_IMPACT, arun_tool
 from .valves import find_cycle, signature_of, tokens_of
 
@@ -69,6 +70,9 @@ class AgentResult:
     requests    requests sent to the model
     tokens_used every token billed across those requests (see valves.tokens_of)
     messages    the history, valid to send again (the final response is not appended)
+    note        the sentence the harness wrote into `text`, as (message id, values): ("stop.max_turns",
+                {"cap": 8}); lang.MESSAGES holds its words in every language, so trace.stop_text can show it
+                without reading it back. None when `text` is the model's own words.
     """
 
     text: str
@@ -77,6 +81,7 @@ class AgentResult:
     requests: int
     tokens_used: int
     messages: list = field(repr=False)
+    note: tuple[str, dict] | None = None
 
 
 async def ask_approver(approve: Approver | None, name: str, tool_input: dict) -> str | None:
@@ -174,30 +179,24 @@ def final_text(response: Any) -> str:
     return "\n".join(b.text for b in response.content if b.type == "text")
 
 
-def model_stop(response: Any) -> tuple[str, str]:
-    """(stopped_by, text) for a response the loop does not continue.
+def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
+    """(stopped_by, text, note) for a response the loop does not continue.
 
     A stop reason the harness does not know, or none at all, becomes "unknown_stop": it is never
-    passed on raw, so `stopped_by` is always one of STOPPED_BY.
+    passed on raw, so `stopped_by` is always one of STOPPED_BY. When the response was cut short, the
+    harness adds a sentence of its own to the model's text: `note` is its message id and values (its
+    English words come from lang.MESSAGES, written once); None when the model finished.
     """
     stopped_by = MODEL_STOPS.get(response.stop_reason, "unknown_stop")
     text = final_text(response)
-    if stopped_by == "refusal":
+    if stopped_by in ("end_turn", "stop_sequence"):  # the model finished: the text is all its own
+        return stopped_by, text, None
+    if stopped_by == "refusal":  # the harness's sentence first, then the model's explanation, if it gave one
         why = getattr(getattr(response, "stop_details", None), "explanation", None)
-        return stopped_by, "The model declined this request." + (f" {why}" if why else "")
-    if stopped_by == "max_tokens":
-        note = ("Stopped: the response hit max_tokens. Any tool call in it was cut off and was not run; "
-                "retry with a higher max_tokens.")
-    elif stopped_by == "context_window":
-        note = "Stopped: the model ran out of context window; this answer is truncated."
-    elif stopped_by == "no_tool_calls":
-        note = 'Stopped: the response said stop_reason "tool_use" but held no tool call, so there was nothing to run.'
-    elif stopped_by == "unknown_stop":
-        note = (f"Stopped: the response ended with stop_reason {json.dumps(response.stop_reason)}, "
-                "which this harness does not handle; treat the answer as incomplete.")
-    else:  # end_turn, stop_sequence: the model finished
-        return stopped_by, text
-    return stopped_by, (f"{text}\n" if text else "") + note
+        return stopped_by, english("stop.refusal") + (f" {why}" if why else ""), ("stop.refusal", {})
+    values = {"reason": json.dumps(response.stop_reason)} if stopped_by == "unknown_stop" else {}
+    note = (f"stop.{stopped_by}", values)  # max_tokens, context_window, no_tool_calls, unknown_stop
+    return stopped_by, (f"{text}\n" if text else "") + english(note[0], **values), note
 
 
 async def run_bare(client, user_input: str, tools: list, tool_impls: dict, *,
@@ -221,10 +220,10 @@ async def run_bare(client, user_input: str, tools: list, tool_impls: dict, *,
         messages.append({"role": "user", "content": results})
         response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools, messages=messages)
         requests, tokens_used = requests + 1, tokens_used + tokens_of(response.usage)
-    stopped_by, text = model_stop(response)
+    stopped_by, text, note = model_stop(response)
     emit({"event": "end", "turn": turns + 1, "stop_reason": response.stop_reason, "stopped_by": stopped_by,
-          "text": text, "turns": turns, "requests": requests, "tokens_used": tokens_used})
-    return AgentResult(text, stopped_by, turns, requests, tokens_used, messages)
+          "text": text, "note": note, "turns": turns, "requests": requests, "tokens_used": tokens_used})
+    return AgentResult(text, stopped_by, turns, requests, tokens_used, messages, note)
 
 
 async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
@@ -253,20 +252,23 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
         emit({"event": "request", "n": requests, "usage": response.usage.model_dump(exclude_none=True)})
         return response
 
-    def stop(stopped_by: str, text: str, stop_reason: str | None = None) -> AgentResult:
-        # stop_reason None: the harness stopped, not the model
+    def stop(stopped_by: str, text: str, stop_reason: str | None = None,
+             note: tuple[str, dict] | None = None) -> AgentResult:
+        # stop_reason None: the harness stopped, not the model; note: the harness's sentence in text (id, values)
         emit({"event": "end", "turn": turns + 1, "stop_reason": stop_reason, "stopped_by": stopped_by,
-              "text": text, "turns": turns, "requests": requests, "tokens_used": tokens_used})
-        return AgentResult(text, stopped_by, turns, requests, tokens_used, messages)
+              "text": text, "note": note, "turns": turns, "requests": requests, "tokens_used": tokens_used})
+        return AgentResult(text, stopped_by, turns, requests, tokens_used, messages, note)
+
+    def halt(stopped_by: str, message: str, **values: Any) -> AgentResult:
+        # a valve stops the run: its sentence is lang.MESSAGES's, in English; the note says which, with what values
+        return stop(stopped_by, english(message, **values), None, (message, values))
 
     response = await ask()
     while response.stop_reason in ("tool_use", "pause_turn"):
         if turns >= max_turns:  # valve 1: asked before the turn is taken
-            return stop("max_turns", f"Stopped by the harness: reached the turn cap of {max_turns} "
-                                     "(the task may be too hard, or the model may be stuck).")
+            return halt("max_turns", "stop.max_turns", cap=max_turns)
         if tokens_used >= token_budget:  # valve 2: spent is spent; check before spending more
-            return stop("token_budget", f"Stopped by the harness: {tokens_used} tokens used, "
-                                        f"reaching the token budget of {token_budget}.")
+            return halt("token_budget", "stop.token_budget", used=tokens_used, budget=token_budget)
         if response.stop_reason == "pause_turn":  # the API paused a long turn: send it back to continue
             turns += 1  # a continuation is a trip round the loop too, so the turn cap bounds it
             messages.append({"role": "assistant", "content": response.content})
@@ -277,10 +279,8 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
         signatures.append(signature_of(response.content))  # valve 3: the last turn, or a short cycle, again?
         period = find_cycle(signatures)
         if period:
-            what = ("asked again for the identical tool calls of its last turn" if period == 1
-                    else f"went back round a cycle of {period} turns it had already run")
-            return stop("no_progress", f"Stopped by the harness: the model {what} "
-                                       f"({' -> '.join(signatures[-period:])}); no progress.")
+            return halt("no_progress", "stop.repeat" if period == 1 else "stop.cycle", period=period,
+                        calls=" -> ".join(signatures[-period:]))
         turns += 1
 
         results = await run_tool_uses(response.content, tool_impls, tools=tools, approve=approve,  # valve 4
@@ -289,5 +289,5 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
         messages.append({"role": "user", "content": results})  # every result of the turn: ONE message
         response = await ask()
 
-    stopped_by, text = model_stop(response)
-    return stop(stopped_by, text, response.stop_reason)
+    stopped_by, text, note = model_stop(response)
+    return stop(stopped_by, text, response.stop_reason, note)

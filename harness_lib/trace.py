@@ -29,15 +29,14 @@ The printed lines follow ``HARNESS_LANG`` (harness_lib.lang), read at each event
     Hicieron falta 2 turnos con llamadas a herramientas y 3 peticiones al modelo.
 
 The loop's own stop sentences (``Stopped by the harness: reached the turn cap of 8 ...``) are English in
-``AgentResult.text``: loop.py is the same text as notebook 06's loop. `stop_text` shows them in the
-current language when they are printed; the model's own words are never changed. The JSONL file keeps
-every event exactly as the loop emitted it, in English.
+``AgentResult.text``; the run's `note` names each by its message id and values, so `stop_text` writes it
+again in the current language when it is printed; the model's own words are never changed. The JSONL file
+keeps every event exactly as the loop emitted it, in English, its note included.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
@@ -104,41 +103,27 @@ def summary(turns: int, requests: int) -> str:
                      requests=requests, request_word=lang.plural("request", requests))
 
 
-# Which of loop.py's stop sentences each stopped_by may end with (their English text is in lang.MESSAGES).
-_STOP_SENTENCES = {
-    "max_turns": ["stop.max_turns"], "token_budget": ["stop.token_budget"],
-    "no_progress": ["stop.repeat", "stop.cycle"], "max_tokens": ["stop.max_tokens"],
-    "context_window": ["stop.context_window"], "no_tool_calls": ["stop.no_tool_calls"],
-    "unknown_stop": ["stop.unknown_stop"],
-}
+def stop_text(ended) -> str:
+    """The text of a run that has ended -- its "end" event, or its AgentResult -- in the current language.
 
-
-def _pattern(template: str) -> re.Pattern:
-    """A message template as a regular expression: its {fields} become named groups."""
-    parts = re.split(r"\{(\w+)\}", template)
-    return re.compile("".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.*?)"
-                              for i, part in enumerate(parts)) + r"\Z", re.DOTALL)
-
-
-def stop_text(text: str, stopped_by: str) -> str:
-    """`text` of a run that ended by `stopped_by`, with the harness's English stop sentence in the current language.
-
-    loop.py writes its reasons for stopping in English (it is the same text as notebook 06's loop); this
-    puts the one sentence the harness added -- the whole text after a valve, the last line after a
-    cut-short response, the first sentence of a refusal -- into the current language. Anything else,
-    above all the model's own words, comes back unchanged; in English, everything does.
+    The one sentence the harness wrote into the text (a valve's whole text, the last line after a
+    cut-short response, the first sentence of a refusal) is named by the run's `note`: its message id
+    and values. This writes that sentence again from lang.MESSAGES in the current language, in place of
+    its English; the text is never read back to find it. Anything else, above all the model's own words,
+    comes back unchanged, and so does a text with no note (a loop that does not record one).
     """
-    if lang.current() == "en":
+    if isinstance(ended, dict):
+        text, note = ended.get("text") or "", ended.get("note")
+    else:
+        text, note = ended.text, getattr(ended, "note", None)
+    if not note:
         return text
-    english = lang.MESSAGES["en"]
-    if stopped_by == "refusal" and text.startswith(english["stop.refusal"]):
-        return lang.text("stop.refusal") + text[len(english["stop.refusal"]):]
-    above, newline, last = text.rpartition("\n")  # a note follows the model's text on a line of its own
-    for key in _STOP_SENTENCES.get(stopped_by, []):
-        for before, sentence in (("", text), (above + newline, last)):  # the whole text, else its last line
-            found = _pattern(english[key]).match(sentence)
-            if found:
-                return before + lang.text(key, **found.groupdict())
+    key, values = note
+    english, shown = lang.english(key, **values), lang.text(key, **values)
+    if text.endswith(english):  # after the model's text, or the whole text
+        return text[:len(text) - len(english)] + shown
+    if text.startswith(english):  # a refusal: the model's explanation follows
+        return shown + text[len(english):]
     return text
 
 
@@ -165,7 +150,7 @@ class Transcript:
             who = "transcript.model_ends" if event["stop_reason"] else "transcript.harness_stops"
             self.out(lang.text(who, turn=turn, why=event["stop_reason"] or event["stopped_by"]))
             self.out("")
-            self.out(stop_text(event["text"], event["stopped_by"]))
+            self.out(stop_text(event))
             self.out(summary(event["turns"], event["requests"]))
 
     def close(self) -> None:

@@ -193,6 +193,27 @@ def test_ping_pong_into_the_cycle_detector_highlights_the_cycle():
     assert "How it ended: valve 3, no-progress detection, stopped it (no_progress)." in end["text"]
 
 
+def test_the_cycle_and_the_stop_sentence_come_from_the_note_never_from_the_text(tmp_path, monkeypatch):
+    """The period of the cycle and the Spanish stop sentence are read from the end event's note (kept as a JSON
+    list in a transcript file); an end event without one (a loop of one's own) keeps its text as it was written
+    and shows no call it cannot know."""
+    events = []
+    asyncio.run(run_agent(make_client(scenario="ping-pong"), TASK, READ_ONLY, make_tool_impls(),
+                          on_event=events.append))
+    calls = 'read_file({"path":"README.md"}) -> get_time({})'
+    assert events[-1]["note"] == ("stop.cycle", {"period": 2, "calls": calls})
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    assert Inspector.from_jsonl(path)._repr_html_() == Inspector.from_events(events)._repr_html_()
+    monkeypatch.setenv("HARNESS_LANG", "es")
+    shown = draw(Inspector.from_jsonl(path))
+    assert "no se ejecutó: el arnés se detuvo antes" in shown.rows()[3]["text"]
+    assert "El arnés se detuvo: el modelo volvió a recorrer un ciclo de 2 turnos" in shown.end()["text"]
+    bare = draw(Inspector.from_events(events[:-1] + [{k: v for k, v in events[-1].items() if k != "note"}]))
+    assert "no se ejecutó" not in bare.rows()[-1]["text"]  # which turns the cycle held is not in the words
+    assert events[-1]["text"] in bare.end()["text"]  # written in English by the loop: shown as written
+
+
 def test_stuck_repeat_is_marked_as_a_repeat_of_the_last_turn():
     run, result = asyncio.run(inspected("stuck", READ_ONLY))
     rows = draw(run).rows()

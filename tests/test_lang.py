@@ -6,13 +6,16 @@ terminal agent's main() reading the command line a learner types from sys.argv (
 real processes of it).
 """
 
+import ast
 import asyncio
 import builtins
 import io
+import json
 import os
 import re
 import string
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -254,14 +257,21 @@ def test_the_loops_stop_sentences_are_printed_in_spanish(monkeypatch, scenario):
     result = asyncio.run(run_agent(make_client(scenario=scenario), "Read the first line of README.md",
                                    TOOLS, make_tool_impls(DEFAULT_ROOT), **limits))
     assert result.stopped_by == stopped_by
-    assert stop_text(result.text, result.stopped_by) == result.text  # English: exactly what loop.py wrote
+    assert stop_text(result) == result.text  # English: exactly what loop.py wrote
+    key, values = result.note  # the sentence loop.py wrote is lang's English message, filled with the note's values
+    assert lang.english(key, **values) in result.text
     monkeypatch.setenv("HARNESS_LANG", "es")
-    shown = stop_text(result.text, result.stopped_by)
+    shown = stop_text(result)
     assert spanish in shown and "Stopped" not in shown and "declined" not in shown
-    lines = []
+    assert lang.text(key, **values) in shown
+    lines, events = [], []
+    transcript = Transcript(out=lines.append)
     asyncio.run(run_agent(make_client(scenario=scenario), "Read the first line of README.md", TOOLS,
-                          make_tool_impls(DEFAULT_ROOT), on_event=Transcript(out=lines.append), **limits))
+                          make_tool_impls(DEFAULT_ROOT), on_event=lambda e: (events.append(e), transcript(e)),
+                          **limits))
     assert shown in lines  # the transcript prints it so
+    end = json.loads(json.dumps(events[-1]))  # as a JSONL transcript keeps it: the note a list, not a tuple
+    assert end["note"] == [key, values] and stop_text(end) == shown
 
 
 def response(stop_reason, *texts):
@@ -272,17 +282,26 @@ def test_the_rarer_stop_sentences_too(es):
     for stop_reason, spanish in [("tool_use", 'Detenido: la respuesta decía stop_reason "tool_use" pero no'),
                                  ("weird\nreason", 'Detenido: la respuesta terminó con stop_reason "weird\\nreason"'),
                                  (None, "Detenido: la respuesta terminó con stop_reason null, que este arnés")]:
-        stopped_by, text = model_stop(response(stop_reason, "Half an answer"))
-        shown = stop_text(text, stopped_by)
+        stopped_by, text, note = model_stop(response(stop_reason, "Half an answer"))
+        shown = stop_text({"text": text, "note": note})
         assert shown.startswith("Half an answer\n" + spanish), shown
 
 
+def end(text, note=None, **more):
+    return {"event": "end", "text": text, "note": note, **more}
+
+
 def test_stop_text_never_changes_the_models_own_words(es):
-    assert stop_text("Stopped by the harness: reached the turn cap of 8 (yes).", "max_turns") == \
-        "Stopped by the harness: reached the turn cap of 8 (yes)."  # not loop.py's sentence: left alone
+    said = ("Stopped by the harness: reached the turn cap of 8 "
+            "(the task may be too hard, or the model may be stuck).")
+    assert stop_text(end(said)) == said  # no note: the model wrote it (or a loop that records none), left alone
+    assert stop_text(end(said, ("stop.max_turns", {"cap": 8}))).startswith("El arnés se detuvo: llegó al tope de turnos de 8 ")
+    assert stop_text(end(said, ("stop.max_turns", {"cap": 9}))) == said  # the note names another sentence: left alone
     text = "Stopped: the model ran out of context window; this answer is truncated."
-    assert stop_text(text, "end_turn") == text  # the model said it itself: its words
-    assert stop_text("The model declined this request. Because.", "refusal") == "El modelo rechazó esta petición. Because."
+    assert stop_text(end(text)) == text  # the model said it itself: its words
+    assert stop_text(end("The model declined this request. Because.", ("stop.refusal", {}))) == \
+        "El modelo rechazó esta petición. Because."
+    assert stop_text(end("The model declined this request. Because.")) == "The model declined this request. Because."
 
 
 # ---- the terminal agent ---------------------------------------------------------------------------------
@@ -427,3 +446,118 @@ def test_one_line_api_error(monkeypatch, language, expected):
         asyncio.run(client.messages.create(model="claude-sonnet-5", max_tokens=16,
                                            messages=[{"role": "user", "content": "hola"}]))
     assert describe_api_error(raised.value) == expected.format(msg=raised.value.body["error"]["message"])
+
+
+# ---- one source: every message written once, used, and never read back ----------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+LIBRARY = sorted((REPO / "harness_lib").rglob("*.py"))
+LESSONS = sorted((REPO / "notebooks").glob("*.ipynb")) + sorted((REPO / "notebooks" / "es").glob("*.ipynb"))
+NAMESPACES = ("approve.", "transcript.", "stop.", "cli.", "nb.", "inspector.")
+# Where a message is printed, and where the loop writes its stop sentences: none of these reads text with a regex.
+SPEAKERS = ("lang.py", "trace.py", "inspector.py", "loop.py", "approval.py", "notebook.py", "__main__.py")
+
+
+class _Code(ast.NodeVisitor):
+    """The string and number constants of some code, the constant heads of its f-strings, and the message ids
+    it passes to lang (lang.text / lang.english / lang.plural, and the inspector's _t, which adds "inspector.")."""
+
+    def __init__(self):
+        self.constants, self.heads, self.asked = set(), set(), set()
+
+    def visit_Assign(self, node):
+        if any(isinstance(t, ast.Name) and t.id == "MESSAGES" for t in node.targets):
+            return  # the catalogue itself is not a use of it
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if isinstance(node.target, ast.Name) and node.target.id == "MESSAGES":
+            return
+        self.generic_visit(node)
+
+    def visit_Constant(self, node):
+        if isinstance(node.value, (str, int)) and not isinstance(node.value, bool):
+            self.constants.add(str(node.value))
+
+    def visit_JoinedStr(self, node):
+        if len(node.values) > 1 and isinstance(node.values[0], ast.Constant):
+            self.heads.add(node.values[0].value)
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if name in ("text", "english", "plural", "_t") and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            self.asked.add(("inspector." if name == "_t" else "") + node.args[0].value)
+        self.generic_visit(node)
+
+
+def _sources() -> dict[str, str]:
+    found = {str(path.relative_to(REPO)): path.read_text(encoding="utf-8") for path in LIBRARY}
+    for path in LESSONS:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        found[str(path.relative_to(REPO))] = "\n".join(
+            line for cell in code for line in cell.splitlines() if not line.lstrip().startswith(("%", "!")))
+    return found
+
+
+@pytest.fixture(scope="module")
+def code() -> _Code:
+    seen = _Code()
+    for source in _sources().values():
+        seen.visit(ast.parse(source))
+    return seen
+
+
+def unused(messages: dict, seen: _Code) -> list[str]:
+    """Message ids no code uses: not written out whole, nor made of an f-string's head and a constant tail."""
+    def used(key):
+        return key in seen.constants or any(
+            key.startswith(head) and key[len(head):] in seen.constants for head in seen.heads)
+    return sorted(key for key in messages if not used(key))
+
+
+def unknown(messages: dict, seen: _Code) -> list[str]:
+    """Message ids the code asks for (or writes out whole) that the catalogue does not hold."""
+    written = {c for c in seen.constants if c.startswith(NAMESPACES) and " " not in c and not c.endswith(".")}
+    return sorted(key for key in seen.asked | written if key not in messages)
+
+
+def test_every_message_is_used_somewhere_and_every_id_used_exists_in_both_languages(code):
+    for language in lang.LANGUAGES:
+        assert unused(lang.MESSAGES[language], code) == [], f"messages ({language}) that no code uses"
+        assert unknown(lang.MESSAGES[language], code) == [], f"message ids used that {language} does not hold"
+
+
+def test_the_catalogue_checks_can_fail(code):
+    """Not vacuous: an extra message nobody uses, and an id the code asks for that is missing, are both named."""
+    extra = dict(lang.MESSAGES["en"], **{"inspector.nobody_asks": "x", "stop.nobody_stops": "y"})
+    assert unused(extra, code) == ["inspector.nobody_asks", "stop.nobody_stops"]
+    missing = {k: v for k, v in lang.MESSAGES["es"].items() if k not in ("inspector.caption", "stop.cycle")}
+    assert unknown(missing, code) == ["inspector.caption", "stop.cycle"]
+
+
+def test_no_regex_reads_a_message_back():
+    """A sentence is written once (lang.MESSAGES) and never parsed back: the modules that print messages or write
+    the loop's stop sentences import no `re`, and no regex in harness_lib/ (outside offline/, the model's side,
+    which reads the conversation as a model would) is built at run time or holds words of a message."""
+    words = {m: re.findall(r"[^\W\d_]{3,}", m.lower()) for language in lang.MESSAGES.values()
+             for m in language.values() if isinstance(m, str)}
+    phrases = {" ".join(w[i:i + 3]) for w in words.values() for i in range(len(w) - 2)}
+    for path in LIBRARY:
+        if "offline" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                   for alias in node.names}
+        imports |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        if path.name in SPEAKERS and path.parent.name == "harness_lib":
+            assert "re" not in imports, f"{path.name} imports re: a message must not be read back"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and getattr(node.func.value, "id", None) == "re" and node.args:
+                pattern = node.args[0]
+                assert isinstance(pattern, ast.Constant), f"{path.name}:{node.lineno}: a regex built at run time"
+                said = " ".join(re.findall(r"[^\W\d_]{3,}", str(pattern.value).lower()))
+                assert not any(p in said for p in phrases), f"{path.name}:{node.lineno}: a regex over a message"
