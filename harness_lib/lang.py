@@ -10,8 +10,10 @@ every part of the kit that reads it (the offline model too) agrees on one langua
 or ``setup(lang=...)``, then ``HARNESS_LANG``, then English.
 
 What follows the language: the approver's prompt, buttons and decision lines, the transcript's lines (the
-harness's own stop sentences included), the terminal agent's lines, help and usage errors, and the notebook
-helpers' mode line and one-line API errors. What does not:
+harness's own stop sentences included), the run inspector's words, the terminal agent's lines, help and usage
+errors, and the notebook helpers' mode line and one-line API errors. Each is written once, here, by message id;
+the loop keeps the id and values of the stop sentence it wrote (AgentResult.note), so no printed line is ever
+parsed back to be translated. What does not:
 
 - Tags in square brackets stay as they are in both languages -- ``[turn 2]``, ``[approve]``, ``[tools]``,
   ``[offline model]`` -- and so do names the code uses (``end_turn``, ``--approve yes``, ``scratch/``).
