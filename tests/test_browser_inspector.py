@@ -1,6 +1,6 @@
-"""The run inspector in a real JupyterLab: lessons 04 and 06 (both editions) run in the live frontend, and the
-drawn runs are read back from the DOM -- rows, gauges (<meter> and their text), the cycle rows, the approval
-decisions, the ending -- in the light theme and in the dark one.
+"""The run inspector in a real JupyterLab: lessons 04 and 06 and exercise 3's solution (both editions) run in the
+live frontend, and the drawn runs are read back from the DOM -- rows, gauges (<meter> and their text), the cycle
+rows, the approval decisions, the ending -- in the light theme and in the dark one.
 
 Each notebook is opened as a tab with a fresh kernel in the session's JupyterLab and Chromium page
 (tests/conftest.py) and run with Run All, under the same approval switch as the nbval runs. Screenshots of the
@@ -201,16 +201,19 @@ def test_the_saved_picture_shows_without_running(browser):
     assert not netlog.outside_loopback()
 
 
-def test_exercise_try_cell_draws_the_learners_loop_beside_the_library(browser):
+@pytest.mark.parametrize("edition", ["en", "es"])
+def test_exercise_try_cell_draws_the_learners_loop_beside_the_library(browser, edition):
     """Exercise 3's solution, Run All: its try-cycle cell draws the learner's loop (with find_short_cycle, read
     from the history it returned: no tokens) beside harness_lib.run_agent on ping-pong, both stopped by valve 3."""
     lab_page, netlog = browser
-    found = run_and_read(lab_page, "exercises/solutions/03_budget_and_progress.ipynb", ["try-cycle"], "ex03-en")
+    folder = "exercises/solutions" if edition == "en" else "exercises/es/solutions"
+    found = run_and_read(lab_page, f"{folder}/03_budget_and_progress.ipynb", ["try-cycle"], f"ex03-{edition}")
     check_colours(found)
-    w = WORDS["en"]
+    w = WORDS[edition]
     for theme in ("JupyterLab Light", "JupyterLab Dark"):
         mine, reference = found[("try-cycle", theme)]["tables"]
-        assert (mine["caption"], reference["caption"]) == ("your loop", "harness_lib.run_agent")
+        yours = "your loop" if edition == "en" else "tu bucle"
+        assert (mine["caption"], reference["caption"]) == (yours, "harness_lib.run_agent")
         for table in (mine, reference):
             drawn = rows(table)
             assert len(drawn) == 4  # three turns ran (A B A); the fourth response asked for B again
