@@ -124,6 +124,8 @@ def class_of_submissions():
             "run-tool-uses", prepend='print("x" * 3_000_000)\n'),  # ... and prints megabytes
         f"nick/{EX1}": edit(edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT + PATCH_HIDDEN),
                             "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
+        # an honest import of a library module the grader had not imported (its package gains an attribute)
+        f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_lib.inspector\n"),
         f"quinn/{EX2}": starter(EX2),
         "quinn/grading.py": OWN_GRADING.encode(),
         # refused before any kernel starts
@@ -153,6 +155,7 @@ EXPECTED = {
     f"erin/{EX2}": (EX2, "FAIL", "1", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
     f"syd/{EX1}": (EX1, "FAIL", "5", "6", ["check-policy: ✗ POLICY is a dict"], []),
+    f"ada/{EX1}": (EX1, "PASS", "6", "6", [], []),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
                    ["cell 'run-tool-uses' still running after"]),
     "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["output capped in cell(s) 'run-tool-uses'",
