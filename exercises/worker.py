@@ -319,8 +319,15 @@ def _judged(client, judging, call: str, cell_id: str, index: int, sockets, cell_
     listener, address = judging.listen(sockets)
     deadline = time.monotonic() + cell_timeout
     cell_ended, verdict = threading.Event(), {}
-    judge = threading.Thread(target=lambda: verdict.update(
-        judging.hear(listener, call, cell_id, deadline, cell_ended)), daemon=True)
+
+    def hear():
+        try:
+            verdict.update(judging.hear(listener, call, cell_id, deadline, cell_ended))
+        except BaseException as err:  # noqa: BLE001 - a judge that fails is a check that fails, never a pass
+            verdict.update(id=cell_id, kind="check", status="error", ename=type(err).__name__,
+                           evalue=f"the grader failed: {err}", text="", capped=False)
+
+    judge = threading.Thread(target=hear, daemon=True)
     judge.start()
     stopped = None
     client.timeout = cell_timeout + 10  # the judge's deadline comes first; then the kernel has 10 s to finish
