@@ -284,3 +284,23 @@ def test_the_spanish_edition_prints_the_same_judged():
             assert judged(call, namespace(nb, check_id)) == here
     finally:
         lang.use(before)
+
+
+def test_a_plain_function_that_returns_a_coroutine_is_awaited_on_the_learners_side():
+    async def later(x):
+        return x * 2
+
+    def plain(x):  # not a coroutine function, but what it returns can be awaited (as a check's `await` would)
+        return later(x)
+
+    notebook = opened({"plain": plain})
+    try:
+        fn = notebook.get("plain")
+        assert not asyncio.iscoroutinefunction(fn)
+        assert asyncio.run(_awaited(fn(21))) == 42
+    finally:
+        bye(notebook)
+
+
+async def _awaited(value):
+    return await value
