@@ -119,39 +119,42 @@ class Line:
     def _read(self, n: int) -> bytes:
         chunks = []
         while n:
-            timeout = None if self.deadline is None else self.deadline - time.monotonic()
-            if timeout is not None and timeout <= 0:
-                self._break("no answer in time")
-            self.sock.settimeout(timeout)
+            self.sock.settimeout(self._time_left())
             try:
                 chunk = self.sock.recv(min(n, 1 << 20))
             except (socket.timeout, TimeoutError):
                 self._break("no answer in time")
             except OSError as err:
                 self._break(f"the line is closed ({err})")
-            if not chunk:
-                self._break("the other side hung up")
-            chunks.append(chunk)
-            n -= len(chunk)
+            n -= len(self._got(chunk, chunks))
         return b"".join(chunks)
 
     async def _aread(self, loop, n: int) -> bytes:
         chunks = []
         while n:
-            timeout = None if self.deadline is None else self.deadline - time.monotonic()
-            if timeout is not None and timeout <= 0:
-                self._break("no answer in time")
             try:
-                chunk = await asyncio.wait_for(loop.sock_recv(self.sock, min(n, 1 << 20)), timeout)
+                chunk = await asyncio.wait_for(loop.sock_recv(self.sock, min(n, 1 << 20)), self._time_left())
             except asyncio.TimeoutError:
                 self._break("no answer in time")
             except OSError as err:
                 self._break(f"the line is closed ({err})")
-            if not chunk:
-                self._break("the other side hung up")
-            chunks.append(chunk)
-            n -= len(chunk)
+            n -= len(self._got(chunk, chunks))
         return b"".join(chunks)
+
+    def _time_left(self) -> float | None:
+        """Seconds until the deadline (None: no deadline); past it, LineBroken."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self._break("no answer in time")
+        return left
+
+    def _got(self, chunk: bytes, chunks: list) -> bytes:
+        if not chunk:
+            self._break("the other side hung up")
+        chunks.append(chunk)
+        return chunk
 
     def _parse(self, data: bytes) -> dict:
         try:

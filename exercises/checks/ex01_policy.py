@@ -18,7 +18,7 @@ from harness_lib.client import MODEL
 from harness_lib.tools import TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Checks, _clock, _t, _valve, calls, error_hint, not_defined_hint, offline, one_line,
-                  read_as, unfinished)
+                  read_as, recorded, unfinished)
 
 TOOLS_1 = TOOLS + [EMAIL]  # send_email is not in the lesson's TOOLS: a valve must use the `tools` it is given
 SPEC = {"get_time": "allow", "read_file": "allow", "write_file": "ask", "send_email": "deny"}
@@ -33,17 +33,10 @@ def recording_impls(events: list) -> dict:
     They are coroutine functions (arun_tool awaits them in the event loop), so the order of "asked" and "ran"
     events is exactly the order your valve did things in."""
     real = make_tool_impls(clock=_clock)
-    fns = {"get_time": real["get_time"], "read_file": real["read_file"],
-           "write_file": lambda i: f"wrote {len(i['content'])} characters to {i['path']}",
-           "delete_file": lambda i: f"deleted {i['path']}",
-           "send_email": lambda i: f"sent to {i['to']}"}
-
-    def recorder(name, fn):
-        async def impl(tool_input):
-            events.append(("ran", name, tool_input))
-            return fn(tool_input)
-        return impl
-    return {name: recorder(name, fn) for name, fn in fns.items()}
+    return recorded(events, {"get_time": real["get_time"], "read_file": real["read_file"],
+                             "write_file": lambda i: f"wrote {len(i['content'])} characters to {i['path']}",
+                             "delete_file": lambda i: f"deleted {i['path']}",
+                             "send_email": lambda i: f"sent to {i['to']}"})
 
 
 async def drive(valve, scenario, task, *, policy=SPEC, default_tier="deny", answer=True, approver="default",

@@ -20,7 +20,7 @@ from harness_lib.client import MODEL
 from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Cause, Checks, _clock, _digest, _t, _valve, calls, error_hint, not_defined_hint, offline,
-                  one_line, read_as, unfinished)
+                  one_line, read_as, recorded, unfinished)
 
 TOOLS_4 = TOOLS + [EMAIL]  # the lesson's four tools and send_email (a check passes its own high_impact set)
 GATE_TASK = "Read the first line of README.md, then tell me what time it is"  # high-impact: then it saves it
@@ -67,14 +67,7 @@ def gate_impls(events: list, root) -> dict:
     """The lesson's real tools on a throwaway folder (so a write is really on disk), plus a pretend send_email;
     each run is recorded in `events` as it starts. Coroutine functions: the order of "asked" and "ran" events is
     exactly the order your tool step did things in."""
-    fns = dict(make_tool_impls(root, clock=_clock), send_email=lambda i: f"sent to {i['to']}")
-
-    def recorder(name, fn):
-        async def impl(tool_input):
-            events.append(("ran", name, tool_input))
-            return fn(tool_input)
-        return impl
-    return {name: recorder(name, fn) for name, fn in fns.items()}
+    return recorded(events, dict(make_tool_impls(root, clock=_clock), send_email=lambda i: f"sent to {i['to']}"))
 
 
 class ApproverBroke(RuntimeError):

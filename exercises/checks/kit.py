@@ -224,6 +224,17 @@ EMAIL = {"name": "send_email", "description": "Send a short email.",
                                          "body": {"type": "string"}}}}
 
 
+def recorded(events: list, fns: dict) -> dict:
+    """`fns` as coroutine functions that append ("ran", name, input) to `events` as each run starts (arun_tool
+    awaits them in the event loop, so the order of "asked" and "ran" events is the order the valve did things in)."""
+    def recorder(name, fn):
+        async def impl(tool_input):
+            events.append(("ran", name, tool_input))
+            return fn(tool_input)
+        return impl
+    return {name: recorder(name, fn) for name, fn in fns.items()}
+
+
 def counting_impls(calls_made: list) -> dict:
     """get_time (a fixed clock) and read_file, each run recorded in `calls_made`."""
     real = make_tool_impls(clock=_clock)
