@@ -13,7 +13,14 @@ What follows the language: the approver's prompt, buttons and decision lines, th
 harness's own stop sentences included), the run inspector's words, the terminal agent's lines, help and usage
 errors, and the notebook helpers' mode line and one-line API errors. Each is written once, here, by message id;
 the loop keeps the id and values of the stop sentence it wrote (AgentResult.note), so no printed line is ever
-parsed back to be translated. What does not:
+parsed back to be translated.
+
+One way to translate, for the whole kit: a catalogue ``{language: {message_id: text}}`` and one lookup,
+:func:`say`. Three catalogues use it: ``MESSAGES`` below (harness_lib's printed lines, read by :func:`text`),
+the offline model's sentences (``offline.phrases.SAY``) and the exercises' checks (``checks.kit.MESSAGES``).
+To add a sentence: give it an id in the code (``lang.text("nb.new_line", n=2)``) and its text under that id in
+every language of the catalogue; tests/test_catalogues.py fails on an id missing in a language, {fields} that
+differ, or an id no code uses. What does not follow the language:
 
 - Tags in square brackets stay as they are in both languages -- ``[turn 2]``, ``[approve]``, ``[tools]``,
   ``[offline model]`` -- and so do names the code uses (``end_turn``, ``--approve yes``, ``scratch/``).
@@ -86,34 +93,48 @@ def using(language: str | None):
             os.environ[ENVIRONMENT] = before
 
 
+def say(catalogue: dict, key: str, language: str | None = None, **values):
+    """The message `key` of `catalogue` in `language` (None: :func:`current`), with `values` filled in.
+
+    The one lookup of the kit. A catalogue is ``{language: {message_id: text}}``, every language with the
+    same ids and the same {fields}: :data:`MESSAGES` here, the offline model's ``offline.phrases.SAY``, the
+    exercises' checks' ``checks.kit.MESSAGES``. `values` fill the text's {fields} (str.format); with no values
+    the text comes back as written (a text with no fields may show braces, ``{tool name: tier}``). A few
+    entries are tuples (a word's singular and plural, the answers a prompt takes): they come back as they are.
+    A missing id or language is a KeyError: a sentence is never quietly left out or shown in another language.
+    """
+    template = catalogue[language or current()][key]
+    return template.format(**values) if values else template
+
+
 def text(key: str, **values) -> str:
-    """The message `key` in the current language, with `values` filled in (str.format)."""
-    return MESSAGES[current()][key].format(**values)
+    """The message `key` of MESSAGES in the current language, with `values` filled in (str.format)."""
+    return say(MESSAGES, key, **values)
 
 
 def english(key: str, **values) -> str:
     """The message `key` in English, whatever the setting: the loop's stop sentences in AgentResult.text."""
-    return MESSAGES["en"][key].format(**values)
+    return say(MESSAGES, key, "en", **values)
 
 
 def plural(key: str, n: int) -> str:
     """The singular (n == 1) or plural word for `key`: plural("turn", 2) == "turns" (or "turnos")."""
-    one, many = MESSAGES[current()][key]
+    one, many = say(MESSAGES, key)
     return one if n == 1 else many
 
 
 def yes_answers() -> tuple[str, ...]:
     """What approves at a ``[y/N]`` / ``[s/N]`` prompt (lower case). Everything else is a no."""
-    return MESSAGES[current()]["approve.yes"]
+    return say(MESSAGES, "approve.yes")
 
 
 def no_answers() -> tuple[str, ...]:
     """The answers that reject without comment (Enter, n, no); any other unclear answer is named in the line."""
-    return MESSAGES[current()]["approve.no"]
+    return say(MESSAGES, "approve.no")
 
 
-# Every learner-facing string harness_lib prints, per language. Both languages have the same keys
-# (tests/test_lang.py checks it, and that the fields in braces match).
+# Every learner-facing string harness_lib prints, per language. Both languages have the same ids
+# (tests/test_catalogues.py checks it, that the fields in braces match, and that code uses every id).
 MESSAGES: dict[str, dict] = {
     "en": {
         # approval.py: the question, the buttons, one line per decision

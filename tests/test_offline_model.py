@@ -179,13 +179,12 @@ def test_the_phrasebook_says_every_sentence_in_every_language():
     def fields(template):
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
-    english = SAY["en"]
+    english = SAY["en"]  # the sentences' own check is tests/test_catalogues.py (ids, {fields}, uses)
     for language in LANGUAGES:
         assert SAY[language].keys() == english.keys() and HEAR[language].keys() == HEAR["en"].keys()
         for key, template in SAY[language].items():
-            if isinstance(template, str):
+            if isinstance(template, str) and not key.startswith("errors."):  # Spanish paraphrases the error
                 assert fields(template) == fields(english[key]), (language, key)
-        assert SAY[language]["can"].keys() == english["can"].keys()
 
 
 def test_spanish_answers_paraphrase_the_tools_english_errors(tmp_path):
@@ -229,8 +228,7 @@ def test_spanish_answers_paraphrase_the_tools_english_errors(tmp_path):
     for (text, is_error), kind in errors:
         assert is_error, text
         assert error_words(text, "en") == f'"{text}"'  # English quotes the tool's own words
-        assert error_words(text, "es") == SAY["es"]["errors"][kind], (text, kind)
-    assert SAY["es"]["errors"].keys() == SAY["en"]["errors"].keys()
+        assert error_words(text, "es") == SAY["es"][f"errors.{kind}"], (text, kind)
     # an error of no known kind is quoted, introduced in Spanish
     assert error_words("tool failed: RuntimeError: boom", "es") == \
         'la herramienta respondió con un error, "tool failed: RuntimeError: boom"'

@@ -2,7 +2,8 @@
 language (:func:`compose_answer`); and its other fixed sentences: the help text (:func:`help_text`) and the short
 opening of a tool-calling turn (:func:`preamble`).
 
-Every sentence comes from the phrasebook (:mod:`.phrases`); this module holds only the logic of which one, and
+Every sentence comes from the phrasebook (:mod:`.phrases`), by id, through the kit's one lookup (``lang.say``,
+in the request's language); this module holds only the logic of which one, and
 fills in the first line, the file, the time (:func:`render_time`) and the error (:func:`error_words`).
 
 Part of the planner (:mod:`.planner`). NOT modelled: free prose; anything not returned by a tool.
@@ -15,6 +16,7 @@ from datetime import datetime
 
 from .conversation import Conversation
 from .history import ANSWER_PATH, Task, _source_of, first_line
+from ..lang import say
 from .phrases import ERROR_KINDS, SAY
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
@@ -31,7 +33,7 @@ def render_time(text: str, language: str = "en") -> str | None:
         t = datetime.fromisoformat(m.group(0))
     except ValueError:
         return None
-    return SAY[language]["time_at"].format(hh=f"{t:%H}", mm=f"{t:%M}", date=f"{t:%Y-%m-%d}")
+    return say(SAY, "time_at", language, hh=f"{t:%H}", mm=f"{t:%M}", date=f"{t:%Y-%m-%d}")
 
 
 def _q(text: str | None, limit: int = 300) -> str:
@@ -47,81 +49,81 @@ def error_words(error: str | None, lang: str) -> str:
     tools' own language; in Spanish a paraphrase of its kind, or quoted after a few Spanish words."""
     error = _q(error)
     kind = next((kind for kind, words in _ERROR_KINDS.items() if words.search(error)), "other")
-    return SAY[lang]["errors"][kind].format(error=error)
+    return say(SAY, f"errors.{kind}", lang, error=error)
 
 
 def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     """("clause" | "block", text) for one settled task."""
-    p = SAY[lang]
+    def p(key: str, **values) -> str:
+        return say(SAY, key, lang, **values)
+
     step, kind, status = task.step, task.step.kind, task.status
     path = task.tried[-1] if task.tried and status == "done" else step.path
     error = error_words(task.error, lang)
     act = "read" if kind == "first_line" else kind
-    action = p.get(f"act_{act}", "{tool}").format(path=step.path, tool=task.tool, to=step.to)
+    action = p(f"act_{act}", path=step.path, tool=task.tool, to=step.to) if f"act_{act}" in SAY[lang] else task.tool
     if status in ("skipped", "blocked"):
         if kind == "injected":
-            return "clause", p["inj_ignored"].format(source=step.source, tool=task.tool, path=step.path)
+            return "clause", p("inj_ignored", source=step.source, tool=task.tool, path=step.path)
         if status == "blocked" and kind == "write" and task.why == "declined":
             content = _q(task.saved_text if step.refers_back else step.content, 200)
-            return "clause", p["blocked_write"].format(path=step.path, content=content)
+            return "clause", p("blocked_write", path=step.path, content=content)
         if status == "blocked":
-            return "clause", p[f"blocked_{task.why}"].format(action=action, tool=task.tool)
-        return "clause", p[task.why].format(action=action, tool=task.tool, path=step.path)
+            return "clause", p(f"blocked_{task.why}", action=action, tool=task.tool)
+        return "clause", p(task.why, action=action, tool=task.tool, path=step.path)
     if kind == "injected":
         key = {"done": "inj_done", "declined": "inj_declined", "ignored": "inj_ignored"}.get(status, "inj_failed")
-        return "clause", p[key].format(source=step.source, tool=task.tool, path=step.path, output=_q(task.output, 200), error=error)
+        return "clause", p(key, source=step.source, tool=task.tool, path=step.path, output=_q(task.output, 200), error=error)
     if kind in ("first_line", "read"):
         if status == "done":
             text = task.output or ""
             if not text.strip():
-                clause = p["empty"].format(path=path)
+                clause = p("empty", path=path)
             elif kind == "first_line":
-                clause = p["first_line"].format(path=path, line=first_line(text))
+                clause = p("first_line", path=path, line=first_line(text))
             else:
                 shown = text.rstrip("\n") if len(text) <= 2000 else text[:2000].rstrip() + "\n…"
-                return "block", p["read"].format(path=path, text=shown)
+                return "block", p("read", path=path, text=shown)
             if len(task.tried) > 1:
-                clause += p["retried"].format(first=task.tried[0], path=path)
+                clause += p("retried", first=task.tried[0], path=path)
             return "clause", clause
         if status == "declined":
-            return "clause", p["read_declined"].format(path=step.path)
+            return "clause", p("read_declined", path=step.path)
         if len(task.tried) > 1:
-            return "clause", p["read_failed_both"].format(path=task.tried[0], variant=task.tried[-1], error=error)
-        return "clause", p["read_failed"].format(path=step.path, error=error)
+            return "clause", p("read_failed_both", path=task.tried[0], variant=task.tried[-1], error=error)
+        return "clause", p("read_failed", path=step.path, error=error)
     if kind == "time":
         if status == "done":
-            return "clause", render_time(task.output, lang) or p["time_raw"].format(text=_q(task.output))
-        return "clause", p["time_declined" if status == "declined" else "time_failed"].format(error=error)
+            return "clause", render_time(task.output, lang) or p("time_raw", text=_q(task.output))
+        return "clause", p("time_declined" if status == "declined" else "time_failed", error=error)
     if kind in ("write", "delete"):
         content = _q(task.saved_text if step.refers_back else step.content, 200)
         done = "wrote" if kind == "write" else "deleted"
         key = {"done": done, "declined": f"{kind}_declined"}.get(status, f"{kind}_failed")
-        return "clause", p[key].format(path=step.path, error=error, content=content)
+        return "clause", p(key, path=step.path, error=error, content=content)
     if kind == "email":
         key = {"done": "emailed", "declined": "email_declined"}.get(status, "email_failed")
-        return "clause", p[key].format(to=step.to, content=_q(step.content, 200), error=error)
+        return "clause", p(key, to=step.to, content=_q(step.content, 200), error=error)
     return None
 
 
 def _listed(items: list[str], lang: str, joiner: str = "and") -> str:
     """"a", "a and b", "a, b and c" in the phrasebook's words (``joiner``: "and" or "or")."""
-    say = SAY[lang]
     if len(items) == 1:
         return items[0]
     if joiner == "or":
-        return ", ".join(items[:-1]) + (say["list_or2"] if len(items) == 2 else say["list_or_last"]) + items[-1]
-    return ", ".join(items[:-1]) + say["list_and"] + items[-1]
+        return ", ".join(items[:-1]) + say(SAY, "list_or2" if len(items) == 2 else "list_or_last", lang) + items[-1]
+    return ", ".join(items[:-1]) + say(SAY, "list_and", lang) + items[-1]
 
 
 def _join(clauses: list[str], lang: str) -> str:
     """The clauses as one sentence: "A, and B." / "A, B, and C." (Spanish: "A, y B." / "A, B y C.")."""
-    say = SAY[lang]
     if len(clauses) == 1:
         text = clauses[0]
     elif len(clauses) == 2:
-        text = say["and2"].format(*clauses)
+        text = say(SAY, "and2", lang, first=clauses[0], second=clauses[1])
     else:
-        text = ", ".join(clauses[:-1]) + say["and_last"].format(clauses[-1])
+        text = ", ".join(clauses[:-1]) + say(SAY, "and_last", lang, last=clauses[-1])
     return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
@@ -155,19 +157,24 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     if clauses:
         paragraphs.append(_join(clauses, lang))
     if final and save is not None and save.status != "skipped":
-        p = SAY[lang]
         key = {"done": "save_done", "declined": "save_declined", "blocked": "save_blocked"}.get(save.status, "save_failed")
-        paragraphs.append(p[key].format(path=ANSWER_PATH, how=p.get(save.why or "", ""), error=error_words(save.error, lang)))
+        how = say(SAY, save.why, lang) if save.why in ("declined", "refused") else ""
+        paragraphs.append(say(SAY, key, lang, path=ANSWER_PATH, how=how, error=error_words(save.error, lang)))
     return "\n\n".join(paragraphs)
+
+
+# What the help text says the model can do, per tool offered, in this order.
+_CAN = {"read_file": "can.read_file", "get_time": "can.get_time", "write_file": "can.write_file",
+        "delete_file": "can.delete_file", "send_email": "can.send_email"}
 
 
 def help_text(conv: Conversation) -> str:
     """The answer to a request that maps to no tool: what the offline model can do here."""
-    say = SAY[conv.language]
-    offered = [text for name, text in say["can"].items() if name in conv.tools]
+    language = conv.language
+    offered = [say(SAY, key, language) for name, key in _CAN.items() if name in conv.tools]
     if not offered:
-        return say["no_tools_help"]
-    return say["help"].format(listed=_listed(offered, conv.language, "or"))
+        return say(SAY, "no_tools_help", language)
+    return say(SAY, "help", language, listed=_listed(offered, language, "or"))
 
 
 def preamble(names: list[str], language: str = "en") -> str:
@@ -175,4 +182,4 @@ def preamble(names: list[str], language: str = "en") -> str:
 
     Live Claude usually says a sentence before its tool calls, so a turn is text + tool_use blocks: code
     that treats every content block as a call, or reads only ``content[0]``, breaks offline too."""
-    return SAY[language]["preamble"].format(listed=_listed(list(dict.fromkeys(names)), language))
+    return say(SAY, "preamble", language, listed=_listed(list(dict.fromkeys(names)), language))

@@ -2,7 +2,13 @@
 
 Data only. :mod:`.parse` builds its patterns from ``HEAR``, :mod:`.planner` reads tool results with
 ``RESULT_WORDS`` and answers with ``SAY``, :mod:`.scenarios` takes its fixed sentences from ``SAY``.
-To add a language, add a key to each dict (the tests check that every language has every sentence).
+
+``SAY`` is the offline model's catalogue, in the kit's one shape ``{language: {message_id: text}}``, read
+through the kit's one lookup: ``lang.say(SAY, "read_failed", language, path=..., error=...)``. A new sentence
+is an id in the code and its text under that id in every language here (tests/test_catalogues.py lists an id
+missing in a language, {fields} that differ, and an id no code uses). ``HEAR``, ``MARKERS``, ``RESULT_WORDS``
+and ``ERROR_KINDS`` are recognition patterns, not translations: they stay by language or by kind as they are.
+To add a language, add a key to each dict.
 
 Which language it answers in (decided per request, see :func:`answer_language`):
 
@@ -73,7 +79,7 @@ RESULT_WORDS = {
 }
 
 # How it puts a tool's error into its answer: the tools write their errors in English, so the first kind whose
-# words occur in the error (any case) picks SAY[language]["errors"][kind]: English quotes the tool's own text,
+# words occur in the error (any case) picks the sentence "errors.<kind>" of SAY: English quotes the tool's own text,
 # Spanish says it in Spanish. An error of no kind here is quoted, introduced in the answer's language ("other").
 ERROR_KINDS = {
     "policy": ["by policy", "the policy", "forbidden", r"pol[ií]tica", "prohibid"],  # not "polic": "file not found: policy.md"
@@ -94,7 +100,7 @@ ERROR_KINDS = {
 SAY = {
     "en": {
         # joining the answer's clauses and listing tool names
-        "and2": "{0}, and {1}", "and_last": ", and {0}", "list_and": " and ", "list_or2": " or ", "list_or_last": ", or ",
+        "and2": "{first}, and {second}", "and_last": ", and {last}", "list_and": " and ", "list_or2": " or ", "list_or_last": ", or ",
         # The time as the tool gave it, in the same number of characters at any hour and on any date: the answer
         # is re-sent in every later request, so a clause that grew on some days would move every token count after it.
         "time_at": "it is {hh}:{mm} on {date}",
@@ -112,7 +118,7 @@ SAY = {
         "write_failed": 'I could not write {path}: {error}; the text would have been "{content}"',
         "delete_failed": "I could not delete {path}: {error}",
         # {error} above and below: the tool's error, put by ERROR_KINDS (in English, the tool's own words)
-        "errors": {kind: '"{error}"' for kind in [*ERROR_KINDS, "other"]},
+        **{f"errors.{kind}": '"{error}"' for kind in [*ERROR_KINDS, "other"]},
         "read_declined": "reading {path} was not approved, so I did not read it",
         "time_declined": "the time lookup was not approved, so I cannot tell you the time",
         "write_declined": 'the write was not approved, so I did not save anything to {path}; the text would have been "{content}"',
@@ -139,9 +145,9 @@ SAY = {
         "declined": "not approved", "refused": "refused",
         # a tool-calling turn's opening sentence, and the answer to a request it cannot map to a tool
         "preamble": "I'll use {listed}.",
-        "can": {"read_file": "read a file (or just its first line)", "get_time": "tell you the current time",
-                "write_file": "write text to a file under scratch/", "delete_file": "delete a file under scratch/",
-                "send_email": "send an email"},
+        "can.read_file": "read a file (or just its first line)", "can.get_time": "tell you the current time",
+        "can.write_file": "write text to a file under scratch/", "can.delete_file": "delete a file under scratch/",
+        "can.send_email": "send an email",
         "help": ("I couldn't match your request to any of my tools. I can {listed}. "
                  'For example: "Read the first line of README.md, then tell me what time it is."'),
         "no_tools_help": ("I have no tools in this conversation, so I can only reply in text. "
@@ -161,7 +167,7 @@ SAY = {
                   "not finished yet and more context might help. "),
     },
     "es": {
-        "and2": "{0}, y {1}", "and_last": " y {0}", "list_and": " y ", "list_or2": " o ", "list_or_last": " o ",
+        "and2": "{first}, y {second}", "and_last": " y {last}", "list_and": " y ", "list_or2": " o ", "list_or_last": " o ",
         "time_at": "son las {hh}:{mm} del {date}",
         "first_line": 'la primera línea de {path} es "{line}"',
         "empty": "el archivo {path} está vacío",
@@ -175,19 +181,17 @@ SAY = {
         "time_failed": "no pude obtener la hora: {error}",
         "write_failed": 'no pude escribir {path}: {error}; el texto habría sido "{content}"',
         "delete_failed": "no pude borrar {path}: {error}",
-        "errors": {
-            "policy": "la política de herramientas no lo permite",
-            "gate": "la válvula de aprobación falló, y eso cuenta como un no",
-            "outside": "la ruta queda fuera de la carpeta que la herramienta puede tocar",
-            "not_found": "el archivo no existe",
-            "invalid": "la llamada no traía una entrada válida",
-            "unknown_tool": "esa herramienta no existe aquí",
-            "folder": "la ruta es una carpeta, no un archivo",
-            "link": "la ruta es un enlace simbólico, y los enlaces no se siguen",
-            "not_text": "no es un archivo de texto",
-            "refused": "la herramienta se negó",
-            "other": 'la herramienta respondió con un error, "{error}"',
-        },
+        "errors.policy": "la política de herramientas no lo permite",
+        "errors.gate": "la válvula de aprobación falló, y eso cuenta como un no",
+        "errors.outside": "la ruta queda fuera de la carpeta que la herramienta puede tocar",
+        "errors.not_found": "el archivo no existe",
+        "errors.invalid": "la llamada no traía una entrada válida",
+        "errors.unknown_tool": "esa herramienta no existe aquí",
+        "errors.folder": "la ruta es una carpeta, no un archivo",
+        "errors.link": "la ruta es un enlace simbólico, y los enlaces no se siguen",
+        "errors.not_text": "no es un archivo de texto",
+        "errors.refused": "la herramienta se negó",
+        "errors.other": 'la herramienta respondió con un error, "{error}"',
         "read_declined": "la lectura de {path} no se aprobó, así que no lo leí",
         "time_declined": "la consulta de la hora no se aprobó, así que no puedo decírtela",
         "write_declined": 'la escritura no se aprobó, así que no guardé nada en {path}; el texto habría sido "{content}"',
@@ -213,9 +217,9 @@ SAY = {
         "save_blocked": "No guardé esta respuesta en {path}, porque write_file {how} antes.",
         "declined": "no se aprobó", "refused": "fue denegada",
         "preamble": "Voy a usar {listed}.",
-        "can": {"read_file": "leer un archivo (o solo su primera línea)", "get_time": "decirte la hora",
-                "write_file": "escribir texto en un archivo de scratch/", "delete_file": "borrar un archivo de scratch/",
-                "send_email": "enviar un correo"},
+        "can.read_file": "leer un archivo (o solo su primera línea)", "can.get_time": "decirte la hora",
+        "can.write_file": "escribir texto en un archivo de scratch/", "can.delete_file": "borrar un archivo de scratch/",
+        "can.send_email": "enviar un correo",
         "help": ("No he podido relacionar tu petición con ninguna de mis herramientas. Puedo {listed}. "
                  'Por ejemplo: "Lee la primera línea de README.md y luego dime qué hora es."'),
         "no_tools_help": ("No tengo herramientas en esta conversación, así que solo puedo responder con texto. "

@@ -12,6 +12,7 @@ The fallback calls (when a scenario's favourite tool is not offered) are documen
 
 from __future__ import annotations
 
+from ..lang import say
 from .phrases import SAY
 from .planner import Conversation, Reply, fit_args, plan_reply
 from .tokens import block_tokens, text_tokens
@@ -39,7 +40,7 @@ def _call(name: str, args: dict) -> dict:
 
 
 def _no_tools(conv: Conversation) -> Reply:
-    return Reply([{"type": "text", "text": SAY[conv.language]["no_tools"]}], "end_turn")
+    return Reply([{"type": "text", "text": say(SAY, "no_tools", conv.language)}], "end_turn")
 
 
 def _first_tool_empty(conv: Conversation) -> dict | None:
@@ -95,7 +96,7 @@ def draft_text(k: int, tokens: int, language: str = "en") -> str:
     """A deterministic filler "draft" of about ``tokens`` tokens that mentions turn k."""
     parts, size, i = [], 0, 1
     while size < tokens * 4:
-        part = SAY[language]["draft"].format(k=k, i=i)
+        part = say(SAY, "draft", language, k=k, i=i)
         parts.append(part)
         size += len(part)
         i += 1
@@ -116,37 +117,37 @@ def token_hog(conv: Conversation) -> Reply:
 
 def max_tokens(conv: Conversation) -> Reply:
     """A write_file of a report about twice as long as max_tokens allows, so the reply is cut mid-call."""
-    say = SAY[conv.language]
-    words = conv.task.strip().replace("\n", " ")[:120] or say["report_topic"]
-    report, i = say["report_title"], 1
+    language = conv.language
+    words = conv.task.strip().replace("\n", " ")[:120] or say(SAY, "report_topic", language)
+    report, i = say(SAY, "report_title", language), 1
     while text_tokens(report) < 2 * conv.max_tokens + 200:
-        report += say["report_section"].format(i=i, words=words)
+        report += say(SAY, "report_section", language, i=i, words=words)
         i += 1
     args = fit_args(conv, "write_file", {"path": "scratch/report.md", "content": report})
     if args is None:  # no write_file (or the report is too long for its schema): the report as text
         return Reply([{"type": "text", "text": report}], "end_turn")
-    return Reply([{"type": "text", "text": say["report_intro"]}, _call("write_file", args)], "tool_use")
+    return Reply([{"type": "text", "text": say(SAY, "report_intro", language)}, _call("write_file", args)], "tool_use")
 
 
 def refusal(conv: Conversation) -> Reply:
     return Reply([], "refusal", {
         "type": "refusal",
         "category": None,
-        "explanation": SAY[conv.language]["refusal"],
+        "explanation": say(SAY, "refusal", conv.language),
     })
 
 
 def pause_turn(conv: Conversation) -> Reply:
     """No assistant turn yet: a short text and "pause_turn". Otherwise (the paused turn was sent back): demo."""
     if conv.assistant_turns == 0:
-        return Reply([{"type": "text", "text": SAY[conv.language]["working"]}], "pause_turn")
+        return Reply([{"type": "text", "text": say(SAY, "working", conv.language)}], "pause_turn")
     return plan_reply(conv)
 
 
 def context_window(conv: Conversation) -> Reply:
     """No assistant turn yet: one text block cut mid-sentence. Otherwise: demo."""
     if conv.assistant_turns == 0:
-        return Reply([{"type": "text", "text": SAY[conv.language]["cut_short"]}], "model_context_window_exceeded")
+        return Reply([{"type": "text", "text": say(SAY, "cut_short", conv.language)}], "model_context_window_exceeded")
     return plan_reply(conv)
 
 
