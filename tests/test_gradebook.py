@@ -4,11 +4,15 @@ submissions. Graded in kernels: a right answer (renamed, writing files, printing
 sight and hidden) and switches grading off. Refused before any kernel starts: grader cells tampered with (a check or
 a 🔒 cell edited, retagged, deleted, turned into text, one added; one with its own conftest and lock), a key (in a
 cell, an output, the metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
-One learner submits one exercise twice.
+One learner submits one exercise twice. And seven forgeries of the checks from inside the kernel (FORGERIES), graded
+here, outside the sandbox, where only the judge (exercises/judge.py) stands between them and a PASS.
 
 Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 3,
 short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the kit's files (`git status`) and the
 submitted files are unchanged, and nothing the submissions wrote is left behind.
+
+What only the sandbox stops (the network, the kit's and the class's files, a classmate's work, the grading worker's
+output, a process left behind) is tried by four more learners, graded by one run in the sandbox (`sandboxed`).
 """
 
 import csv
@@ -28,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
 
-SLOW = pytest.mark.slow  # the class is graded by one run of the command: 6 kernels, ~17 CPU-s
+SLOW = pytest.mark.slow  # the class is graded by one run of the command: 16 kernels
 
 
 def load(path):
@@ -128,6 +132,9 @@ def class_of_submissions():
         f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_lib.inspector\n"),
         f"quinn/{EX2}": starter(EX2),
         "quinn/grading.py": OWN_GRADING.encode(),
+        # untouched starters whose policy cell forges the checks from inside the kernel (see FORGERIES below): graded
+        # here, outside the sandbox, where nothing but the judge stands between them and a PASS
+        **{f"{who}/{EX1}": edit(starter(EX1), "policy", prepend=code + "\n") for who, code in FORGERIES.items()},
         # refused before any kernel starts
         f"bob/{EX1}": own_check,
         "gina/homework.ipynb": b'{"cells": [ this is not json',
@@ -168,6 +175,14 @@ EXPECTED = {
         "cell 'run-tool-uses' touches grader internals: 'HARNESS_', environ"]),
     f"quinn/{EX2}": (EX2, "FAIL", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                              "check-turn-cap: ✗ run_capped is written and runs"], []),
+    # the forgeries: what the judge saw (test_a_kernel_that_fakes_its_checks_... below says more)
+    f"rita/{EX1}": (EX1, "FAIL", "0", "6", ["did not answer the grader"], []),
+    f"ivy/{EX1}": (EX1, "FAIL", "0", "6", ["✗ POLICY is a dict"], []),
+    f"gus/{EX1}": (EX1, None, None, "6", [], []),  # FAIL on its answers or NOT GRADED by the seal: either, no points
+    f"pia/{EX1}": (EX1, "NOT GRADED", None, "6", [], ["touches grader internals"]),
+    f"sam/{EX1}": (EX1, "NOT GRADED", None, "6", [], ["touches grader internals"]),
+    f"otto/{EX1}": (EX1, None, None, "6", [], []),  # the kernel died: FAIL or ERROR, with the cell named
+    f"eve/{EX1}": (EX1, "FAIL", "0", "6", ["✗ POLICY['get_time'] == 'allow'"], []),
     f"bob/{EX1}": (EX1, "NOT GRADED", "", "", [], ["cell 'my-check' is tagged check but is not one of the shipped"]),
     "gina/homework.ipynb": ("", "ERROR", "", "", [], ["not a notebook: JSONDecodeError"]),
     "hank/notes.ipynb": ("", "NOT GRADED", "", "", [], ["not one of the exercises"]),
@@ -242,7 +257,7 @@ def test_one_row_per_notebook_with_the_expected_grade(graded):
     problems = []
     for file, (exercise, verdict, passed, total, criteria, reasons) in EXPECTED.items():
         row = rows[file]
-        got = (row["exercise"], row["verdict"], row["checks_total"])
+        got = (row["exercise"], row["verdict"] if verdict else None, row["checks_total"])
         if got != (exercise, verdict, total) or (passed is not None and row["checks_passed"] != passed):
             problems.append(f"{file}: {row}")
             continue
@@ -452,7 +467,6 @@ def bwrap_or_skip():
     if why:
         pytest.skip(why)
 
-
 # What a submission tries from its exercise cell (names built at run time, so no scan sees them), each in its own
 # try: the honest answer below it still runs. Everything it manages to do is printed, and so is what it sees.
 ESCAPES = """\
@@ -481,62 +495,6 @@ _p.Popen(["sh", "-c", "sleep 30 # mallory-{tag}"], start_new_session=True, stdou
 """
 
 
-def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_the_grade(tmp_path):
-    """One solution whose exercise cell also tries to connect to a listener on 127.0.0.1, write into the kit (a
-    sitecustomize.py, the README), delete a doc of the kit, write into the class folder and the CSV's folder, read
-    a classmate's work, and leave a process behind. Graded in the sandbox: none of it happens, and the row says it
-    was sandboxed."""
-    import socket
-    import threading
-
-    bwrap_or_skip()
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(5)
-    listener.settimeout(0.2)
-    heard, stop = [], threading.Event()
-
-    def listen():
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-                heard.append(conn.recv(100))
-                conn.close()
-            except OSError:
-                pass
-    thread = threading.Thread(target=listen, daemon=True)
-    thread.start()
-    klass, out = tmp_path / "class", tmp_path / "out"
-    (klass / "mallory").mkdir(parents=True)
-    (klass / "ned").mkdir()
-    shutil.copy2(EXERCISES / "solutions" / EX1, klass / "ned" / EX1)  # a classmate's work
-    tag = uuid.uuid4().hex[:8]
-    attack = ESCAPES.format(port=listener.getsockname()[1], kit=str(ROOT), klass=str(klass), out=str(out), tag=tag)
-    nb = edit(solution(EX1), "policy", prepend=attack + "\n")
-    (klass / "mallory" / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    out.mkdir()
-    (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
-    before_kit, before_class = git_status(), tree_digest(klass)
-    try:
-        run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass / "mallory"), "--out",
-                              str(out / "grades.csv"), "-j", "1", "--sandbox", "bwrap", "--feedback", str(out / "fb"),
-                              "--tmp-tag", TAG], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    finally:
-        stop.set()
-        thread.join()
-        listener.close()
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    (row,) = csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
-    assert row["sandbox"] == "bwrap" and row["verdict"] in ("PASS", "NOT GRADED"), row
-    assert heard == []  # nothing connected to the listener
-    assert not (ROOT / "sitecustomize.py").exists() and git_status() == before_kit
-    assert tree_digest(klass) == before_class
-    assert sorted(p.name for p in out.iterdir()) == ["fb", "grades.csv", "grades.md", "keep.txt"]
-    assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
-    left = subprocess.run(["pgrep", "-f", f"mallory-{tag}"], capture_output=True, text=True).stdout.split()
-    assert left == [], "a process the notebook started outlived it"
-
-
 FORGE = """\\
 import json as _j, os as _o, signal as _g
 _checks = {checks!r}
@@ -553,6 +511,143 @@ for _pid in [p for p in _o.listdir("/proc") if p.isdigit()]:
 print("forged into", _hit)
 _o.kill(_o.getppid(), _g.SIGKILL)
 """
+
+
+DETACHED = '''\
+import os as _o
+if _o.fork() == 0:  # a detached process: a new session, double-forked, that outlives its notebook if it can
+    _o.setsid()
+    if _o.fork() == 0:  # the gradebook is done after a few seconds: from then on, rewrite the learner's row
+        _o.execvp("sh", ["sh", "-c", "for i in $(seq 60); do echo rewriter,PASS,10 >> {csv}; "
+                         "echo rewriter >> {out}/keep.txt; sleep 0.25; done # rewriter-{tag}"])
+    _o._exit(0)
+'''
+
+
+COPYCAT = """\
+import json as _j, re as _r
+_theirs = _j.load(open({theirs!r}, encoding="utf-8"))  # a classmate's graded notebook, found on the disk
+_cell = "".join(next(c["source"] for c in _theirs["cells"] if c.get("id") == "policy"))
+POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
+DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
+"""
+
+@pytest.fixture(scope="module")
+def sandboxed(tmp_path_factory):
+    """One run of the gradebook in the sandbox (-j 2) over four learners whose notebooks try what only the sandbox
+    stops (without it, each one succeeds):
+    - mallory's exercise cell tries to connect to a listener on 127.0.0.1, write into the kit (a sitecustomize.py,
+      the README), delete a doc of the kit, write into the class folder and the CSV's folder, read a classmate's
+      work, and leave a process behind; her honest answer runs after that;
+    - cat's policy cell reads a classmate's answer (ned's, outside the graded folder) from the disk at run time;
+    - trudy forges the grading worker's result line through /proc;
+    - rex leaves a detached process that rewrites the CSV after the run.
+    (The forgeries only the judge stops are graded outside the sandbox, in the class above: FORGERIES.)"""
+    import socket
+    import threading
+
+    bwrap_or_skip()
+    tmp = tmp_path_factory.mktemp("sandboxed")
+    klass, out, tag = tmp / "class", tmp / "out", uuid.uuid4().hex[:8]
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    listener.settimeout(0.2)
+    heard, stop = [], threading.Event()
+
+    def listen():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+                heard.append(conn.recv(100))
+                conn.close()
+            except OSError:
+                pass
+    theirs = tmp / "others" / "ned" / EX1  # a classmate's work, on the same disk
+    theirs.parent.mkdir(parents=True)
+    shutil.copy2(EXERCISES / "solutions" / EX1, theirs)
+    out.mkdir()
+    (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
+    checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
+    attack = ESCAPES.format(port=listener.getsockname()[1], kit=str(ROOT), klass=str(klass), out=str(out), tag=tag)
+    notebooks = {
+        "mallory": edit(solution(EX1), "policy", prepend=attack + "\n"),
+        "cat": edit(starter(EX1), "policy", whole=COPYCAT.format(theirs=str(theirs))),
+        "trudy": edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n"),
+        "rex": edit(starter(EX1), "policy", prepend=DETACHED.format(csv=str(out / "grades.csv"), out=str(out),
+                                                                    tag=tag) + "\n"),
+    }
+    for who, nb in notebooks.items():
+        (klass / who).mkdir(parents=True)
+        (klass / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    before_kit, before_class = git_status(), tree_digest(klass)
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    try:
+        run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass), "--out",
+                              str(out / "grades.csv"), "-j", "2", "--sandbox", "bwrap", "--cell-timeout", "20",
+                              "--feedback", str(out / "fb"), "--tmp-tag", TAG],
+                             cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    written = (out / "grades.csv").read_bytes()
+    time.sleep(3)  # rex's process would be writing by now
+    rows = {row["learner"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    yield {"rows": rows, "out": out, "written": written, "tag": tag, "heard": heard, "klass": klass,
+           "before_kit": before_kit, "before_class": before_class}
+    subprocess.run(["pkill", "-f", f"rewriter-{tag}"])
+
+
+def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
+    rows = sandboxed["rows"]
+    assert sorted(rows) == ["cat", "mallory", "rex", "trudy"]
+    for who, row in rows.items():
+        assert row["sandbox"] == "bwrap", row
+        if who != "mallory":  # (her own answer is right)
+            assert row["verdict"] != "PASS" and row["points"] == "0", row
+            assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
+
+
+def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_the_grade(sandboxed):
+    """mallory: nothing connected to the listener, the kit and the class folder are as they were, the CSV's folder
+    holds only what the gradebook wrote, and no process she started outlived her notebook."""
+    out = sandboxed["out"]
+    assert sandboxed["rows"]["mallory"]["verdict"] in ("PASS", "NOT GRADED"), sandboxed["rows"]["mallory"]
+    assert sandboxed["heard"] == []  # nothing connected to the listener
+    assert not (ROOT / "sitecustomize.py").exists() and git_status() == sandboxed["before_kit"]
+    assert tree_digest(sandboxed["klass"]) == sandboxed["before_class"]
+    assert sorted(p.name for p in out.iterdir()) == ["fb", "grades.csv", "grades.md", "keep.txt"]
+    left = subprocess.run(["pgrep", "-f", f"mallory-{sandboxed['tag']}"], capture_output=True, text=True).stdout.split()
+    assert left == [], "a process the notebook started outlived it"
+
+
+def test_a_classmates_notebook_cannot_be_copied_in(sandboxed):
+    """cat's policy cell reads a classmate's answer from the disk at run time (no name the scan looks for). In the
+    sandbox no folder but the kit's is there to read: its policy check fails. (Without the sandbox it passes.)"""
+    row = sandboxed["rows"]["cat"]
+    assert row["verdict"] == "FAIL" and row["01:check-policy"] == "0", row
+
+
+def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(sandboxed):
+    """trudy writes a complete, well-formed "every check passed" result line into the stdout of every process it can
+    reach through /proc (the grading worker's among them, without the sandbox), then kills its parent. In the
+    sandbox it reaches no grader process. (Without the sandbox this forgery got PASS.)"""
+    assert sandboxed["rows"]["trudy"]["verdict"] in ("FAIL", "ERROR"), sandboxed["rows"]["trudy"]
+
+
+def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(sandboxed):
+    """rex leaves a double-forked, new-session process that appends a PASS row to the CSV (its path given
+    literally, as if found) for 15 s. The sandbox's processes die with the notebook, and the CSV's folder is not in
+    the sandbox: the CSV 3 s after the run is the CSV the run wrote. (Unsandboxed, the row is appended.)"""
+    out = sandboxed["out"]
+    assert (out / "grades.csv").read_bytes() == sandboxed["written"] and b"rewriter" not in sandboxed["written"]
+    assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
+    left = subprocess.run(["pgrep", "-f", f"rewriter-{sandboxed['tag']}"], capture_output=True, text=True)
+    assert left.stdout.split() == [], "a process the notebook started outlived it"
+    assert sandboxed["rows"]["rex"]["verdict"] == "FAIL"
 
 
 def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
@@ -583,34 +678,6 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
         time.sleep(0.1)
     assert graders() == [], "a grader outlived the gradebook"
     shutil.rmtree(next(iter(EXERCISES.glob(f"_grading_tmp_gradebook_{tag}*")), tmp_path / "none"), ignore_errors=True)
-
-
-COPYCAT = """\
-import json as _j, re as _r
-_theirs = _j.load(open({theirs!r}, encoding="utf-8"))  # a classmate's graded notebook, found on the disk
-_cell = "".join(next(c["source"] for c in _theirs["cells"] if c.get("id") == "policy"))
-POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
-DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
-"""
-
-
-def test_a_classmates_notebook_cannot_be_copied_in(tmp_path):
-    """A submission whose policy cell reads a classmate's answer from the class folder at run time (no name the
-    scan looks for). In the sandbox no folder but the kit's is there to read: its policy check fails. (Without the
-    sandbox that check passes.)"""
-    bwrap_or_skip()
-    theirs = tmp_path / "class" / "ned" / EX1
-    theirs.parent.mkdir(parents=True)
-    shutil.copy2(EXERCISES / "solutions" / EX1, theirs)
-    nb = edit(starter(EX1), "policy", whole=COPYCAT.format(theirs=str(theirs)))
-    (tmp_path / "class" / "cat").mkdir()
-    (tmp_path / "class" / "cat" / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class" / "cat"), "--out",
-                          str(tmp_path / "grades.csv"), "-j", "1", "--tmp-tag", TAG],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    (row,) = csv.DictReader((tmp_path / "grades.csv").open(encoding="utf-8"))
-    assert row["sandbox"] == "bwrap" and row["verdict"] == "FAIL" and row["01:check-policy"] == "0", row
 
 
 # Three ways to make the kernel print ✓ for a check that never ran, each from the policy cell of an untouched
@@ -663,17 +730,6 @@ getattr(_y, "mod" + "ules")["exercises.defen" + "dant"] = _fake
 '''
 
 
-DETACHED = '''\
-import os as _o
-if _o.fork() == 0:  # a detached process: a new session, double-forked, that outlives its notebook if it can
-    _o.setsid()
-    if _o.fork() == 0:  # the gradebook is done after a few seconds: from then on, rewrite the learner's row
-        _o.execvp("sh", ["sh", "-c", "for i in $(seq 60); do echo rewriter,PASS,10 >> {csv}; "
-                         "echo rewriter >> {out}/keep.txt; sleep 0.25; done # rewriter-{tag}"])
-    _o._exit(0)
-'''
-
-
 # The forgeries an earlier grader already refused, graded again through the judge
 PRINT_PATCH = "import builtins\nbuiltins.print = lambda *a, **k: None\n"
 MODULE_SWAP = ("import sys, types\n"
@@ -691,79 +747,36 @@ POLICY = {name: _Yes("?") for name in ("get_time", "read_file", "write_file", "s
 DEFAULT_TIER = _Yes("?")
 '''
 
-
-@pytest.fixture(scope="module")
-def forgeries(tmp_path_factory):
-    """One sandboxed run of the gradebook (-j 2) over nine learners who each try to get marks for an untouched
-    starter from inside the kernel: trudy forges the worker's result line, rita the shell's code runner, gus the
-    grader's methods, ivy the kernel's end of the judge's line, rex leaves a process to rewrite the CSV; and the
-    older tricks: pia silences print, sam swaps the grading module, otto prints a passing summary and exits the
-    kernel, eve answers with strings equal to everything."""
-    bwrap_or_skip()
-    tmp = tmp_path_factory.mktemp("forgeries")
-    klass, out, tag = tmp / "class", tmp / "out", uuid.uuid4().hex[:8]
-    out.mkdir()
-    (out / "keep.txt").write_text("the teacher's", encoding="utf-8")
-    checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
-    for who, code in (("trudy", FORGE.format(checks=checks)), ("rita", RUN_CELL), ("gus", GC_SWAP),
-                      ("ivy", IMPOSTOR), ("rex", DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)),
-                      ("pia", PRINT_PATCH), ("sam", MODULE_SWAP), ("otto", EXIT_AFTER_SUMMARY),
-                      ("eve", ALWAYS_EQUAL)):
-        (klass / who).mkdir(parents=True)
-        nb = edit(starter(EX1), "policy", prepend=code + "\n")
-        (klass / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass), "--out", str(out / "grades.csv"),
-                          "-j", "2", "--sandbox", "bwrap", "--cell-timeout", "20", "--tmp-tag", TAG],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    written = (out / "grades.csv").read_bytes()
-    time.sleep(3)  # rex's process would be writing by now
-    rows = {row["learner"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
-    yield {"rows": rows, "out": out, "written": written, "tag": tag}
-    subprocess.run(["pkill", "-f", f"rewriter-{tag}"])
+# The forgeries graded in the class (graded, above), outside the sandbox: only the judge stands in their way.
+FORGERIES = {"rita": RUN_CELL, "gus": GC_SWAP, "ivy": IMPOSTOR,
+             "pia": PRINT_PATCH, "sam": MODULE_SWAP, "otto": EXIT_AFTER_SUMMARY, "eve": ALWAYS_EQUAL}
 
 
-def test_no_forgery_from_inside_the_kernel_gets_a_pass_or_points(forgeries):
-    rows = forgeries["rows"]
-    assert sorted(rows) == ["eve", "gus", "ivy", "otto", "pia", "rex", "rita", "sam", "trudy"]
+@SLOW
+def test_no_forgery_from_inside_the_kernel_gets_a_pass_or_points(graded):
+    rows = {file.split("/")[0]: row for file, row in graded["rows"].items() if file.split("/")[0] in FORGERIES}
+    assert sorted(rows) == sorted(FORGERIES)
     for who, row in rows.items():
-        assert row["sandbox"] == "bwrap" and row["verdict"] != "PASS" and row["points"] == "0", row
+        assert row["sandbox"] == "UNSANDBOXED" and row["verdict"] != "PASS" and row["points"] == "0", row
         assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
 
 
-def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(forgeries):
-    """trudy writes a complete, well-formed "every check passed" result line into the stdout of every process it can
-    reach through /proc (the grading worker's among them, without the sandbox), then kills its parent. In the
-    sandbox it reaches no grader process. (Without the sandbox this forgery got PASS.)"""
-    assert forgeries["rows"]["trudy"]["verdict"] in ("FAIL", "ERROR"), forgeries["rows"]["trudy"]
-
-
-def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(forgeries):
+@SLOW
+def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(graded):
     """rita replaces the shell's code runner, gus swaps the grader's methods found through the garbage collector,
     ivy (a forgery of our own) replaces the kernel's side of the judge's line with one that answers "✓" to every
     question. Run in the notebook (the learner's own grade), rita's and gus's checks print ✓ and pass; judged by the
     gradebook, each row says what the judge saw."""
-    rows = forgeries["rows"]
-    assert rows["rita"]["verdict"] == "FAIL" and "did not answer the grader" in rows["rita"]["failed_criteria"]
-    assert rows["ivy"]["verdict"] == "FAIL" and "✗ POLICY is a dict" in rows["ivy"]["failed_criteria"]
-    gus = rows["gus"]  # the judge fails it on its answers; the seal also saw the class change in the kernel
+    rows = graded["rows"]
+    assert rows[f"rita/{EX1}"]["verdict"] == "FAIL" and "did not answer the grader" in rows[f"rita/{EX1}"]["failed_criteria"]
+    assert rows[f"ivy/{EX1}"]["verdict"] == "FAIL" and "✗ POLICY is a dict" in rows[f"ivy/{EX1}"]["failed_criteria"]
+    gus = rows[f"gus/{EX1}"]  # the judge fails it on its answers; the seal also saw the class change in the kernel
     assert "✗ POLICY is a dict" in gus["failed_criteria"] or "Checks" in gus["reason"], gus
 
 
-def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(forgeries):
-    """rex leaves a double-forked, new-session process that appends a PASS row to the CSV (its path given
-    literally, as if found) for 15 s. The sandbox's processes die with the notebook, and the CSV's folder is not in
-    the sandbox: the CSV 3 s after the run is the CSV the run wrote. (Unsandboxed, the row is appended.)"""
-    out = forgeries["out"]
-    assert (out / "grades.csv").read_bytes() == forgeries["written"] and b"rewriter" not in forgeries["written"]
-    assert (out / "keep.txt").read_text(encoding="utf-8") == "the teacher's"
-    left = subprocess.run(["pgrep", "-f", f"rewriter-{forgeries['tag']}"], capture_output=True, text=True)
-    assert left.stdout.split() == [], "a process the notebook started outlived it"
-    assert forgeries["rows"]["rex"]["verdict"] == "FAIL"
-
-
-def test_the_older_forgeries_get_no_pass_and_say_what_happened(forgeries):
-    rows = forgeries["rows"]
+@SLOW
+def test_the_older_forgeries_get_no_pass_and_say_what_happened(graded):
+    rows = {file.split("/")[0]: row for file, row in graded["rows"].items()}
     for who in ("pia", "sam"):  # in plain sight: the scan names what the cell reaches for
         assert rows[who]["verdict"] == "NOT GRADED" and "touches grader internals" in rows[who]["reason"], rows[who]
     assert "the kernel died in cell 'policy'" in rows["otto"]["failed_criteria"] + rows["otto"]["reason"], rows["otto"]
