@@ -10,6 +10,11 @@ kernel's state is read from the server's /api/sessions; Playwright's sync API st
 requests while the script sits outside a Playwright call, so waits use page.wait_for_timeout, never
 time.sleep; and outside traffic is blocked by Chromium flags, not by routing requests in Playwright.
 Why the gate itself waits the way it does: docs/architecture.md, "Why the approval gate is async".
+
+A notebook's Run All is done once per test session (run_all_once): the first test that asks runs it and reads
+everything any browser test asserts on (RunAll: cells, outputs, the run inspector's pictures in both themes); the
+others read that record. So the browser test files share the work, whichever runs first, and each still works run
+alone.
 """
 
 from __future__ import annotations
@@ -545,7 +550,7 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
     return problems
 
 
-# --- Run All on a lesson -------------------------------------------------------------------------
+# --- Run All, once per notebook and test session ---------------------------------------------------
 
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.py's approval cases
 # Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
@@ -559,6 +564,146 @@ DECISION = re.compile(r"^\[approve\] \w+\(.*\) → ((?:not |no )?(?:approved|apr
                       re.MULTILINE)  # one printed decision line, in either edition
 WIDGET_BROKEN = ("Error displaying widget", "Loading widget")
 
+# The run inspector's pictures that tests/test_browser_inspector.py reads, by notebook: the ids of the cells that
+# draw them, read after Run All in each theme (and, for SAVED_PICTURES, once as committed, before running).
+INSPECTED = {
+    "notebooks/04_runaway.ipynb": ("budget-drawn", "side-by-side"),
+    "notebooks/es/04_runaway.ipynb": ("budget-drawn", "side-by-side"),
+    "notebooks/06_the_full_harness.ipynb": ("lesson-drawn", "sweep-drawn"),
+    "exercises/solutions/03_budget_and_progress.ipynb": ("try-cycle",),
+}
+SAVED_PICTURES = {"notebooks/04_runaway.ipynb": ("budget-drawn",)}
+THEMES = ("JupyterLab Light", "JupyterLab Dark")
+MARKS = ("hl-error", "hl-refused", "hl-approved", "hl-cycle", "hl-same", "hl-over", "hl-signature", "hl-ok")
+
+# Everything the page shows of the inspector tables in one cell, read in one call.
+READ_TABLES = """([nb, id]) => {
+  const cell = nb.content.widgets.find(c => c.model.id === id);
+  if (!cell) return null;
+  const marks = %s;
+  return Array.from(cell.node.querySelectorAll('.hl-inspector table')).map(t => ({
+    caption: (t.querySelector('caption') || {innerText: ''}).innerText.trim(),
+    rows: Array.from(t.querySelectorAll('tbody tr')).map(tr => ({
+      classes: Array.from(tr.classList), text: tr.innerText, stoppedBy: tr.dataset.stoppedBy || null,
+      meters: Array.from(tr.querySelectorAll('meter')).map(m => ({label: m.getAttribute('aria-label'),
+                                                                  value: m.value, max: m.max})),
+      marks: Object.fromEntries(marks.map(c => [c, Array.from(tr.querySelectorAll('.' + c), e => e.innerText.trim())])),
+    })),
+  }));
+}""" % json.dumps(list(MARKS))
+
+COLOURS = """([nb, id]) => {
+  const cell = nb.content.widgets.find(c => c.model.id === id).node;
+  const colour = sel => { const e = cell.querySelector(sel); return e ? getComputedStyle(e).color : null; };
+  return {text: colour('.hl-inspector'), error: colour('.hl-error, .hl-refused'),
+          background: getComputedStyle(cell.querySelector('.jp-OutputArea-output')).backgroundColor,
+          page: getComputedStyle(document.body).backgroundColor};
+}"""
+
+
+@dataclass
+class RunAll:
+    """What one Run All of a notebook in JupyterLab showed: everything any browser test asserts on, read before
+    the tab was closed. `cells`: NotebookView.cells_info(); `shown`: NotebookView.outputs(); `pictures`: per
+    (cell id, theme) the inspector's tables and colours (INSPECTED); `saved_pictures`: per cell id, the tables as
+    committed (SAVED_PICTURES); `saved`: the browser run wrote the notebook file."""
+
+    path: str
+    env: dict[str, str]
+    finished: bool = False
+    state: str | None = None  # how the Run All command ended: "ok", "failed" (it stops at an error), ...
+    cells: list[dict] = field(default_factory=list)
+    shown: list[dict] = field(default_factory=list)
+    pictures: dict[tuple[str, str], dict] = field(default_factory=dict)
+    saved_pictures: dict[str, list] = field(default_factory=dict)
+    saved: bool = False
+
+
+_RUNS: dict[tuple, RunAll] = {}  # this test session's Run Alls, by (path, env)
+
+
+def _key(path: str, env: dict[str, str]) -> tuple:
+    return path, tuple(sorted(env.items()))
+
+
+def shot_name(path: str) -> str:
+    """A screenshot's name for `path`: notebooks/es/04_runaway.ipynb -> notebooks-es-04_runaway."""
+    return path.removesuffix(".ipynb").replace("/", "-")
+
+
+def run_all_once(lab_page: LabPage, path: str, env: dict[str, str] = RUN_ALL_ENV, next_path: str | None = None,
+                 shot: str | None = None) -> RunAll:
+    """Run All on `path` under `env` once per test session: the first call opens it in a tab, runs it, reads
+    everything (RunAll), takes its screenshots and closes it; later calls get that record. So the test files
+    share the work, whichever runs first, and each still works run alone. `next_path`'s kernel (when it has not
+    run yet) starts meanwhile. Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the window, or
+    the whole notebook when the run went wrong; `inspector-<shot>-<cell id>-<light|dark|saved>.png`."""
+    key = _key(path, env)
+    if key not in _RUNS:
+        if next_path and not any(k[0] == next_path for k in _RUNS):
+            prestart = next_path
+        else:
+            prestart = None
+        _RUNS[key] = _run_all(lab_page, path, env, prestart, shot or shot_name(path))
+    return _RUNS[key]
+
+
+def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str | None, shot: str) -> RunAll:
+    source = (REPO / path).read_bytes()
+    nb = lab_page.open_notebook(path)
+    if next_path and next_path != path:
+        lab_page.lab.start_kernel(next_path)
+    run, window_taken = RunAll(path, dict(env)), False
+    try:
+        handle = nb.page.evaluate_handle(f"() => {nb._js}")
+        for cell_id in SAVED_PICTURES.get(path, ()):  # opened as committed: not run, so not trusted
+            run.saved_pictures[cell_id] = nb.page.evaluate(READ_TABLES, [handle, cell_id])
+            _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-saved.png")
+        read_run_all(nb, env, run)
+        nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=bool(lesson_problems(run, decisions=False)))
+        window_taken = True
+        if run.finished and path in INSPECTED:
+            _read_pictures(nb, handle, run, INSPECTED[path], shot)
+    finally:
+        try:
+            if not window_taken:  # something failed on the way: the whole notebook, to see where
+                nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=True)
+        finally:
+            nb.close()
+    run.saved = (REPO / path).read_bytes() != source
+    return run
+
+
+def _cell_shot(nb: NotebookView, handle, cell_id: str, path: Path) -> None:
+    index = nb.page.evaluate("([nb, id]) => nb.content.widgets.findIndex(c => c.model.id === id)", [handle, cell_id])
+    if index < 0:
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    nb.cell(index).scroll_into_view_if_needed()
+    nb.cell(index).screenshot(path=str(path))
+
+
+def set_theme(page, theme: str) -> None:
+    light = "true" if "Light" in theme else "false"
+    page.evaluate(f"() => {_APP}.commands.execute('apputils:change-theme', {{theme: {json.dumps(theme)}}})")
+    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
+    page.wait_for_timeout(300)  # the theme's CSS variables reach every element
+
+
+def _read_pictures(nb: NotebookView, handle, run: RunAll, cells, shot: str) -> None:
+    """The inspector's tables and colours of `cells`, in each theme, with a screenshot of each cell."""
+    try:
+        for theme in THEMES:
+            set_theme(nb.page, theme)
+            for cell_id in cells:
+                tables = nb.page.evaluate(READ_TABLES, [handle, cell_id])
+                colours = nb.page.evaluate(COLOURS, [handle, cell_id]) if tables else None
+                run.pictures[(cell_id, theme)] = {"tables": tables, "colours": colours}
+                suffix = "light" if "Light" in theme else "dark"
+                _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-{suffix}.png")
+    finally:
+        set_theme(nb.page, THEMES[0])  # the page is shared with the other browser tests
+
 
 def lesson_notebooks() -> list[str]:
     return sorted(p.relative_to(REPO).as_posix() for p in (REPO / "notebooks").glob("*.ipynb"))
@@ -571,20 +716,32 @@ def committed_stdouts(path: str) -> list[str]:
             for c in cells]
 
 
-def run_all_and_check(nb) -> list[str]:
-    """Run All, then list what went wrong: unexecuted cells, errors, tracebacks, unrendered widgets,
-    and approval decisions that differ from the committed (headless) run's."""
-    committed_stdout = committed_stdouts(nb.path)
-    nb.set_kernel_env(RUN_ALL_ENV)  # approval cells click their own button, as under nbval
-    if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000):
-        return [f"{nb.path}: Run All did not finish within {RUN_ALL_TIMEOUT_S} s"]
-    problems = []
+def read_run_all(nb: NotebookView, env: dict[str, str] = RUN_ALL_ENV, run: RunAll | None = None) -> RunAll:
+    """Set `env` in the kernel, Run All, wait for the kernel and the widgets, and read the cells into `run`."""
+    run = run if run is not None else RunAll(nb.path, dict(env))
+    nb.set_kernel_env(env)  # e.g. RUN_ALL_ENV: approval cells click their own button, as under nbval
+    run.finished = nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000)
+    if not run.finished:
+        return run
     nb.wait_kernel_idle(timeout_ms=30_000)
-    nb.wait_widgets_rendered()  # widget views render after their output arrives; stragglers are reported below
-    for i, (info, shown) in enumerate(zip(nb.cells_info(), nb.outputs())):
+    nb.wait_widgets_rendered()  # widget views render after their output arrives; stragglers are reported
+    run.state = nb.page.evaluate(f"() => {nb._js}.__runAll")
+    run.cells, run.shown = nb.cells_info(), nb.outputs()
+    return run
+
+
+def lesson_problems(run: RunAll, decisions: bool = True) -> list[str]:
+    """What went wrong in a lesson's Run All: unexecuted cells, errors, tracebacks, unrendered widgets, a saved
+    notebook, and (decisions=True) approval decisions that differ from the committed (headless) run's."""
+    saved = [f"{run.path}: the browser run saved the notebook"] if run.saved else []
+    if not run.finished:
+        return [f"{run.path}: Run All did not finish within {RUN_ALL_TIMEOUT_S} s", *saved]
+    committed_stdout = committed_stdouts(run.path) if decisions else None
+    problems = []
+    for i, (info, shown) in enumerate(zip(run.cells, run.shown)):
         if info["type"] != "code":
             continue
-        where = f"{nb.path} cell {i}"
+        where = f"{run.path} cell {i}"
         if info["count"] is None:
             problems.append(f"{where}: not executed (Run All stopped before it?)")
         if "raises-exception" not in info["tags"]:
@@ -593,7 +750,14 @@ def run_all_and_check(nb) -> list[str]:
                 if "Traceback" in stderr and not info["errors"]:  # (an error output renders as stderr too)
                     problems.append(f"{where}: traceback on stderr:\n{stderr[:1500]}")
         problems += [f"{where}: a widget did not render ({b!r})" for b in WIDGET_BROKEN if b in shown["text"]]
-        live, committed = DECISION.findall(shown["stdout"]), DECISION.findall(committed_stdout[i])
-        if live != committed:  # e.g. a timeout deciding where the notebook's own button should have
-            problems.append(f"{where}: approval decisions {live} differ from the committed run's {committed}")
-    return problems
+        if decisions:
+            live, committed = DECISION.findall(shown["stdout"]), DECISION.findall(committed_stdout[i])
+            if live != committed:  # e.g. a timeout deciding where the notebook's own button should have
+                problems.append(f"{where}: approval decisions {live} differ from the committed run's {committed}")
+    return problems + saved
+
+
+def run_all_and_check(nb: NotebookView) -> list[str]:
+    """Run All on an open notebook under RUN_ALL_ENV (not memoized: test_browser_rerun.py then runs every cell
+    again in the same tab) and list its lesson_problems()."""
+    return lesson_problems(read_run_all(nb))

@@ -6,9 +6,11 @@ auto-loading; the root conftest.py loads nbval, which grading needs too. None of
 grades an exercise.
 
 The browser tests (test_browser*.py, marked `browser`) share one JupyterLab server and one headless Chromium
-page per test process (under xdist: per worker). Both start when the first browser test asks for them, not
-before. Each test opens its notebooks as tabs in that page, each with a fresh kernel, and closes them.
-Starting JupyterLab and Chromium once instead of once per file saves several seconds of CPU per file.
+page per test process; under xdist every browser file goes to the same worker (tests/suite_schedule.py), so a
+whole run starts one of each. Both start when the first browser test asks for them, not before. Each test opens
+its notebooks as tabs in that page, each with a fresh kernel, and closes them; a notebook's Run All is done once
+per session for every file that reads it (browser_support.run_all_once). Starting JupyterLab and Chromium once
+instead of once per file saves several seconds of CPU per file.
 
 Chromium is closed again as soon as a test that is not a browser test is about to run: Playwright's sync API
 keeps an asyncio event loop running in this thread while it is open, and `asyncio.run()` in any other test

@@ -21,9 +21,16 @@ import pytest
 # Under xdist, the files that take longest are handed out first, so the short ones fill in around them
 # (and the run does not end waiting on one long file started last). Then the lesson notebooks, then the rest.
 LONGEST_FIRST = [
+    # JupyterLab + Chromium, one of each for the whole run: every browser file is one scope (BROWSER below), handed
+    # out first, its files one after the other (test_kernel_transport.py last: after its one JupyterLab test, the
+    # rest need no browser)
+    "tests/test_browser.py",  # approval buttons, Run All on the lessons (04, 06 read by test_browser_inspector.py)
+    "tests/test_browser_es.py",
+    "tests/test_browser_exercises.py",  # Run All on the exercises (3's solution read by test_browser_inspector.py)
+    "tests/test_browser_inspector.py",
+    "tests/test_browser_rerun.py",
+    "tests/test_kernel_transport.py",
     "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
-    "tests/test_browser.py",  # JupyterLab + Chromium: approval buttons, Run All on lessons (+ test_browser_es.py)
-    "tests/test_browser_exercises.py",  # Run All on exercises (+ test_browser_rerun.py: lessons 02, 03)
     "tests/test_live_mode.py",  # every lesson live in a kernel
     "tests/test_gradebook.py",
     "tests/test_classroom.py",
@@ -65,12 +72,15 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadFileScheduling
 
     class LessonWithTranslation(LoadFileScheduling):
-        # Each worker that runs a browser test starts its own JupyterLab and Chromium (tests/conftest.py, ~8 CPU-s):
-        # the small files that use them go with a big one, so no worker starts them for a few seconds of tests
-        # (test_kernel_transport.py checks that JupyterLab's kernels talk over Unix sockets).
-        BROWSER_PARTNERS = {"tests/test_browser_es.py": "tests/test_browser.py",
-                            "tests/test_kernel_transport.py": "tests/test_browser.py",
-                            "tests/test_browser_rerun.py": "tests/test_browser_exercises.py"}
+        # Every browser file goes to one worker, one file after the other: that worker alone starts JupyterLab and
+        # Chromium (tests/conftest.py, ~8 CPU-s each time), and a notebook's Run All is done once for every file that
+        # reads it (browser_support.run_all_once: lessons 04 and 06, exercise 3's solution). The files are ~75-80 s of
+        # that worker's time; the other worker takes the rest meanwhile. (test_kernel_transport.py checks, among
+        # others, that JupyterLab's kernels talk over Unix sockets.)
+        BROWSER = "tests/test_browser.py"
+        BROWSER_PARTNERS = {"tests/test_browser_es.py": BROWSER, "tests/test_browser_exercises.py": BROWSER,
+                            "tests/test_browser_inspector.py": BROWSER, "tests/test_browser_rerun.py": BROWSER,
+                            "tests/test_kernel_transport.py": BROWSER}
 
         def _split_scope(self, nodeid):
             scope = super()._split_scope(nodeid)

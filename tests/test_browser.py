@@ -1,11 +1,12 @@
 """Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons; and Run All on
-every lesson in the live frontend (02 and 03: in test_browser_rerun.py, which then runs each cell again).
+every English lesson in the live frontend (02: in test_browser_rerun.py, which then runs each cell again).
 
 The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
-the whole module; each notebook is opened as a tab with a fresh kernel. Skipped (loudly) without
-/usr/bin/chromium or playwright, failing instead when CI=true. Screenshots go to .test-output/screenshots/
-(gitignored): the window after each case and each Run All, and the whole notebook when its Run All
-found a problem.
+every browser test file; each notebook is opened as a tab with a fresh kernel. Each lesson's Run All happens once
+per test session (browser_support.run_all_once): lessons 04 and 06 are also read by test_browser_inspector.py,
+from the same run, whichever file asks first. Skipped (loudly) without /usr/bin/chromium or playwright, failing
+instead when CI=true. Screenshots go to .test-output/screenshots/ (gitignored): the window after each case and
+each Run All, and the whole notebook when its Run All found a problem.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ import json
 import re
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
 from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, REPO, RUN_AGAIN, STDERR_OUTPUT, NetLog,
-                             lesson_notebooks, open_and_check, run_all_and_check)
+                             lesson_notebooks, lesson_problems, run_all_once)
 
 pytestmark = pytest.mark.browser
 
@@ -187,7 +187,7 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
     problems = []
     for path, next_path in zip(notebooks, [*notebooks[1:], None]):
         started = time.monotonic()
-        problems += open_and_check(lab_page, path, run_all_and_check, f"run-all-{Path(path).stem}.png", next_path)
-        print(f"{path}: opened, ran and checked in {time.monotonic() - started:.1f} s")  # shown with -s
+        problems += lesson_problems(run_all_once(lab_page, path, next_path=next_path))
+        print(f"{path}: ran and checked in {time.monotonic() - started:.1f} s (0 s: already run)")  # shown with -s
     assert not problems, "\n\n".join(problems)
     assert_loopback_only(netlog)

@@ -4,9 +4,11 @@ A check prints ✓ / ✗ and does not raise outside the grader, and a "try it" c
 prints it in one line, so Run All on a wrong answer never stops before the checks. Opened here: every untouched
 starter, the reference answers of exercises 3 and 4 (every check ✓, no error output), and a copy of exercise 1's
 solution with a classic mistake (every content block treated as a tool call, so the try cells' runs break). Runs in
-the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without Chromium or playwright;
-failing instead when CI=true. Screenshots go to .test-output/screenshots/: the window after each Run All, and the whole
-notebook when its Run All found a problem.
+the session's JupyterLab and Chromium page (tests/conftest.py). Each notebook's Run All happens once per test
+session (browser_support.run_all_once): exercise 3's solution is also read by test_browser_inspector.py, from the
+same run, whichever file asks first. Skipped (loudly) without Chromium or playwright; failing instead when CI=true.
+Screenshots go to .test-output/screenshots/: the window after each Run All, and the whole notebook when its Run All
+went wrong.
 """
 
 from __future__ import annotations
@@ -17,12 +19,11 @@ import uuid
 
 import pytest
 
-from browser_support import DECISION, REPO, LabPage, open_and_check
+from browser_support import (DECISION, REPO, RUN_ALL_ENV, RUN_ALL_TIMEOUT_S, LabPage, RunAll, run_all_once,
+                             shot_name)
 
 pytestmark = pytest.mark.browser
 
-RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook"}  # approval cells click the button they name, as under nbval
-RUN_ALL_TIMEOUT_MS = 240_000
 STARTERS = ["exercises/01_tiered_policy.ipynb", "exercises/02_missing_guards.ipynb",
             "exercises/03_budget_and_progress.ipynb", "exercises/04_the_approval_gate.ipynb"]
 SOLUTIONS = ["exercises/solutions/03_budget_and_progress.ipynb", "exercises/solutions/04_the_approval_gate.ipynb"]
@@ -54,29 +55,28 @@ def wrong_copy():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run_all_reaches_every_check(lab_page: LabPage, path: str, shot: str, passing: bool = False,
-                                next_path: str | None = None, env: dict = RUN_ALL_ENV) -> list[str]:
-    """Run All on `path`; [] when every check cell ran and printed its ✓ / ✗ lines (with passing=True: only ✓),
-    else what went wrong."""
-    return open_and_check(lab_page, path, lambda nb: run_all_and_check(nb, passing, env), shot, next_path)
+def run_all_reaches_every_check(lab_page: LabPage, path: str, passing: bool = False, next_path: str | None = None,
+                                env: dict = RUN_ALL_ENV, shot: str | None = None) -> list[str]:
+    """Run All on `path` (RUN_ALL_ENV: approval cells click the button they name, as under nbval; once per session:
+    run_all_once); [] when every check cell ran and printed its ✓ / ✗ lines (with passing=True: only ✓), else what
+    went wrong."""
+    return check_problems(run_all_once(lab_page, path, env, next_path, shot), passing, person=env is PERSON_ENV)
 
 
-def run_all_and_check(nb, passing: bool, env: dict = RUN_ALL_ENV) -> list[str]:
-    path = nb.path
-    nb.set_kernel_env(env)
-    if not nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_MS):
-        return [f"{path}: Run All still running after {RUN_ALL_TIMEOUT_MS // 1000} s"]
-    problems = []
-    nb.wait_kernel_idle()
-    state = nb.page.evaluate(f"() => {nb._js}.__runAll")
-    if state != "ok":
-        problems.append(f"{path}: Run All stopped early ({state})")
-    info = nb.cells_info()
+def check_problems(run: RunAll, passing: bool, person: bool = False) -> list[str]:
+    path = run.path
+    problems = [f"{path}: the browser run saved the notebook"] if run.saved else []
+    if not run.finished:
+        return [f"{path}: Run All still running after {RUN_ALL_TIMEOUT_S} s", *problems]
+    if run.state != "ok":
+        problems.append(f"{path}: Run All stopped early ({run.state})")
+    info = run.cells
+    stdout = [shown["stdout"] for shown in run.shown]
     checks = [i for i, c in enumerate(info) if "check" in c["tags"]]
     if not checks:
         problems.append(f"{path}: no check cell found")
     for i in checks:
-        printed = nb.stdout_text(i)
+        printed = stdout[i]
         if info[i]["count"] is None:
             problems.append(f"{path}: check cell {i} never ran")
         elif info[i]["errors"]:
@@ -88,11 +88,11 @@ def run_all_and_check(nb, passing: bool, env: dict = RUN_ALL_ENV) -> list[str]:
     for i, c in enumerate(info):
         if c["type"] == "code" and (c["count"] is None or c["errors"]):
             problems.append(f"{path}: cell {i} {'did not run' if c['count'] is None else c['errors']}")
-        printed = nb.stdout_text(i) if c["type"] == "code" else ""
+        printed = stdout[i] if c["type"] == "code" else ""
         if "(no answer" in printed or "(nadie respondió" in printed:
             problems.append(f"{path}: cell {i} waited for a person until its approval timed out: {printed[:300]!r}")
-    if env is PERSON_ENV:  # nobody clicked: every decision must be the code's own click, and say so
-        decisions = [d for i in range(len(info)) for d in DECISION.findall(nb.stdout_text(i))]
+    if person:  # nobody clicked: every decision must be the code's own click, and say so
+        decisions = [d for i in range(len(info)) for d in DECISION.findall(stdout[i])]
         by_code = [d for d in decisions if d.endswith(("(clicked by the code, not by a person)",
                                                        "(el clic lo hizo el código, no una persona)"))]
         if not decisions or by_code != decisions:
@@ -103,8 +103,8 @@ def run_all_and_check(nb, passing: bool, env: dict = RUN_ALL_ENV) -> list[str]:
 def test_run_all_on_the_starters_reaches_every_check(browser):
     lab_page, netlog = browser
     problems = []
-    for i, (path, next_path) in enumerate(zip(STARTERS, [*STARTERS[1:], None])):
-        problems += run_all_reaches_every_check(lab_page, path, f"run-all-starter-{i + 1}.png", next_path=next_path)
+    for path, next_path in zip(STARTERS, [*STARTERS[1:], None]):
+        problems += run_all_reaches_every_check(lab_page, path, next_path=next_path)
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
 
@@ -113,16 +113,15 @@ def test_run_all_on_the_newer_solutions_passes_every_check(browser):
     """Exercises 3 and 4's reference answers in JupyterLab: Run All, no error output, and no ✗ in any check."""
     lab_page, netlog = browser
     problems = []
-    for i, (path, next_path) in enumerate(zip(SOLUTIONS, [*SOLUTIONS[1:], None])):
-        problems += run_all_reaches_every_check(lab_page, path, f"run-all-solution-{i + 3}.png", passing=True,
-                                                next_path=next_path)
+    for path, next_path in zip(SOLUTIONS, [*SOLUTIONS[1:], None]):
+        problems += run_all_reaches_every_check(lab_page, path, passing=True, next_path=next_path)
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
 
 
 def test_run_all_on_a_wrong_answer_reaches_every_check(browser, wrong_copy):
     lab_page, netlog = browser
-    problems = run_all_reaches_every_check(lab_page, wrong_copy, "run-all-wrong-answer.png")
+    problems = run_all_reaches_every_check(lab_page, wrong_copy, shot="wrong-answer")
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]
 
@@ -132,8 +131,8 @@ def test_run_all_on_exercise_01_waits_for_nobody(browser):
     at once, every check is ✓, and the try cells' approvals are the code's own clicks, said so in their lines."""
     lab_page, netlog = browser
     problems = []
-    for i, (path, next_path) in enumerate(zip(EXERCISE_01, [*EXERCISE_01[1:], None])):
-        problems += run_all_reaches_every_check(lab_page, path, f"run-all-exercise-01-{i}.png", passing=True,
-                                                next_path=next_path, env=PERSON_ENV)
+    for path, next_path in zip(EXERCISE_01, [*EXERCISE_01[1:], None]):
+        problems += run_all_reaches_every_check(lab_page, path, passing=True, next_path=next_path,
+                                                env=PERSON_ENV, shot=f"{shot_name(path)}-person")
     assert not problems, "\n".join(problems)
     assert not netlog.outside_loopback(), netlog.outside_loopback()[:10]

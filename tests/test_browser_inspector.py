@@ -1,50 +1,30 @@
-"""The run inspector in a real JupyterLab: lessons 04 and 06 and exercise 3's solution (both editions) run in the
-live frontend, and the drawn runs are read back from the DOM -- rows, gauges (<meter> and their text), the cycle
-rows, the approval decisions, the ending -- in the light theme and in the dark one.
+"""The run inspector in a real JupyterLab: lessons 04 and 06 and exercise 3's solution run in the live frontend,
+and the drawn runs are read back from the DOM -- rows, gauges (<meter> and their text), the cycle rows, the
+approval decisions, the ending -- in the light theme and in the dark one.
 
-Each notebook is opened as a tab with a fresh kernel in the session's JupyterLab and Chromium page
-(tests/conftest.py) and run with Run All, under the same approval switch as the nbval runs. Screenshots of the
-drawn cells, light and dark, go to .test-output/screenshots/ (gitignored). Skipped (loudly) without /usr/bin/chromium or
-playwright, failing instead when CI=true.
+Each notebook's Run All happens once per test session (browser_support.run_all_once, in the session's JupyterLab
+and Chromium page, tests/conftest.py), under the same approval switch as the nbval runs; test_browser.py (lessons
+04 and 06) and test_browser_exercises.py (exercise 3's solution) read the same run, whichever file asks first.
+Run alone, this file runs them itself. The pictures are read in both themes from that one run (a theme switch, not
+another Run All).
+
+The Spanish words and colours are checked on one notebook, lesson 04 in Spanish: the Spanish twins run the same
+code as the English ones (tests/test_spanish_edition.py proves it, and nbval runs every notebook of both editions),
+so a Spanish Run All of 06 or of exercise 3 would only show the same tables again; what the browser adds for the
+Spanish edition is the words on the page, and one notebook shows them all (the gauges' labels, the endings, the
+marks). Screenshots of the drawn cells, light and dark, go to .test-output/screenshots/ (gitignored). Skipped
+(loudly) without /usr/bin/chromium or playwright, failing instead when CI=true.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, RUN_ALL_ENV, RUN_ALL_TIMEOUT_S, _APP
+from browser_support import THEMES, run_all_once
 
 pytestmark = pytest.mark.browser
-
-MARKS = ("hl-error", "hl-refused", "hl-approved", "hl-cycle", "hl-same", "hl-over", "hl-signature", "hl-ok")
-
-# Everything the page shows of the inspector tables in one cell, read in one call.
-READ_TABLES = """([nb, id]) => {
-  const cell = nb.content.widgets.find(c => c.model.id === id);
-  if (!cell) return null;
-  const marks = %s;
-  return Array.from(cell.node.querySelectorAll('.hl-inspector table')).map(t => ({
-    caption: (t.querySelector('caption') || {innerText: ''}).innerText.trim(),
-    rows: Array.from(t.querySelectorAll('tbody tr')).map(tr => ({
-      classes: Array.from(tr.classList), text: tr.innerText, stoppedBy: tr.dataset.stoppedBy || null,
-      meters: Array.from(tr.querySelectorAll('meter')).map(m => ({label: m.getAttribute('aria-label'),
-                                                                  value: m.value, max: m.max})),
-      marks: Object.fromEntries(marks.map(c => [c, Array.from(tr.querySelectorAll('.' + c), e => e.innerText.trim())])),
-    })),
-  }));
-}""" % json.dumps(list(MARKS))
-
-COLOURS = """([nb, id]) => {
-  const cell = nb.content.widgets.find(c => c.model.id === id).node;
-  const colour = sel => { const e = cell.querySelector(sel); return e ? getComputedStyle(e).color : null; };
-  return {text: colour('.hl-inspector'), error: colour('.hl-error, .hl-refused'),
-          background: getComputedStyle(cell.querySelector('.jp-OutputArea-output')).backgroundColor,
-          page: getComputedStyle(document.body).backgroundColor};
-}"""
 
 WORDS = {
     "en": {"turns": "turns against the cap", "tokens": "tokens against the budget", "budget": "How it ended: valve 2",
@@ -76,42 +56,16 @@ def luminance(css: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def set_theme(page, theme: str) -> None:
-    light = "true" if "Light" in theme else "false"
-    page.evaluate(f"() => {_APP}.commands.execute('apputils:change-theme', {{theme: {json.dumps(theme)}}})")
-    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
-    page.wait_for_timeout(300)  # the theme's CSS variables reach every element
-
-
-def run_and_read(lab_page, path: str, cells: list[str], shot: str) -> dict:
-    """Run All on `path`; per cell id, its tables and colours in the light theme, then in the dark one."""
-    source = (REPO / path).read_bytes()
-    nb = lab_page.open_notebook(path)
-    page = lab_page.page
-    found = {}
-    try:
-        nb.set_kernel_env(RUN_ALL_ENV)
-        assert nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000), f"{path}: Run All did not finish"
-        nb.wait_kernel_idle(timeout_ms=30_000)
-        handle = page.evaluate_handle(f"() => {nb._js}")
-        for theme in ("JupyterLab Light", "JupyterLab Dark"):
-            set_theme(page, theme)
-            for cell_id in cells:
-                tables = page.evaluate(READ_TABLES, [handle, cell_id])
-                assert tables, f"{path}: no inspector drawn in cell {cell_id!r}"
-                found[(cell_id, theme)] = {"tables": tables, "colours": page.evaluate(COLOURS, [handle, cell_id])}
-                locator = page.locator(f"#{nb.panel_id} .jp-Cell").nth(
-                    page.evaluate("([nb, id]) => nb.content.widgets.findIndex(c => c.model.id === id)",
-                                  [handle, cell_id]))
-                locator.scroll_into_view_if_needed()
-                ARTIFACTS.mkdir(parents=True, exist_ok=True)
-                suffix = "light" if "Light" in theme else "dark"
-                locator.screenshot(path=str(ARTIFACTS / f"inspector-{shot}-{cell_id}-{suffix}.png"))
-    finally:
-        set_theme(page, "JupyterLab Light")  # the page is shared with the other browser tests
-        nb.close()
-    assert (REPO / path).read_bytes() == source, f"{path}: the browser run saved the notebook"
-    return found
+def run_and_read(browser, path: str) -> dict:
+    """Run All on `path` (once per session: run_all_once); per (cell id, theme), its tables and colours."""
+    lab_page, _ = browser
+    run = run_all_once(lab_page, path)
+    assert run.finished, f"{path}: Run All did not finish"
+    assert not run.saved, f"{path}: the browser run saved the notebook"
+    for (cell_id, theme), seen in run.pictures.items():
+        assert seen["tables"], f"{path}: no inspector drawn in cell {cell_id!r} ({theme})"
+    assert {theme for _, theme in run.pictures} == set(THEMES), run.pictures.keys()
+    return run.pictures
 
 
 def check_colours(found: dict) -> None:
@@ -126,12 +80,13 @@ def check_colours(found: dict) -> None:
 
 @pytest.mark.parametrize("edition", ["en", "es"])
 def test_lesson_04_draws_the_budget_and_the_side_by_side(browser, edition):
-    lab_page, netlog = browser
+    """Lesson 04 in both editions: the one Spanish notebook this file runs (see the module docstring)."""
+    netlog = browser[1]
     path = "notebooks/04_runaway.ipynb" if edition == "en" else "notebooks/es/04_runaway.ipynb"
     w = WORDS[edition]
-    found = run_and_read(lab_page, path, ["budget-drawn", "side-by-side"], f"04-{edition}")
+    found = run_and_read(browser, path)
     check_colours(found)
-    for theme in ("JupyterLab Light", "JupyterLab Dark"):
+    for theme in THEMES:
         [hog] = found[("budget-drawn", theme)]["tables"]
         drawn = rows(hog)
         assert len(drawn) == 8  # one row per request
@@ -153,13 +108,11 @@ def test_lesson_04_draws_the_budget_and_the_side_by_side(browser, edition):
     assert not netlog.outside_loopback()
 
 
-@pytest.mark.parametrize("edition", ["en", "es"])
-def test_lesson_06_draws_the_live_run_the_cycle_and_the_refused_approval(browser, edition):
-    lab_page, netlog = browser
-    path = "notebooks/06_the_full_harness.ipynb" if edition == "en" else "notebooks/es/06_the_full_harness.ipynb"
-    w = WORDS[edition]
-    found = run_and_read(lab_page, path, ["lesson-drawn", "sweep-drawn"], f"06-{edition}")
-    for theme in ("JupyterLab Light", "JupyterLab Dark"):
+def test_lesson_06_draws_the_live_run_the_cycle_and_the_refused_approval(browser):
+    netlog = browser[1]
+    w = WORDS["en"]
+    found = run_and_read(browser, "notebooks/06_the_full_harness.ipynb")
+    for theme in THEMES:
         [lesson] = found[("lesson-drawn", theme)]["tables"]  # show(): the live picture, updated to its last state
         assert len(rows(lesson)) == 3 and not [r for r in lesson["rows"] if "hl-waiting" in r["classes"]]
         assert [meter(r, w["turns"]) for r in rows(lesson)] == [(1, 8), (2, 8), (2, 8)]
@@ -177,20 +130,11 @@ def test_lesson_06_draws_the_live_run_the_cycle_and_the_refused_approval(browser
 
 def test_the_saved_picture_shows_without_running(browser):
     """Opened as committed (not run, so not trusted: JupyterLab sanitizes its HTML, data- attributes and all),
-    the picture still shows its rows and, in words, the gauges' numbers and the ending."""
+    the picture still shows its rows and, in words, the gauges' numbers and the ending. (Read by the same
+    run_all_once() as the other tests, before it runs the notebook.)"""
     lab_page, netlog = browser
-    path = "notebooks/04_runaway.ipynb"
-    nb = lab_page.open_notebook(path)
-    try:
-        handle = lab_page.page.evaluate_handle(f"() => {nb._js}")
-        [hog] = lab_page.page.evaluate(READ_TABLES, [handle, "budget-drawn"])
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        index = lab_page.page.evaluate("([nb, id]) => nb.content.widgets.findIndex(c => c.model.id === id)",
-                                       [handle, "budget-drawn"])
-        nb.cell(index).scroll_into_view_if_needed()
-        nb.cell(index).screenshot(path=str(ARTIFACTS / "inspector-04-en-budget-drawn-saved.png"))
-    finally:
-        nb.close()
+    run = run_all_once(lab_page, "notebooks/04_runaway.ipynb")
+    [hog] = run.saved_pictures["budget-drawn"]
     drawn = rows(hog)
     assert len(drawn) == 8
     assert [("turns %d of 8" % n) in r["text"] for n, r in zip(list(range(1, 8)) + [7], drawn)] == [True] * 8
@@ -201,19 +145,16 @@ def test_the_saved_picture_shows_without_running(browser):
     assert not netlog.outside_loopback()
 
 
-@pytest.mark.parametrize("edition", ["en", "es"])
-def test_exercise_try_cell_draws_the_learners_loop_beside_the_library(browser, edition):
+def test_exercise_try_cell_draws_the_learners_loop_beside_the_library(browser):
     """Exercise 3's solution, Run All: its try-cycle cell draws the learner's loop (with find_short_cycle, read
     from the history it returned: no tokens) beside harness_lib.run_agent on ping-pong, both stopped by valve 3."""
-    lab_page, netlog = browser
-    folder = "exercises/solutions" if edition == "en" else "exercises/es/solutions"
-    found = run_and_read(lab_page, f"{folder}/03_budget_and_progress.ipynb", ["try-cycle"], f"ex03-{edition}")
+    netlog = browser[1]
+    found = run_and_read(browser, "exercises/solutions/03_budget_and_progress.ipynb")
     check_colours(found)
-    w = WORDS[edition]
-    for theme in ("JupyterLab Light", "JupyterLab Dark"):
+    w = WORDS["en"]
+    for theme in THEMES:
         mine, reference = found[("try-cycle", theme)]["tables"]
-        yours = "your loop" if edition == "en" else "tu bucle"
-        assert (mine["caption"], reference["caption"]) == (yours, "harness_lib.run_agent")
+        assert (mine["caption"], reference["caption"]) == ("your loop", "harness_lib.run_agent")
         for table in (mine, reference):
             drawn = rows(table)
             assert len(drawn) == 4  # three turns ran (A B A); the fourth response asked for B again
