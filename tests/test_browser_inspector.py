@@ -18,11 +18,12 @@ marks). Screenshots of the drawn cells, light and dark, go to .test-output/scree
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from browser_support import THEMES, run_all_once
+from browser_support import REPO, THEMES, run_all_once
 
 pytestmark = pytest.mark.browser
 
@@ -170,3 +171,14 @@ def test_exercise_try_cell_draws_the_learners_loop_beside_the_library(browser):
         assert rows(reference)[3]["marks"]["hl-cycle"] and "hl-repeat" in rows(reference)[3]["classes"]
         assert "get_time" in rows(reference)[3]["text"] and not rows(mine)[3]["marks"]["hl-cycle"]
     assert not netlog.outside_loopback()
+    # The Spanish twin is not run here (see the module docstring): its captions are the titles its cell passes,
+    # which the English run above shows become the captions.
+    for folder, yours in (("exercises/solutions", "your loop"), ("exercises/es/solutions", "tu bucle")):
+        cell = try_cycle_source(f"{folder}/03_budget_and_progress.ipynb")
+        assert f'titles=("{yours}", "harness_lib.run_agent")' in cell, cell
+
+
+def try_cycle_source(path: str) -> str:
+    cells = json.loads((REPO / path).read_text(encoding="utf-8"))["cells"]
+    [cell] = [c for c in cells if c.get("id") == "try-cycle"]
+    return "".join(cell["source"])
