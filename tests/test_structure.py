@@ -104,15 +104,15 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_the_import_reader_sees_relative_and_absolute_imports():
     graph = graph_of(EXERCISES)
     assert {"checks.kit", "checks.ex03_budget"} <= graph["checks.ex03_progress"]
-    assert {"checks.es_kit", "checks.es_ex04"} <= graph["checks.kit"]
+    assert {"checks.words_kit", "checks.words_ex04"} <= graph["checks.kit"]
     assert {"checks.ex01_policy", "checks.ex04_gate", "checks.kit"} <= graph["grading"]
 
 
 def test_imports_in_exercises_point_one_way():
     graph = graph_of(EXERCISES)
     assert not cycles(graph), cycles(graph)
-    # the layers of the checks: es_* (data) <- kit <- exNN <- grading
-    assert not any(graph[m] for m in graph if m.startswith("checks.es_")), "a Spanish table imports something"
+    # the layers of the checks: words_* (data) <- kit <- exNN <- grading
+    assert not any(graph[m] for m in graph if m.startswith("checks.words_")), "a catalogue imports something"
     assert not {m for m in graph["checks.kit"] if m.startswith("checks.ex")}, "the kit imports an exercise"
 
 

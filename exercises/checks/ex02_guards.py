@@ -43,7 +43,7 @@ async def capped(fn, scenario, task=TASK_2, limit=50, **kwargs):
     run.runaway = bound.runaway
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
-        run.problem = _t("it returned {kind}, not an AgentResult", kind=type(run.result).__name__)
+        run.problem = _t("ex02.capped.not_an_agent_result", kind=type(run.result).__name__)
     return run
 
 
@@ -60,156 +60,143 @@ async def resend(messages) -> str | None:
 def _problem_hint(run) -> str:
     problem = run.problem or ""
     if "not defined yet" in problem:
-        return not_defined_hint("run_capped", _t("run the cell that defines MAX_TURNS and run_capped first"))
+        return not_defined_hint("run_capped", _t("ex02.problem.run_its_cell_first"))
     if raised_name_hint(problem, "run_capped"):
         return raised_name_hint(problem, "run_capped")
     if "NotImplementedError" in problem:
-        return _t("write run_capped (it still raises NotImplementedError)")
+        return _t("ex02.problem.run_capped_not_written")
     if "TextBlock" in problem:
         return _error_text(problem)
     if run.runaway:
-        return _t("the loop turns as long as the model asks for tools: add the cap, `if turns >= max_turns:` at the "
-                  "top")
-    return _t("the run ended with an error ({problem}): it must end with an AgentResult", problem=problem) \
-        if problem else _t("it must return an AgentResult")
+        return _t("ex02.problem.add_the_cap")
+    return _t("ex02.problem.ended_with_error", problem=problem) \
+        if problem else _t("ex02.problem.must_return_agent_result")
 
 
 def check_diagnosis(ns: dict) -> None:
-    c = Checks("check-diagnosis", _t("the diagnosis: what the bare loop lacks, and how each absence runs away"))
+    c = Checks("check-diagnosis", _t("ex02.diagnosis.title"))
     d = ns.get("DIAGNOSIS")
     vocab = {name: value for name, value in ns.items() if isinstance(value, str) and name.isupper()
              and _digest(value)[:8] in _KNOWN}
     known = set(vocab.values())
     c.ok(isinstance(d, dict) and d and all(k in known for k in d) and all(v in known for v in d.values()),
-         _t("DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell"),
-         not_defined_hint("DIAGNOSIS", _t("DIAGNOSIS is not defined yet: run the exercise cell")) if d is None else
-         _t("DIAGNOSIS must be a dict") if not isinstance(d, dict) else
-         _t("fill in DIAGNOSIS: at least one entry") if not d else
-         _t("use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked"))
+         _t("ex02.diagnosis.non_empty_dict"),
+         not_defined_hint("DIAGNOSIS", _t("ex02.diagnosis.not_defined_yet")) if d is None else
+         _t("ex02.diagnosis.must_dict") if not isinstance(d, dict) else
+         _t("ex02.diagnosis.fill_in_one_entry") if not d else
+         _t("ex02.diagnosis.use_the_constants"))
     if not (isinstance(d, dict) and d):
-        c.note(_t("(the other criteria are checked once DIAGNOSIS has entries)"))
+        c.note(_t("ex02.diagnosis.other_criteria_wait"))
         c.done()
         return
     all_known = all(k in known for k in d) and all(v in known for v in d.values())
     c.ok(not any(_digest(k)[:8] in _DECOY_GUARDS for k in d if isinstance(k, str)),
-         _t("no key is a guard whose absence does not make this loop run away"),
-         _t("one of your keys names something the bare loop lacks, but its absence never makes a loop run away "
-            "(what does the SDK already do by itself?)"))
+         _t("ex02.diagnosis.every_key_a_runaway_guard"),
+         _t("ex02.diagnosis.key_that_never_runs_away"))
     decoy_values = [v for v in d.values() if isinstance(v, str) and _digest(v)[:8] in _DECOY_RUNAWAYS]
-    c.ok(not decoy_values, _t("no value is a failure this loop does not have"),
-         _t("one of your values describes something that does not happen in this loop: "
-            "look at what it sends back after every tool_use"))
+    c.ok(not decoy_values, _t("ex02.diagnosis.every_value_a_failure_of_this_loop"),
+         _t("ex02.diagnosis.value_that_does_not_happen"))
     keys = [_digest(k)[:8] for k in d if isinstance(k, str)]
     named = sum(1 for k in keys if k in _RUNAWAY_GUARDS)
     c.ok(named == len(_RUNAWAY_GUARDS),
-         _t("names every missing guard that lets this loop run away ({named} of {total} named)",
+         _t("ex02.diagnosis.names_every_missing_guard",
             named=named, total=len(_RUNAWAY_GUARDS)),
-         _t("read the while line (who decides when it ends?), then the two runaway runs: what grows without end, "
-            "and what goes unnoticed? Each has a guard whose absence allows it"),
+         _t("ex02.diagnosis.read_the_while_line"),
          follows=not all_known and named == 0)  # nothing of the 🔒 cell's vocabulary: the first ✗ says why
     runaway_keys = [(k, v) for k, v in d.items() if isinstance(k, str) and _digest(k)[:8] in _RUNAWAY_GUARDS]
     wrong = [(k, v) for k, v in runaway_keys if not (isinstance(v, str) and _digest(k, v)[:16] in _RIGHT_PAIRS)]
     if runaway_keys:
         c.ok(not wrong,
-             _t("each of those guards is mapped to the runaway its absence allows ({right} of {total} right)",
+             _t("ex02.diagnosis.guards_mapped_to_their_runaway",
                 right=len(runaway_keys) - len(wrong), total=len(runaway_keys)),
-             _t("for each guard ask: without it, what happens when the model keeps asking for tools? "
-                "Pick the runaway constant that describes exactly that"),
+             _t("ex02.diagnosis.pick_each_guards_runaway"),
              follows=all(v in decoy_values for _, v in wrong))  # only the pairs whose value the ✗ above names
     c.done()
 
 
 async def check_turn_cap(ns: dict) -> None:
-    c = Checks("check-turn-cap", _t("the turn cap: a hard stop, asked at the top of the loop body"))
+    c = Checks("check-turn-cap", _t("ex02.turn_cap.title"))
     fn = ns.get("run_capped")
     r = await capped(fn, "never-ends", max_turns=3)
     if unfinished(c, r.problem, "run_capped"):
         cap = ns.get("MAX_TURNS")
         c.ok(isinstance(cap, int) and not isinstance(cap, bool) and 1 <= cap <= 30,
-             _t("MAX_TURNS is a whole number from 1 to 30")
-             + (_t(" (it is {cap!r})", cap=cap) if not isinstance(cap, int) else ""),
-             _t("set MAX_TURNS to your cap, e.g. 8 (the lessons' value)"))
+             _t("ex02.turn_cap.max_turns_whole_number")
+             + (_t("ex02.turn_cap.it_is_cap", cap=cap) if not isinstance(cap, int) else ""),
+             _t("ex02.turn_cap.set_max_turns"))
         return c.done()
     r0 = await capped(fn, "never-ends", max_turns=0)
     # a runaway although max_turns=0 stops at once: the cap is asked, but `turns` never reaches it
     never_counted = r.runaway and r0.problem is None and not r0.calls and r0.requests == 1
-    c.ok(r.problem is None, _t("a model that never ends its turn is stopped (never-ends, max_turns=3)")
+    c.ok(r.problem is None, _t("ex02.turn_cap.never_ends_is_stopped")
          + (f" — {r.problem}" if r.problem else ""),
-         _t("with max_turns=0 your loop stops at once, so the cap is asked; with max_turns=3 it never stops: "
-            "`turns` never reaches the cap — add `turns += 1` for each turn that runs") if never_counted else
+         _t("ex02.turn_cap.turns_never_counted") if never_counted else
          _problem_hint(r))
     n = len(r.calls)
     broke = r.problem is not None  # the ✗ above: the run did not end with a result, so nothing below can hold
     miscount = r.problem is None and n != 3  # the cap fires a turn early or late: what counts turns follows from it
-    c.ok(n == 3, _t("exactly 3 tool turns ran (ran: {n})", n=n), follows=broke, hint=
-         _t("one turn short: the cap fired with 2 turns done — is `turns` counted before the check? Ask first, "
-            "then count the turn") if n == 2 else
-         _t("more turns than the cap: ask `turns >= max_turns` before every turn") if n > 3 else
-         _problem_hint(r) if r.problem else _t("fewer turns than the cap: the run ended early"))
-    c.ok(r.requests == 4, _t("exactly 4 model requests: the first, and one after each turn (sent: {n})", n=r.requests),
-         _t("stop before running a 4th turn, so no 5th request is sent") if r.requests > 4 else
-         _t("a request after each turn that ran, plus the first") if r.requests else _problem_hint(r),
+    c.ok(n == 3, _t("ex02.turn_cap.exactly_3_tool_turns", n=n), follows=broke, hint=
+         _t("ex02.turn_cap.one_turn_short") if n == 2 else
+         _t("ex02.turn_cap.more_turns_than_the_cap") if n > 3 else
+         _problem_hint(r) if r.problem else _t("ex02.turn_cap.fewer_turns_than_the_cap"))
+    c.ok(r.requests == 4, _t("ex02.turn_cap.exactly_4_model_requests", n=r.requests),
+         _t("ex02.turn_cap.stop_before_running_4th") if r.requests > 4 else
+         _t("ex02.turn_cap.one_request_per_turn") if r.requests else _problem_hint(r),
          follows=miscount or broke)
     res = r.result if isinstance(r.result, AgentResult) else None
     got = (res.stopped_by, res.turns, res.requests) if res else None
     not_the_cap = got is not None and got[0] != "max_turns"  # it ended by the while condition, not by the cap
-    c.ok(got == ("max_turns", 3, 4), _t("it returns AgentResult with stopped_by='max_turns', turns=3, requests=4")
-         + (_t(" (got {got})", got=got) if got and got != ("max_turns", 3, 4) else ""),
+    c.ok(got == ("max_turns", 3, 4), _t("ex02.turn_cap.returns_max_turns_result")
+         + (_t("ex02.turn_cap.got", got=got) if got and got != ("max_turns", 3, 4) else ""),
          _problem_hint(r) if r.problem else
-         _t("the loop ended by its while condition (stopped_by={stopped_by!r}), not by the cap: ask "
-            "`if turns >= max_turns:` first thing in the body and return AgentResult(text, 'max_turns', turns, "
-            "requests, 0, messages) there", stopped_by=got[0]) if not_the_cap else
-         _t("it reports requests={got}, but the API received {sent}: count every request you send (the first, and "
-            "`requests += 1` after each messages.create)", got=got[2], sent=r.requests)
+         _t("ex02.turn_cap.ended_by_while_not_cap", stopped_by=got[0]) if not_the_cap else
+         _t("ex02.turn_cap.requests_miscounted", got=got[2], sent=r.requests)
          if got[2] != r.requests and got[1] == n else
-         _t("return AgentResult(text, 'max_turns', turns, requests, 0, messages) when the cap fires; "
-            "turns counts the turns that ran, requests every request sent"),
+         _t("ex02.turn_cap.return_max_turns_result"),
          follows=broke or (miscount and got is not None and got[0] == "max_turns"))  # the cap fired a turn off
     c.ok(res is not None and isinstance(res.text, str) and res.text.strip() != "",
-         _t("its text says the harness stopped the run (not empty)"),
+         _t("ex02.turn_cap.text_says_harness_stopped"),
          _problem_hint(r) if r.problem else
-         _t("give the caller a sentence, e.g. f\"Stopped by the harness: turn cap of {max_turns} reached.\""),
+         _t("ex02.turn_cap.give_a_stop_sentence"),
          follows=not_the_cap or broke)
     c.ok(res is not None and await resend(res.messages) is None,
-         _t("the history it returns can be continued (no tool_use left without its tool_result)"),
+         _t("ex02.turn_cap.history_can_be_continued"),
          _problem_hint(r) if res is None else
-         _t("when the cap fires, return before appending the response whose calls you will not run"), follows=broke)
+         _t("ex02.turn_cap.return_before_appending"), follows=broke)
     offered_ok = bool(r.offered) and all(t == TOOLS_2 for t in r.offered)
-    c.ok(offered_ok, _t("every request offered exactly the tools the caller passed"),
+    c.ok(offered_ok, _t("ex02.turn_cap.offered_the_callers_tools"),
          _problem_hint(r) if not r.offered else
-         _t("pass the tools argument to messages.create, not a global list (the checks pass their own tools)"),
+         _t("ex02.turn_cap.pass_tools_to_create"),
          follows=broke and not r.offered)
     c.ok(r0.problem is None and len(r0.calls) == 0 and r0.requests == 1,
-         _t("max_turns=0: not a single turn runs (tool calls: {n}, requests: {requests})",
+         _t("ex02.turn_cap.max_turns_0_runs_no_turn",
             n=len(r0.calls), requests=r0.requests),
-         _t("with max_turns=0, {n} turn(s) ran: the cap must be asked before the first turn runs, first thing in "
-            "the loop body", n=len(r0.calls)) if r0.calls else _problem_hint(r0),
+         _t("ex02.turn_cap.max_turns_0_ran_turns", n=len(r0.calls)) if r0.calls else _problem_hint(r0),
          follows=(n > 3 and len(r0.calls) == n - 3)  # the same turn too many as above
          or (broke and (r0.problem or "").split(":")[0] == r.problem.split(":")[0]))  # the same error
     par = await capped(fn, "parallel", max_turns=1)
     pres = par.result if isinstance(par.result, AgentResult) else None
     c.ok(pres is not None and (pres.stopped_by, pres.turns, pres.requests) == ("end_turn", 1, 2),
-         _t("a turn of 2 parallel calls counts as ONE turn (parallel, max_turns=1: turns=1, the model's answer)")
-         + (_t(" (got stopped_by={stopped_by!r}, turns={turns})", stopped_by=pres.stopped_by, turns=pres.turns)
+         _t("ex02.turn_cap.parallel_calls_one_turn")
+         + (_t("ex02.turn_cap.got_stopped_turns", stopped_by=pres.stopped_by, turns=pres.turns)
             if pres and (pres.stopped_by, pres.turns, pres.requests) != ("end_turn", 1, 2) else ""),
          _problem_hint(par) if pres is None else
-         _t("turns counts tool-calling turns (model responses), not tool calls: add 1 per response, however many "
-            "tool_use blocks it holds") if pres.turns > 1 else
-         _t("after its one turn the model ended its turn: return its answer (stopped_by='end_turn'); the cap fires "
-            "only when the model asks for one more turn") if pres.stopped_by != "end_turn" else
-         _t("count every request you send: the first, and one after the turn"),
+         _t("ex02.turn_cap.count_responses_not_calls") if pres.turns > 1 else
+         _t("ex02.turn_cap.model_ended_after_one_turn") if pres.stopped_by != "end_turn" else
+         _t("ex02.turn_cap.count_every_request"),
          follows=(miscount and len(par.calls) != 2) or never_counted  # a turn early (or turns never counted)
          or (pres is not None and got is not None and pres.requests != 2 and got[2] != r.requests))
     cap = ns.get("MAX_TURNS")
     ok_cap = isinstance(cap, int) and not isinstance(cap, bool) and 1 <= cap <= 30
-    c.ok(ok_cap, _t("MAX_TURNS is a whole number from 1 to 30") + ("" if ok_cap else _t(" (it is {cap!r})", cap=cap)),
-         _t("set MAX_TURNS to your cap, e.g. 8 (the lessons' value)"))
+    c.ok(ok_cap, _t("ex02.turn_cap.max_turns_whole_number")
+         + ("" if ok_cap else _t("ex02.turn_cap.it_is_cap", cap=cap)),
+         _t("ex02.turn_cap.set_max_turns"))
     if ok_cap:
         rd = await capped(fn, "never-ends")
         c.ok(rd.problem is None and len(rd.calls) == cap,
-             _t("run_capped's default cap is MAX_TURNS (without max_turns, {n} turns ran; MAX_TURNS={cap})",
+             _t("ex02.turn_cap.default_cap_is_max_turns",
                 n=len(rd.calls), cap=cap),
-             _t("keep `max_turns=MAX_TURNS` as the default in the def line") if rd.problem is None else
+             _t("ex02.turn_cap.keep_the_default") if rd.problem is None else
              _problem_hint(rd),
              follows=(miscount and rd.problem is None and len(rd.calls) == cap + n - 3)  # the same miscount
              or (rd.problem is not None and rd.problem.split(":")[0] == (r.problem or "").split(":")[0]))
@@ -217,39 +204,37 @@ async def check_turn_cap(ns: dict) -> None:
 
 
 async def check_model_answer(ns: dict) -> None:
-    c = Checks("check-model-answer", _t("the cap leaves a model that ends in time alone"))
+    c = Checks("check-model-answer", _t("ex02.model_answer.title"))
     fn = ns.get("run_capped")
     reference = await run_agent(offline("demo"), TASK_2, TOOLS_2, counting_impls([]))
     r = await capped(fn, "demo", max_turns=2)  # the task needs exactly 2 tool turns, then the model ends its turn
     if unfinished(c, r.problem, "run_capped"):
         return c.done()
     c.ok(r.problem is None and len(r.calls) == 2 and r.requests == 3,
-         _t("the demo task with max_turns=2: its 2 tool turns ran, in 3 requests (ran: {n}, requests: {requests})",
+         _t("ex02.model_answer.demo_within_cap_of_2",
             n=len(r.calls), requests=r.requests) + (f" — {r.problem}" if r.problem else ""),
          _problem_hint(r) if r.problem else
-         _t("a cap of 2 must allow 2 turns: compare before counting the turn") if len(r.calls) < 2 else
-         _t("the task needs 2 turns and the model then ends its turn: send one request per turn, plus the first"))
+         _t("ex02.model_answer.cap_of_2_allows_2") if len(r.calls) < 2 else
+         _t("ex02.model_answer.one_request_per_turn"))
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and res.stopped_by == "end_turn" and res.text == reference.text,
-         _t("it returns the model's own answer (stopped_by='end_turn'), not a cap message"),
-         _t("the model ended its turn within the cap, so the loop must end by its while condition and return "
-            "final_text(response)")
-         + (_t(" — got stopped_by={stopped_by!r}", stopped_by=res.stopped_by) if res else "")
+         _t("ex02.model_answer.returns_the_answer"),
+         _t("ex02.model_answer.end_by_while_condition")
+         + (_t("ex02.model_answer.got_stopped", stopped_by=res.stopped_by) if res else "")
          if res is not None else _problem_hint(r))
     c.ok(res is not None and (res.turns, res.requests) == (2, 3),
-         _t("it reports turns=2, requests=3")
-         + (_t(" (got turns={turns}, requests={requests})", turns=res.turns, requests=res.requests)
+         _t("ex02.model_answer.reports_turns_and_requests")
+         + (_t("ex02.model_answer.got_turns_requests", turns=res.turns, requests=res.requests)
             if res and (res.turns, res.requests) != (2, 3) else ""),
-         _t("count a turn when it runs and every request you send") if res is not None else _problem_hint(r))
+         _t("ex02.model_answer.count_turns_and_requests") if res is not None else _problem_hint(r))
     c.ok(res is not None and await resend(res.messages) is None,
-         _t("the history it returns can be continued"),
-         _t("return the messages list the loop built") if res is not None else _problem_hint(r))
+         _t("ex02.model_answer.history_can_be_continued"),
+         _t("ex02.model_answer.return_the_messages") if res is not None else _problem_hint(r))
     ref = await capped(fn, "refusal", max_turns=3)
     rres = ref.result if isinstance(ref.result, AgentResult) else None
     c.ok(rres is not None and (rres.stopped_by, rres.turns, rres.requests) == ("refusal", 0, 1),
-         _t("a reply that is neither tool_use nor end_turn (a refusal) ends the run: stopped_by='refusal', 1 request")
+         _t("ex02.model_answer.refusal_ends_the_run")
          + (f" — {ref.problem}" if ref.problem else ""),
-         _t("loop only `while response.stop_reason == \"tool_use\"`: any other stop reason (refusal, max_tokens, …) "
-            "ends the loop and is returned as stopped_by; `!= \"end_turn\"` runs an empty tool step")
+         _t("ex02.model_answer.loop_only_while_tool_use")
          if ref.problem is None or "NotImplementedError" not in ref.problem else _problem_hint(ref))
     c.done()

@@ -76,7 +76,7 @@ def _call(fn, *args):
 
 
 async def check_tokens(ns: dict) -> None:
-    c = Checks("check-tokens", _t("tokens_of: every token one response was billed for"))
+    c = Checks("check-tokens", _t("ex03.budget.tokens.title"))
     fn = ns.get("tokens_of")
     if not callable(fn):
         unfinished(c, "not defined yet", "tokens_of")
@@ -85,47 +85,47 @@ async def check_tokens(ns: dict) -> None:
     got, problem = _call(fn, plain)
     if unfinished(c, problem, "tokens_of"):
         return c.done()
-    c.ok(got == 1280 and type(got) is int, _t("no caching: input_tokens + output_tokens (1200 + 80 = 1280)")
-         + (f" — {problem}" if problem else "" if got == 1280 else _t(" (got {got!r})", got=got)),
-         _t("it raised {problem}", problem=problem) if problem else _t("return a whole number: usage.input_tokens + usage.output_tokens + …"))
+    c.ok(got == 1280 and type(got) is int, _t("ex03.budget.tokens.no_caching")
+         + (f" — {problem}" if problem else "" if got == 1280 else _t("ex03.budget.tokens.got", got=got)),
+         _t("ex03.budget.tokens.raised_problem", problem=problem) if problem
+         else _t("ex03.budget.tokens.return_a_whole_number"))
     write, read = (await usages_of("never-ends", cached_tools(), requests=2))[:2]
     got_w, problem_w = _call(fn, write)
     got_r, problem_r = _call(fn, read)
     short = write.input_tokens + write.output_tokens
-    c.note(_t("(a cached run on the offline model: the 1st response wrote {cache_creation_input_tokens} tokens "
-           "to the cache, the 2nd read {cache_read_input_tokens} from it; input_tokens was only "
-           "{input_tokens}, then {input_tokens2})", cache_creation_input_tokens=write.cache_creation_input_tokens, cache_read_input_tokens=read.cache_read_input_tokens, input_tokens=write.input_tokens, input_tokens2=read.input_tokens))
+    c.note(_t("ex03.budget.tokens.cached_run_numbers", cache_creation_input_tokens=write.cache_creation_input_tokens,
+              cache_read_input_tokens=read.cache_read_input_tokens, input_tokens=write.input_tokens,
+              input_tokens2=read.input_tokens))
     c.ok(got_w == _all_four(write),
-         _t("the first request of a cached run counts its cache writes: {all_four} tokens", all_four=_all_four(write))
-         + (f" — {problem_w}" if problem_w else "" if got_w == _all_four(write) else _t(" (got {got!r})", got=got_w)),
-         _t("it raised {problem}", problem=problem_w) if problem_w else
-         _t("input + output alone is {short}: with caching on, the cached part of the prompt is billed as "
-         "cache_creation_input_tokens (first time) and cache_read_input_tokens (after): add both", short=short)
-         if got_w == short else _t("add every billed counter: input, output, cache_creation_input_tokens, "
-                                "cache_read_input_tokens"))
+         _t("ex03.budget.tokens.counts_cache_writes", all_four=_all_four(write))
+         + (f" — {problem_w}" if problem_w else "" if got_w == _all_four(write)
+            else _t("ex03.budget.tokens.got", got=got_w)),
+         _t("ex03.budget.tokens.raised_problem", problem=problem_w) if problem_w else
+         _t("ex03.budget.tokens.cache_writes_missing", short=short)
+         if got_w == short else _t("ex03.budget.tokens.add_every_billed_counter"))
     short_only = got_w == short  # input + output only, named in the ✗ above
     c.ok(got_r == _all_four(read),
-         _t("a later request counts its cache reads: {all_four} tokens", all_four=_all_four(read))
-         + (f" — {problem_r}" if problem_r else "" if got_r == _all_four(read) else _t(" (got {got!r})", got=got_r)),
-         _t("it raised {problem}", problem=problem_r) if problem_r else
-         _t("cache reads are billed too (cheaper per token, but they fill the context and the budget): add "
-         "usage.cache_read_input_tokens"),
+         _t("ex03.budget.tokens.counts_cache_reads", all_four=_all_four(read))
+         + (f" — {problem_r}" if problem_r else "" if got_r == _all_four(read)
+            else _t("ex03.budget.tokens.got", got=got_r)),
+         _t("ex03.budget.tokens.raised_problem", problem=problem_r) if problem_r else
+         _t("ex03.budget.tokens.cache_reads_billed_too"),
          follows=short_only and got_r == read.input_tokens + read.output_tokens)
     bare = Usage(input_tokens=30, output_tokens=12)  # the cache fields are None, as on a response without them
     got_b, problem_b = _call(fn, bare)
-    c.ok(got_b == 42, _t("a usage whose cache counters are missing (None) counts them as 0 (30 + 12 = 42)")
-         + (f" — {problem_b}" if problem_b else "" if got_b == 42 else _t(" (got {got!r})", got=got_b)),
-         _t("a counter can be None: `usage.cache_read_input_tokens or 0` (None + int raises TypeError)")
-         if problem_b and "TypeError" in problem_b else _t("it raised {problem}", problem=problem_b) if problem_b else
-         _t("a missing counter is 0"))
+    c.ok(got_b == 42, _t("ex03.budget.tokens.missing_counters_are_0")
+         + (f" — {problem_b}" if problem_b else "" if got_b == 42 else _t("ex03.budget.tokens.got", got=got_b)),
+         _t("ex03.budget.tokens.counter_can_be_none")
+         if problem_b and "TypeError" in problem_b else _t("ex03.budget.tokens.raised_problem", problem=problem_b)
+         if problem_b else
+         _t("ex03.budget.tokens.a_missing_counter_is_0"))
     live = Usage(input_tokens=50, output_tokens=20, cache_creation_input_tokens=3000, cache_read_input_tokens=0,
                  cache_creation={"ephemeral_5m_input_tokens": 3000, "ephemeral_1h_input_tokens": 0})
     got_l, problem_l = _call(fn, live)
-    c.ok(got_l == 3070, _t("a usage shaped like a live one (cache_creation also broken down by lifetime) counts the "
-         "cache writes once (50 + 20 + 3000 = 3070)") + ("" if got_l == 3070 or problem_l else _t(" (got {got!r})", got=got_l)),
-         _t("it raised {problem}", problem=problem_l) if problem_l else
-         _t("usage.cache_creation is a breakdown of cache_creation_input_tokens (by cache lifetime), not more tokens: "
-         "add the four *_tokens counters, nothing else"), follows=short_only and got_l == 70)
+    c.ok(got_l == 3070, _t("ex03.budget.tokens.live_usage_counts_writes_once")
+         + ("" if got_l == 3070 or problem_l else _t("ex03.budget.tokens.got", got=got_l)),
+         _t("ex03.budget.tokens.raised_problem", problem=problem_l) if problem_l else
+         _t("ex03.budget.tokens.breakdown_is_not_more_tokens"), follows=short_only and got_l == 70)
     c.done()
 
 
@@ -141,7 +141,7 @@ async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
     run.result, run.problem, run.requests, run.runaway = bound.result, bound.problem, bound.requests, bound.runaway
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
-        run.problem = _t("it returned {kind}, not an AgentResult", kind=type(run.result).__name__)
+        run.problem = _t("ex02.capped.not_an_agent_result", kind=type(run.result).__name__)
     return run
 
 
@@ -155,11 +155,11 @@ def _loop_hint(run) -> str:
     if raised_name_hint(problem, "run_guarded"):
         return raised_name_hint(problem, "run_guarded")
     if "NotImplementedError" in problem:
-        return _t("something it calls is not written yet ({problem})", problem=problem)
+        return _t("ex03.budget.loop.something_calls_not_written", problem=problem)
     if getattr(run, "runaway", False):  # bounded() cut it off (its line is in the notebook's language)
-        return _t("the loop does not stop: keep the turn cap at the top of the body")
-    return _t("the run ended with an error ({problem}): it must end with an AgentResult", problem=problem) if problem else \
-        _t("it must return an AgentResult")
+        return _t("ex03.budget.loop.does_not_stop")
+    return _t("ex02.problem.ended_with_error", problem=problem) if problem else \
+        _t("ex02.problem.must_return_agent_result")
 
 
 async def resend_3(messages) -> str | None:
@@ -198,18 +198,16 @@ def _count_hint(run, totals: list) -> str | None:
     if res is None or not 1 <= n <= len(totals) or res.tokens_used == totals[n - 1]:
         return None
     if res.tokens_used == totals[n - 1] - totals[0]:
-        return _t("tokens_used leaves out the first response: start it at tokens_of(response.usage), right after "
-                  "the first request (the first response costs too)")
+        return _t("ex03.budget.count.first_response_left_out")
     if n >= 2 and res.tokens_used == totals[n - 1] - totals[n - 2]:
-        return _t("tokens_used holds only the last response's tokens: add each response's to the total "
-                  "(`tokens_used += tokens_of(response.usage)`), do not replace it")
+        return _t("ex03.budget.count.only_last_response")
     if res.tokens_used == 0:
-        return _t("tokens_used stays 0: add tokens_of(response.usage) after every request, the first one included")
-    return _t("add tokens_of(response.usage) after EVERY request, the first one included, and return the total")
+        return _t("ex03.budget.count.tokens_used_stays_0")
+    return _t("ex03.budget.count.add_after_every_request")
 
 
 async def check_budget(ns: dict) -> None:
-    c = Checks("check-budget", _t("valve 2: the token budget, checked after the cap and before spending more"))
+    c = Checks("check-budget", _t("ex03.budget.title"))
     fn = ns.get("run_guarded")
     ref, _ = await reference_run("token-hog", max_turns=8, token_budget=40_000)
     r = await guarded(fn, "token-hog", max_turns=8, token_budget=40_000)
@@ -222,87 +220,79 @@ async def check_budget(ns: dict) -> None:
     got = _got(r)
     counted_first = (got is not None and got[0] == "token_budget" and got[2] == want[2] and got[1] == want[1] + 1
                      and len(r.calls) == ref.turns)  # the stop came after `turns += 1`, the turn never ran
-    c.ok(got == want, _t("token-hog, max_turns=8, token_budget=40,000: stopped_by='token_budget' after {turns} "
-         "turns and {requests} requests", turns=ref.turns, requests=ref.requests) + (_t(" (got {got})", got=got) if got and got != want else "")
+    c.ok(got == want, _t("ex03.budget.token_hog_stopped_by_budget", turns=ref.turns, requests=ref.requests)
+         + (_t("ex02.turn_cap.got", got=got) if got and got != want else "")
          + (f" — {r.problem}" if r.problem else ""),
          _loop_hint(r) if got is None else count_hint if miscounted else
-         _t("the cap stopped it, not the budget: add `if tokens_used >= token_budget:` right after the cap check")
+         _t("ex03.budget.cap_stopped_not_budget")
          if got[0] == "max_turns" else
-         _t("the budget stopped the run after the turn was counted (turns={got_1}, though {n} turns ran): ask it at "
-            "the top of the body, right after the cap, before `turns += 1` and before the response is appended",
+         _t("ex03.budget.stopped_after_counting_the_turn",
             got_1=got[1], n=len(r.calls)) if counted_first else
-         _t("stopped at the wrong moment (turns={got_1}, requests={got_2}): add each response's tokens as it "
-         "arrives, and ask `tokens_used >= token_budget` at the top of the body, right after the cap", got_1=got[1], got_2=got[2]))
+         _t("ex03.budget.stopped_at_wrong_moment", got_1=got[1], got_2=got[2]))
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and res.tokens_used == ref.tokens_used,
-         _t("tokens_used is the sum over every request, the first included ({tokens_used})", tokens_used=ref.tokens_used)
-         + (_t(" (got {tokens_used})", tokens_used=res.tokens_used) if res is not None and res.tokens_used != ref.tokens_used else ""),
+         _t("ex03.budget.tokens_used_is_the_sum", tokens_used=ref.tokens_used)
+         + (_t("ex03.budget.got_tokens_used", tokens_used=res.tokens_used)
+            if res is not None and res.tokens_used != ref.tokens_used else ""),
          _loop_hint(r) if res is None else count_hint or
-         _t("add tokens_of(response.usage) after EVERY request, the first one included, and return the total"),
+         _t("ex03.budget.count.add_after_every_request"),
          follows=r.problem is not None or (not miscounted and got != want))  # the right count, a wrong stop
     no_budget = got is not None and got[0] == "max_turns" and got[1] == 8  # nothing but the cap ever stops it
     # what the budget decides follows from the ✗ above: a wrong count, no budget check, or a stop counted as a turn
     after = miscounted or no_budget or r.problem is not None or counted_first
-    c.ok(len(r.calls) == ref.turns, _t("the tools ran in exactly the {turns} turns that were allowed "
-         "(ran: {n})", turns=ref.turns, n=len(r.calls)),
+    c.ok(len(r.calls) == ref.turns, _t("ex03.budget.tools_ran_in_allowed_turns", turns=ref.turns, n=len(r.calls)),
          _loop_hint(r) if r.problem else
-         _t("stop before running the turn that would spend more, not after"), follows=after)
+         _t("ex03.budget.stop_before_running_turn"), follows=after)
     c.ok(res is not None and res.stopped_by == "token_budget" and await harness_said(res, "token-hog"),
-         _t("the budget's stop comes with a text that says the harness stopped the run (not the model's text)"),
+         _t("ex03.budget.stop_text_is_the_harnesss"),
          _loop_hint(r) if res is None else
-         _t("when the budget stops the run, say so in your own words, e.g. "
-         'f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget of {token_budget}." — '
-         "the model's last text is not an answer, the harness cut it off"),
+         _t("ex03.budget.say_the_budget_stopped_it"),
          follows=after or (res is not None and res.stopped_by != "token_budget"))
     problem = await resend_3(res.messages) if res is not None else "no result"
-    c.ok(problem is None, _t("the history it returns can be continued (no tool_use left without its tool_result)"),
+    c.ok(problem is None, _t("ex02.turn_cap.history_can_be_continued"),
          _loop_hint(r) if res is None else
-         _t("return before appending the response whose calls you will not run"), follows=counted_first)
-    c.ok(bool(r.offered) and all(t == TOOLS_3 for t in r.offered), _t("every request offered exactly the tools the "
-         "caller passed"), _loop_hint(r) if not r.offered else _t("pass the tools argument to messages.create"))
+         _t("ex03.budget.return_before_appending"), follows=counted_first)
+    c.ok(bool(r.offered) and all(t == TOOLS_3 for t in r.offered), _t("ex02.turn_cap.offered_the_callers_tools"),
+         _loop_hint(r) if not r.offered else _t("ex03.budget.pass_tools_to_create"))
     first = await guarded(fn, "never-ends", max_turns=8, token_budget=1)
     bottom = _got(first) == ("token_budget", 1, 2) and not after  # the budget is asked after the next request
     c.ok(_got(first) == ("token_budget", 0, 1) and not first.calls,
-         _t("token_budget=1: the first response already spends it, so no turn runs (1 request)")
-         + (_t(" (got {got})", got=_got(first)) if _got(first) and _got(first) != ("token_budget", 0, 1) else ""),
+         _t("ex03.budget.budget_of_1_runs_no_turn")
+         + (_t("ex02.turn_cap.got", got=_got(first)) if _got(first) and _got(first) != ("token_budget", 0, 1) else ""),
          _loop_hint(first) if _got(first) is None else
-         _t("check the budget at the TOP of the body, before the first turn runs: a check at the bottom, after the "
-            "next request, lets the first turn run whatever the first response cost"), follows=after)
+         _t("ex03.budget.check_at_the_top"), follows=after)
     both = await guarded(fn, "never-ends", max_turns=0, token_budget=1)
-    c.ok(_got(both) == ("max_turns", 0, 1), _t("max_turns=0 and token_budget=1 both say stop: the turn cap, "
-         "checked first, names it") + (_t(" (got {got})", got=_got(both)) if _got(both) and _got(both) != ("max_turns", 0, 1)
+    c.ok(_got(both) == ("max_turns", 0, 1), _t("ex03.budget.cap_named_before_budget")
+         + (_t("ex02.turn_cap.got", got=_got(both)) if _got(both) and _got(both) != ("max_turns", 0, 1)
                                       else ""),
          _loop_hint(both) if _got(both) is None else
-         _t("the order at the top of the body is: turn cap, then token budget (the lessons' valve order)"))
+         _t("ex03.budget.cap_then_budget"))
     _, totals = await reference_run("never-ends", max_turns=8)
     exact = await guarded(fn, "never-ends", max_turns=8, token_budget=totals[3])
     late_by_one = _got(exact) == ("token_budget", 4, 5)
-    c.ok(_got(exact) == ("token_budget", 3, 4), _t("a budget reached exactly (token_budget={totals_3}, the total "
-         "after 4 requests) stops the run: `>=`, not `>`", totals_3=totals[3])
-         + (_t(" (got {got})", got=_got(exact)) if _got(exact) and _got(exact) != ("token_budget", 3, 4) else ""),
+    c.ok(_got(exact) == ("token_budget", 3, 4), _t("ex03.budget.reached_exactly_stops", totals_3=totals[3])
+         + (_t("ex02.turn_cap.got", got=_got(exact)) if _got(exact) and _got(exact) != ("token_budget", 3, 4) else ""),
          _loop_hint(exact) if _got(exact) is None else
-         _t("spent == budget means the budget is used up: `if tokens_used >= token_budget:`")
+         _t("ex03.budget.use_greater_or_equal")
          if late_by_one else
-         _t("count every response's tokens (the first too) and stop at the top of the body once the total reaches "
-         "the budget"), follows=after)
+         _t("ex03.budget.count_every_response"), follows=after)
     _, demo = await reference_run("demo", max_turns=8)  # 2 tool turns, then the model's answer
     late = await guarded(fn, "demo", max_turns=8, token_budget=demo[1] + 1)
     lres = late.result if isinstance(late.result, AgentResult) else None
     c.ok(lres is not None and (lres.stopped_by, lres.turns) == ("end_turn", 2),
-         _t("a model that ends its turn keeps its answer, even when that last response crosses the budget")
-         + (_t(" (got stopped_by={stopped_by!r})", stopped_by=lres.stopped_by) if lres is not None and lres.stopped_by != "end_turn" else ""),
+         _t("ex03.budget.answer_kept_past_budget")
+         + (_t("ex03.budget.got_stopped", stopped_by=lres.stopped_by)
+            if lres is not None and lres.stopped_by != "end_turn" else ""),
          _loop_hint(late) if lres is None else
-         _t("the budget is checked before spending MORE: once the model has answered nothing more will be spent, so "
-         "return its answer. A check after the request (at the bottom of the body) replaces it with a stop"),
+         _t("ex03.budget.check_before_spending_more"),
          follows=bottom and lres is not None and lres.stopped_by == "token_budget")  # the same check at the bottom
     tools = cached_tools()
     _, true_totals = await reference_run("never-ends", tools=tools, max_turns=8)
     cached = await guarded(fn, "never-ends", tools=tools, max_turns=8, token_budget=true_totals[2])
-    c.ok(_got(cached) == ("token_budget", 2, 3), _t("with prompt caching on, the budget counts the cached tokens too "
-         "(token_budget={true_totals_2}: reached after 3 requests)", true_totals_2=true_totals[2])
-         + (_t(" (got {got})", got=_got(cached)) if _got(cached) and _got(cached) != ("token_budget", 2, 3) else ""),
+    c.ok(_got(cached) == ("token_budget", 2, 3), _t("ex03.budget.counts_cached_tokens", true_totals_2=true_totals[2])
+         + (_t("ex02.turn_cap.got", got=_got(cached)) if _got(cached) and _got(cached) != ("token_budget", 2, 3)
+            else ""),
          _loop_hint(cached) if _got(cached) is None else
-         _t("the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: "
-         "a cached prompt shows up in cache_read_input_tokens"),
+         _t("ex03.budget.add_all_four_counters"),
          follows=after or (late_by_one and _got(cached) == ("token_budget", 3, 4)))  # the same `>` as above
     c.done()

@@ -36,29 +36,27 @@ _UNTRUE = {"732332a8", "194b6f77", "50186d3b", "ee80071d"}  # what the run shows
 
 
 def check_why_wrong(ns: dict) -> None:
-    c = Checks("check-why-wrong", _t("why asking after running is no approval gate"))
+    c = Checks("check-why-wrong", _t("ex04.why_wrong.title"))
     w = ns.get("WHY_WRONG")
     known = {v for k, v in ns.items() if isinstance(v, str) and k.isupper() and _digest(v)[:8] in _STATEMENTS}
     items = list(w) if isinstance(w, (set, frozenset, list, tuple)) else [] if w == {} else None
     c.ok(bool(items) and all(i in known for i in items),
-         _t("WHY_WRONG is a non-empty set of the statements of the 🔒 cell"),
-         not_defined_hint("WHY_WRONG", _t("WHY_WRONG is not defined yet: run the exercise cell")) if w is None else
-         _t("WHY_WRONG must be a set (or list) of the statements' constants") if items is None else
-         _t("fill in WHY_WRONG: at least one statement") if not items else
-         _t("use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked"))
+         _t("ex04.why_wrong.is_a_non_empty_set"),
+         not_defined_hint("WHY_WRONG", _t("ex04.why_wrong.not_defined_yet")) if w is None else
+         _t("ex04.why_wrong.must_be_a_set") if items is None else
+         _t("ex04.why_wrong.fill_in_one_statement") if not items else
+         _t("ex04.why_wrong.use_the_constants"))
     if not items:
-        c.note(_t("(the other criteria are checked once WHY_WRONG has entries)"))
+        c.note(_t("ex04.why_wrong.other_criteria_wait"))
         return c.done()
     marks = {_digest(i)[:8] for i in items if isinstance(i, str)}
-    c.ok(not marks & _ARGUMENT, _t("does not agree with the colleague's argument"),
-         _t("one of your statements is the colleague's own argument, which the run above disproves"))
-    c.ok(not marks & _UNTRUE, _t("no statement the run above shows to be untrue of this wiring"),
-         _t("one of your statements is not what happened: look at the tool_result the model got, and at which "
-         "calls waited for the person"))
+    c.ok(not marks & _ARGUMENT, _t("ex04.why_wrong.does_not_agree_colleague"),
+         _t("ex04.why_wrong.colleagues_own_argument"))
+    c.ok(not marks & _UNTRUE, _t("ex04.why_wrong.no_untrue_statement"),
+         _t("ex04.why_wrong.statement_that_did_not_happen"))
     named = len(marks & _REASONS)
-    c.ok(named == len(_REASONS), _t("names every reason the run above shows ({named} of {n} named)", named=named, n=len(_REASONS)),
-         _t("go through the run again: what did the disk say after the no, what was the model told, and when was "
-         "the person asked? Each answer is one reason"),
+    c.ok(named == len(_REASONS), _t("ex04.why_wrong.names_every_reason_run", named=named, n=len(_REASONS)),
+         _t("ex04.why_wrong.go_through_run_again"),
          follows=not all(i in known for i in items) and not marks)  # none of the 🔒 statements: the ✗ above
     c.done()
 
@@ -109,7 +107,7 @@ async def gate_drive(valve, scenario, task, *, answer=True, approver="default", 
                                                         messages=messages)
             run.final = response
         except anthropic.BadRequestError as err:
-            run.error = _t("the API refused the next request: {message}", message=getattr(err, 'message', err))
+            run.error = _t("ex01.drive.api_refused_next_request", message=getattr(err, 'message', err))
         except Exception as err:
             run.error = one_line(err)
         scratch = root / "scratch"
@@ -124,10 +122,9 @@ def gate_hint(run) -> str:
     """A hint that follows from how the run broke."""
     error = run.error or ""
     if "NoneType" in error and "call" in error:
-        return _t("with no approver (approve=None) nobody can say yes: check `approve is None` before calling it")
+        return _t("ex04.gate.no_approver_was_called")
     if "ApproverBroke" in error:
-        return (_t("the approver raised, and the error stopped the run: a broken gate is a closed gate — catch the "
-                "Exception and answer the call like a rejection"))
+        return (_t("ex04.gate.broken_approver_stopped_run"))
     return error_hint(run)
 
 
@@ -156,7 +153,7 @@ def _finished(run) -> bool:
 
 
 async def check_gate(ns: dict) -> None:
-    c = Checks("check-gate", _t("the gate sits before execution: a no means the tool never runs"))
+    c = Checks("check-gate", _t("ex04.gate.title"))
     valve = _valve(ns)
     no = await gate_drive(valve, "high-impact", GATE_TASK, answer=False)
     if unfinished(c, no.error, "run_tool_uses"):
@@ -165,91 +162,89 @@ async def check_gate(ns: dict) -> None:
     asked = _asked(no, "write_file")
     unasked = not asked  # nobody was asked: what depends on the answer follows from the ✗ below
     c.ok(len(asked) == 1 and asked[0][1].get("path") == "scratch/answer.txt",
-         _t("write_file was put to the approver once, with its name and input"),
+         _t("ex04.gate.write_file_asked_once"),
          gate_hint(no) if no.error and not asked else
-         _t("it was asked {n} times: once per call — await approve(block.name, block.input)", n=len(asked)))
-    ran_first = Cause(_t("the file was written although the person said no: ask BEFORE the tool runs, and run it "
-                         "only after a yes"), key="ran before asked")
+         _t("ex04.gate.asked_n_times", n=len(asked)))
+    ran_first = Cause(_t("ex04.gate.written_despite_a_no"), key="ran before asked")
     c.ok(not _ran(no, "write_file") and "scratch/answer.txt" not in no.files,
-         _t("rejected: write_file never ran, and scratch/answer.txt is not on disk"),
+         _t("ex04.gate.rejected_never_ran"),
          gate_hint(no) if no.error and not _ran(no, "write_file") else ran_first)
     w = calls(no, "write_file")
     res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
     unanswered = len(w) == 1 and not w[0][1]  # the rejected call got no tool_result at all
-    c.ok(res.get("is_error") is True, _t("rejected: the call got exactly one tool_result, with is_error: true"),
-         _t("answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)") if unanswered else
+    c.ok(res.get("is_error") is True, _t("ex04.gate.rejected_got_one_error_result"),
+         _t("ex04.gate.answer_rejected_call_too") if unanswered else
          gate_hint(no) if no.error and not res else
-         _t("a rejected call did not succeed: mark its result is_error=True — tool_result(block.id, REJECTED_MESSAGE, "
-            "is_error=True)") if res else
-         _t("answer a rejected call too: tool_result(block.id, REJECTED_MESSAGE, is_error=True)"))
-    c.ok(bool(res) and read_as("write_file", res) == "declined", _t("rejected: the model reads it as not approved"),
-         gate_hint(no) if no.error and not res else _t("send REJECTED_MESSAGE: it tells the model the action was not approved"),
+         _t("ex01.ask.rejected_mark_is_error") if res else
+         _t("ex04.gate.answer_rejected_call_too"))
+    c.ok(bool(res) and read_as("write_file", res) == "declined", _t("ex01.ask.rejected_reads_as_not_approved"),
+         gate_hint(no) if no.error and not res else _t("ex04.gate.send_rejected_message"),
          follows=unanswered or (bool(res) and res.get("is_error") is not True))
-    c.ok(_finished(no), _t("rejected run: the API accepted every request and the model finished")
+    c.ok(_finished(no), _t("ex04.gate.rejected_run_api_accepted")
          + (f" — {no.error}" if no.error else ""), gate_hint(no), follows=unanswered)
     kinds = [(k, n) for k, n, _ in yes.events]
     c.ok(("asked", "write_file") in kinds and ("ran", "write_file") in kinds
          and kinds.index(("asked", "write_file")) < kinds.index(("ran", "write_file"))
          and "scratch/answer.txt" in yes.files,
-         _t("approved: write_file ran after the yes, and the file is on disk"),
+         _t("ex04.gate.approved_ran_after_yes"),
          gate_hint(yes) if yes.error else
-         _t("after a yes, run it: await arun_tool(tool_impls, block.name, block.input, tools)")
+         _t("ex04.gate.run_after_a_yes")
          if ("ran", "write_file") not in kinds else ran_first, follows=unasked)
-    c.ok(_finished(yes), _t("approved run: the API accepted every request and the model finished")
+    c.ok(_finished(yes), _t("ex04.gate.approved_run_api_accepted")
          + (f" — {yes.error}" if yes.error else ""), gate_hint(yes))
     c.ok(not _asked(yes, "read_file") and not _asked(yes, "get_time") and len(_ran(yes, "read_file")) == 1
-         and len(_ran(yes, "get_time")) == 1, _t("read_file and get_time ran without anybody being asked"),
-         gate_hint(yes) if yes.error else _t("only calls whose name is in high_impact go to the approver"))
+         and len(_ran(yes, "get_time")) == 1, _t("ex04.gate.reads_ran_unasked"),
+         gate_hint(yes) if yes.error else _t("ex04.gate.only_high_impact_asked"))
     fail = await gate_drive(valve, "demo", 'Write "x" to notes/x.txt.', answer=True)
     w = calls(fail, "write_file")
     res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
     c.ok(res.get("is_error") is True and bool(_ran(fail, "write_file")),
-         _t("approved, but the tool itself fails (outside scratch/): its tool_result keeps is_error: true"),
+         _t("ex04.gate.approved_tool_fails"),
          gate_hint(fail) if fail.error else
-         _t("pass on the tool's own verdict: text, is_error = await arun_tool(...); tool_result(block.id, text, is_error)"),
+         _t("ex04.gate.pass_tool_own_verdict"),
          follows=unasked and not _ran(fail, "write_file"))
     mail = await gate_drive(valve, "demo", "Email bob@example.com that the report is ready.", answer=False,
                             high_impact=frozenset({"write_file", "delete_file", "send_email"}))
     c.ok(len(_asked(mail, "send_email")) == 1 and not _ran(mail, "send_email"),
-         _t("the gate follows the high_impact set it is given (here it names send_email: asked, rejected, not sent)"),
+         _t("ex04.gate.follows_its_high_impact_set"),
          gate_hint(mail) if mail.error else
-         _t("use the high_impact argument, not the global HIGH_IMPACT: the caller decides what needs a person")
+         _t("ex04.gate.use_high_impact_argument")
          if not _asked(mail, "send_email") else ran_first,
          follows=unasked or (bool(_ran(mail, "send_email")) and bool(_ran(no, "write_file"))))
     c.done()
 
 
 async def check_fail_closed(ns: dict) -> None:
-    c = Checks("check-fail-closed", _t("fail closed: no approver, a broken one or an unclear answer is a no"))
+    c = Checks("check-fail-closed", _t("ex04.fail_closed.title"))
     valve = _valve(ns)
     probe = await gate_drive(valve, "demo", ONE_WRITE, answer=False)
     if unfinished(c, probe.error, "run_tool_uses"):
         return c.done()
     cases = [
-        (_t("no approver (approve=None)"), dict(approver=None),
-         _t("with no approver nobody can say yes: `if approve is None:` → answer it like a rejection")),
-        (_t("an approver that raises an error"), dict(answer=ApproverBroke("approval service unreachable")),
-         _t("wrap the question: try: … await approve(…) except Exception: → a no (a broken gate is a closed gate)")),
-        (_t("an approver that answers nothing (None)"), dict(answer=None),
-         _t("only `is True` is a yes: None (an approver that forgot its return) is a no")),
-        (_t("an approver that answers the string 'yes'"), dict(answer="yes"),
-         _t("only `is True` is a yes: `if await approve(...):` lets any truthy value through")),
+        (_t("ex04.fail_closed.no_approver"), dict(approver=None),
+         _t("ex04.fail_closed.no_approver_is_a_no")),
+        (_t("ex04.fail_closed.approver_raises_error"), dict(answer=ApproverBroke("approval service unreachable")),
+         _t("ex04.fail_closed.catch_the_exception")),
+        (_t("ex04.fail_closed.answers_none"), dict(answer=None),
+         _t("ex04.fail_closed.none_is_a_no")),
+        (_t("ex04.fail_closed.answers_the_string_yes"), dict(answer="yes"),
+         _t("ex04.fail_closed.only_true_is_a_yes")),
     ]
     for label, kwargs, hint in cases:
         run = await gate_drive(valve, "demo", ONE_WRITE, **kwargs)
         w = calls(run, "write_file")
         res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
         ok = (not _ran(run, "write_file") and not run.files and res.get("is_error") is True and _finished(run))
-        c.ok(ok, _t("{label}: write_file does not run, its call gets an is_error tool_result, and the run goes on", label=label)
+        c.ok(ok, _t("ex04.fail_closed.refused_and_run_goes_on", label=label)
              + (f" — {run.error}" if run.error else ""),
              hint if _ran(run, "write_file") or run.files else gate_hint(run) if run.error else
-             _t("answer the refused call: tool_result(block.id, <why>, is_error=True)") if not res.get("is_error")
+             _t("ex04.fail_closed.answer_the_refused_call") if not res.get("is_error")
              else hint)
     c.done()
 
 
 async def check_parallel_gate(ns: dict) -> None:
-    c = Checks("check-parallel", _t("a parallel turn: two writes, one approved and one rejected"))
+    c = Checks("check-parallel", _t("ex04.parallel_gate.title"))
     valve = _valve(ns)
     two = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/a.txt")
     if unfinished(c, two.error, "run_tool_uses"):
@@ -257,41 +252,38 @@ async def check_parallel_gate(ns: dict) -> None:
     asked = [i.get("path") for _, i in _asked(two, "write_file")]
     once = len(asked) < 2  # one question for the turn: what else fails here follows from it
     c.ok(asked == ["scratch/a.txt", "scratch/b.txt"],
-         _t("each write was put to the approver once, with its own input, in the order of the calls")
-         + ("" if asked == ["scratch/a.txt", "scratch/b.txt"] else _t(" (asked about: {asked})", asked=asked)),
+         _t("ex04.parallel_gate.each_write_asked_once")
+         + ("" if asked == ["scratch/a.txt", "scratch/b.txt"] else _t("ex04.parallel_gate.asked_about", asked=asked)),
          gate_hint(two) if two.error and not asked else
-         _t("ask once per call, each with its own block.input: one answer does not cover the turn")
-         if len(asked) < 2 else _t("ask about each call once"))
+         _t("ex04.parallel_gate.ask_once_per_call")
+         if len(asked) < 2 else _t("ex04.parallel_gate.ask_about_call_once"))
     kinds = [k for k, _, _ in two.events]
-    early = Cause(_t("the kit's rule: decide every call of the turn first (ask about each high-impact one), then run "
-                     "what may run — here a tool ran before every question of the turn had been asked"), key="early")
+    early = Cause(_t("ex04.parallel_gate.decide_every_call_then_run"), key="early")
     c.ok("asked" in kinds and (("ran" not in kinds) or max(i for i, k in enumerate(kinds) if k == "asked")
                                < min(i for i, k in enumerate(kinds) if k == "ran")),
-         _t("both questions were asked before any tool of the turn ran"),
+         _t("ex04.parallel_gate.both_questions_asked_before"),
          gate_hint(two) if two.error else early)
-    c.ok(two.files == {"scratch/a.txt": "a"}, _t("only the approved write happened: scratch/a.txt is on disk, "
-         "scratch/b.txt is not") + ("" if two.files == {"scratch/a.txt": "a"} else _t(" (on disk: {items})", items=sorted(two.files))),
+    c.ok(two.files == {"scratch/a.txt": "a"}, _t("ex04.parallel_gate.only_approved_write_happened")
+         + ("" if two.files == {"scratch/a.txt": "a"} else _t("ex04.parallel_gate.on_disk", items=sorted(two.files))),
          gate_hint(two) if two.error and not two.files else
-         Cause(_t("a write ran before its question was asked: ask first"), key="early") if _early(two) else
-         _t("run a call only on its own yes") if "scratch/b.txt" in two.files else
-         _t("a no for one call must not stop the other: run every call that was approved"), follows=once)
+         Cause(_t("ex04.parallel_gate.write_ran_before_question"), key="early") if _early(two) else
+         _t("ex04.parallel_gate.run_only_on_its_own_yes") if "scratch/b.txt" in two.files else
+         _t("ex04.parallel_gate.a_no_does_not_stop_the_other"), follows=once)
     uses, results = two.rounds[0] if two.rounds else ([], [])
     results = results if isinstance(results, list) else []
     ids = [r.get("tool_use_id") if isinstance(r, dict) else None for r in results]
-    in_order = Cause(_t("every call gets exactly one tool_result, in the tool_use order, in ONE list (the rejected "
-                        "one too): build the list in the order of the calls, not rejections after the runs"),
+    in_order = Cause(_t("ex04.parallel_gate.one_result_per_call_in_one_list"),
                      key="order")
-    c.ok(ids == [u.id for u in uses] and len(uses) == 2, _t("one tool_result per call, in the order of the calls"),
+    c.ok(ids == [u.id for u in uses] and len(uses) == 2, _t("ex04.parallel_gate.one_result_per_call_in_order"),
          gate_hint(two) if two.error and not results else in_order)
     by_id = {r.get("tool_use_id"): r for r in results if isinstance(r, dict)}
     a = by_id.get(uses[0].id, {}) if uses else {}
     b = by_id.get(uses[1].id, {}) if len(uses) > 1 else {}
     c.ok(bool(a) and not a.get("is_error") and read_as("write_file", b) == "declined" and b.get("is_error") is True,
-         _t("scratch/a.txt's result is the tool's output; scratch/b.txt's is an is_error rejection"),
+         _t("ex04.parallel_gate.each_result_matches_its_call"),
          gate_hint(two) if two.error and not results else
-         _t("each call's result belongs to that call: the approved one gets its tool's output, the rejected one "
-         "REJECTED_MESSAGE with is_error=True"), follows=once)
-    c.ok(_finished(two), _t("the API accepted every request and the model finished") + (f" — {two.error}" if two.error
+         _t("ex04.parallel_gate.result_belongs_to_its_call"), follows=once)
+    c.ok(_finished(two), _t("ex04.parallel_gate.api_accepted_every_request") + (f" — {two.error}" if two.error
                                                                                      else ""), gate_hint(two))
     flip = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/b.txt")
     flip_asked = [i.get("path") for _, i in _asked(flip, "write_file")]
@@ -300,28 +292,25 @@ async def check_parallel_gate(ns: dict) -> None:
         if isinstance(fresults, list) else None
     c.ok(flip.files == {"scratch/b.txt": "b"} and flip_asked == ["scratch/a.txt", "scratch/b.txt"]
          and _finished(flip),
-         _t("the other way round (no to a, yes to b): both are asked about, and only scratch/b.txt is written")
-         + ("" if flip.files == {"scratch/b.txt": "b"} else _t(" (on disk: {items})", items=sorted(flip.files)))
-         + ("" if flip_asked == ["scratch/a.txt", "scratch/b.txt"] else _t(" (asked about: {flip_asked})", flip_asked=flip_asked)),
+         _t("ex04.parallel_gate.other_way_round")
+         + ("" if flip.files == {"scratch/b.txt": "b"} else _t("ex04.parallel_gate.on_disk", items=sorted(flip.files)))
+         + ("" if flip_asked == ["scratch/a.txt", "scratch/b.txt"]
+            else _t("ex04.parallel_gate.asked_about_flipped", flip_asked=flip_asked)),
          gate_hint(flip) if flip.error else
-         _t("after a no, go on asking: every high-impact call gets its own question, and a call nobody was asked "
-         "about must not run") if len(flip_asked) < 2 else
-         Cause(_t("a write ran before its question was asked: ask first"), key="early") if _early(flip) else
-         _t("a first no must not decide the rest of the turn: answer each call by its own answer"), follows=once)
+         _t("ex04.parallel_gate.keep_asking_after_a_no") if len(flip_asked) < 2 else
+         Cause(_t("ex04.parallel_gate.write_ran_before_question"), key="early") if _early(flip) else
+         _t("ex04.parallel_gate.first_no_does_not_decide"), follows=once)
     c.ok(fids == [u.id for u in fuses] and len(fuses) == 2,
-         _t("the other way round too, one tool_result per call in the order of the calls (a rejected call before an "
-            "approved one keeps its place)"),
+         _t("ex04.parallel_gate.other_way_round_results"),
          gate_hint(flip) if flip.error and not fresults else in_order)
     mixed = await gate_drive(valve, "parallel", MIXED, answer=True)
     kinds = [(k, n) for k, n, _ in mixed.events]
     first_ran = next((i for i, (k, _) in enumerate(kinds) if k == "ran"), None)
     c.ok(("asked", "write_file") in kinds and first_ran is not None
          and kinds.index(("asked", "write_file")) < first_ran and len(_ran(mixed)) == 3 and _finished(mixed),
-         _t("a turn of read_file, write_file and get_time: the question comes before ANY tool of the turn runs, "
-         "then all three run"),
+         _t("ex04.parallel_gate.questions_before_any_tool"),
          gate_hint(mixed) if mixed.error else
          early if first_ran is not None and ("asked", "write_file") in kinds
          and kinds.index(("asked", "write_file")) > first_ran else
-         _t("first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
-         "person is still deciding is already under way whatever they answer"))
+         _t("ex04.parallel_gate.ask_first_then_run"))
     c.done()

@@ -1,7 +1,10 @@
 """The checks' shared kit: what the checks of every exercise are built from.
 
-- `_t(text, **values)`: a title, criterion, hint or note, written in English where the check is, in the notebook's
-  language (Spanish from the tables in es_*.py, keyed by that English text).
+- `_t(message_id, **values)`: a title, criterion, hint or note, by id, in the notebook's language. Its words, English
+  and Spanish, are data: one catalogue per module of checks (words_kit.py, words_ex01.py, ...), merged here into
+  MESSAGES and read with the kit's one lookup, harness_lib.lang.say. A new sentence: an id at the _t() call
+  ("ex02.turn_cap.one_turn_short": exercise, check, what the line says) and its text under that id in both
+  languages of that module's words_*.py.
 - `Checks`: prints one ✓ / ✗ line per criterion, a hint under each ✗; under the grader (HARNESS_GRADING=1) its
   done() raises while a ✗ is left. `Cause`: a hint with a key, so one cause met twice is named once.
 - `cell_error`, `not_defined_hint`, `raised_name_hint`: the hint when a name is missing because the learner's own
@@ -35,23 +38,22 @@ from harness_lib.client import make_client, offline_api
 from harness_lib.offline import read_tool_result
 from harness_lib.tools import make_tool_impls
 
-from . import es_ex01, es_ex02, es_ex03_budget, es_ex03_progress, es_ex04, es_kit
+from . import words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_kit
 
-# Every check's words in Spanish, keyed by the English text at its _t() call (one table per module of checks/).
-SPANISH = {**es_kit.SPANISH, **es_ex01.SPANISH, **es_ex02.SPANISH, **es_ex03_budget.SPANISH,
-           **es_ex03_progress.SPANISH, **es_ex04.SPANISH}
+# The checks' catalogue, {language: {message_id: text}}: every module's words (one words_*.py per module of checks/).
+MESSAGES = {language: {key: text for words in (words_kit, words_ex01, words_ex02, words_ex03_budget,
+                                               words_ex03_progress, words_ex04)
+                       for key, text in words.MESSAGES[language].items()}
+            for language in lang.LANGUAGES}
 
 
-def _t(text: str, **values) -> str:
-    """`text` -- a title, criterion, hint or note, written here in English -- in the notebook's language.
+def _t(key: str, **values) -> str:
+    """The message `key` of the checks' MESSAGES -- a title, criterion, hint or note -- in the notebook's language.
 
     The language is harness_lib.lang.current(): the exercise's first code cell sets it (lang.use("en") in
-    exercises/, lang.use("es") in exercises/es/). Spanish is looked up in SPANISH (the tables in es_*.py), keyed
-    by the English text, so the English stays where the check is; a text with no entry stays English. `values`
-    fill its {fields} (str.format), the same in both languages."""
-    if lang.current() == "es":
-        text = SPANISH.get(text, text)
-    return text.format(**values) if values else text
+    exercises/, lang.use("es") in exercises/es/). `values` fill its {fields} (str.format), the same in both
+    languages; a text with no values is printed as written. An id missing from the catalogue is a KeyError."""
+    return lang.say(MESSAGES, key, **values)
 
 
 def grading() -> bool:
@@ -84,10 +86,11 @@ class Checks:
         if not passed:
             key = getattr(hint, "key", hint)
             if self.failed and (follows or key in self.causes):
-                hint = _t("follows from the ✗ above: fix that first")
+                hint = _t("kit.checks.follows_from_above")
             else:
                 self.causes.add(key)
-        print(f"  {'✓' if passed else '✗'} {criterion}" + ("" if passed else f"\n      {_t('hint')}: {hint}"))
+        print(f"  {'✓' if passed else '✗'} {criterion}"
+              + ("" if passed else f"\n      {_t('kit.checks.hint')}: {hint}"))
         if not passed:
             self.failed.append((criterion, hint))
         return passed
@@ -97,14 +100,14 @@ class Checks:
 
     def done(self) -> None:
         if not self.failed:
-            print("  " + _t("all criteria met"))
+            print("  " + _t("kit.checks.all_criteria_met"))
             return
         n = len(self.failed)
         if grading():
             # "hint:" stays English in both languages: exercises/conftest.py reads it
-            raise AssertionError(_t("{cell_id}: {n} criterion(s) not met", cell_id=self.cell_id, n=n) + "\n"
+            raise AssertionError(_t("kit.checks.not_met_summary", cell_id=self.cell_id, n=n) + "\n"
                                  + "\n".join(f"✗ {criterion}\n    hint: {hint}" for criterion, hint in self.failed))
-        print("  → " + _t("{n} criterion(s) not met: fix your cell, run it, then run this check again", n=n))
+        print("  → " + _t("kit.checks.not_met_fix_and_rerun", n=n))
 
 
 _RAISED: dict[str, str] = {}  # name -> the error its defining cell raised, as cell_error() last found it
@@ -133,7 +136,8 @@ def cell_error(name: str) -> str | None:
     if not any(defines.search("".join(linecache.getlines(f))) for f in files if f):
         return _RAISED.get(name)
     if isinstance(err, SyntaxError):
-        found = f"{type(err).__name__}: {err.msg}" + (_t(" (line {n})", n=err.lineno) if err.lineno else "")
+        found = f"{type(err).__name__}: {err.msg}" + (_t("kit.cell_error.line_number", n=err.lineno) if err.lineno
+                                                      else "")
     else:
         found = one_line(err)
     _RAISED[name] = found
@@ -144,9 +148,9 @@ def not_defined_hint(name: str, what: str = "") -> str:
     """The hint for `name` not being defined: the error its cell raised, if that is why; else run the cell."""
     raised = cell_error(name)
     if raised:
-        return _t("your cell raised {error}, so {name} is not defined: fix it and run the cell again",
+        return _t("kit.not_defined.cell_raised",
                   error=raised, name=name)
-    return what or _t("run the cell that defines {name} first", name=name)
+    return what or _t("kit.not_defined.run_its_cell_first", name=name)
 
 
 def raised_name_hint(problem: str, name: str) -> str | None:
@@ -201,9 +205,9 @@ async def bounded(scenario: str, make_run, limit: int = 50):
     error = task.exception() if done and not task.cancelled() else None  # retrieved, so asyncio logs nothing
     if not done:
         task.cancel()
-        run.runaway, run.problem = True, _t("runaway: still running after 300 s ({n} requests)", n=run.requests)
+        run.runaway, run.problem = True, _t("kit.bounded.runaway_after_300_s", n=run.requests)
     elif task.cancelled() or len(api.log) > limit:
-        run.runaway, run.problem = True, _t("runaway: still asking the model after {limit} requests", limit=limit)
+        run.runaway, run.problem = True, _t("kit.bounded.runaway_past_the_limit", limit=limit)
     elif error is not None:
         run.problem = one_line(error)
     else:
@@ -271,28 +275,22 @@ def error_hint(run) -> str:
 
 def _error_text(error: str) -> str:
     if "TextBlock" in error or "'text'" in error:
-        return _t("your code treated the text block the model sends before its calls as a call: handle only "
-                  "blocks whose type is 'tool_use' (a turn is a sentence, then the tool_use blocks)")
+        return _t("kit.error_text.text_block_taken_for_a_call")
     if "not defined" in error and raised_name_hint(error, "run_tool_uses"):
         return raised_name_hint(error, "run_tool_uses")
     if "NotImplementedError" in error:
-        return _t("write run_tool_uses (it still raises NotImplementedError)")
+        return _t("kit.error_text.run_tool_uses_not_written")
     if "NoneType" in error and "call" in error:
-        return _t("with no approver (approve=None) nobody can say yes: check `approve is None` before calling it "
-                  "(the run stopped with {error})", error=error)
+        return _t("kit.error_text.no_approver_was_called", error=error)
     if "approve()" in error and "argument" in error:
-        return _t("call the approver with the call's name and input: await approve(block.name, block.input) (the "
-                  "run stopped with {error})", error=error)
+        return _t("kit.error_text.approver_arguments", error=error)
     if error.startswith("KeyError"):
-        return _t("a tool the policy does not list raised {error}: look its tier up with policy.get(block.name, "
-                  "default_tier)", error=error)
+        return _t("kit.error_text.unlisted_tool_keyerror", error=error)
     if "tool_result" in error or "tool_use" in error or "non-empty content" in error:
-        return _t("every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user "
-                  "message; look at every block of content, not only the first")
+        return _t("kit.error_text.one_result_per_tool_use")
     if "TimeoutError" in error:
-        return _t("run_tool_uses did not return within 60 s: is it waiting on something?")
-    return _t("the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use "
-              "block", error=error)
+        return _t("kit.error_text.run_tool_uses_timed_out")
+    return _t("kit.error_text.run_stopped_with_error", error=error)
 
 
 def unfinished(c, problem, name: str) -> bool:
@@ -301,10 +299,10 @@ def unfinished(c, problem, name: str) -> bool:
     problem = problem or ""
     if "not defined yet" not in problem and "NotImplementedError" not in problem:
         return False
-    c.ok(False, _t("{name} is written and runs", name=name),
-         _t("write {name}: it still raises NotImplementedError", name=name) if "NotImplementedError" in problem
+    c.ok(False, _t("kit.unfinished.written_and_runs", name=name),
+         _t("kit.unfinished.still_raises_not_implemented", name=name) if "NotImplementedError" in problem
          else not_defined_hint(name))
-    c.note(_t("(the other criteria are checked once it runs)"))
+    c.note(_t("kit.unfinished.other_criteria_wait"))
     return True
 
 
