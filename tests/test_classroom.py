@@ -168,7 +168,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     - "mixed": exercises 1 and 4 done in Spanish (the English starter, left as shipped, is not run), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
       both editions (0); and a sitecustomize.py committed at the root, which no grading process may import;
     - "edited-grader": the solutions with the checks' kit (exercises/checks/kit.py) edited to pass everything: 0
-      everywhere (refused before any kernel runs);
+      (refused before any kernel runs; shown by exercise 1's step);
     - "teacher-kit": the teacher's grader checked out in .kit (KIT_REPOSITORY), and a learner whose repository holds
       the solutions next to a kit edited to fail everything and a csv.py at the root (which `python -m` would
       import in place of Python's own): the teacher's grader grades exercise 1, full marks, and the csv.py never
@@ -201,8 +201,10 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
             (work / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n", encoding="utf-8")
         assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
-        # the teacher's checkout is shown by one exercise: the swap is the same for every step
-        procs = [(step, run_step(step, work)) for step in (found[:1] if who == "teacher-kit" else found)]
+        # the teacher's checkout, and the refusal of an edited grader, are shown by one exercise: each is decided
+        # before any notebook runs, the same way for every step
+        procs = [(step, run_step(step, work)) for step in (found[:1] if who in ("teacher-kit", "edited-grader")
+                                                            else found)]
         scores[who] = 0
         for step, proc in procs:
             out, _ = proc.communicate(timeout=900)
