@@ -185,11 +185,11 @@ def test_the_ids_built_at_run_time_exist():
 
 def test_every_check_id_is_in_one_catalogue_module_and_named_for_it():
     """The checks' catalogue is merged from one words_*.py per module of checks: an id is in one of them only (a
-    second one would silently replace the first), and it starts with its module's name (kit., ex01., ...)."""
-    prefixes = {"words_kit": "kit.", "words_ex01": "ex01.", "words_ex02": "ex02.", "words_ex03_budget": "ex03.budget.",
-                "words_ex03_progress": "ex03.progress.", "words_ex04": "ex04."}
+    second one would silently replace the first), it starts with its module's name (words_kit: "kit.", words_ex02:
+    "ex02.", words_ex03_budget: "ex03.budget."), and kit.py merges every one of them."""
     modules = sorted(p.stem for p in (ROOT / "exercises" / "checks").glob("words_*.py"))
-    assert modules == sorted(prefixes)
+    prefixes = {module: module.removeprefix("words_").replace("_", ".") + "." for module in modules}
+    assert len(modules) >= 6, modules
     owner: dict[str, str] = {}
     for module in modules:
         words = importlib.import_module(f"exercises.checks.{module}").MESSAGES
