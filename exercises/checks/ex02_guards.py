@@ -82,7 +82,7 @@ def check_diagnosis(ns: dict) -> None:
     c.ok(isinstance(d, dict) and d and all(k in known for k in d) and all(v in known for v in d.values()),
          _t("ex02.diagnosis.non_empty_dict"),
          not_defined_hint("DIAGNOSIS", _t("ex02.diagnosis.not_defined_yet")) if d is None else
-         _t("ex02.diagnosis.must_dict") if not isinstance(d, dict) else
+         _t("ex02.diagnosis.must_be_a_dict") if not isinstance(d, dict) else
          _t("ex02.diagnosis.fill_in_one_entry") if not d else
          _t("ex02.diagnosis.use_the_constants"))
     if not (isinstance(d, dict) and d):
@@ -178,7 +178,7 @@ async def check_turn_cap(ns: dict) -> None:
     pres = par.result if isinstance(par.result, AgentResult) else None
     c.ok(pres is not None and (pres.stopped_by, pres.turns, pres.requests) == ("end_turn", 1, 2),
          _t("ex02.turn_cap.parallel_calls_one_turn")
-         + (_t("ex02.turn_cap.got_stopped_turns", stopped_by=pres.stopped_by, turns=pres.turns)
+         + (_t("ex02.turn_cap.got_stopped_by_and_turns", stopped_by=pres.stopped_by, turns=pres.turns)
             if pres and (pres.stopped_by, pres.turns, pres.requests) != ("end_turn", 1, 2) else ""),
          _problem_hint(par) if pres is None else
          _t("ex02.turn_cap.count_responses_not_calls") if pres.turns > 1 else

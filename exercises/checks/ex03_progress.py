@@ -213,7 +213,7 @@ async def check_cycle(ns: dict) -> None:
              "A B C A B C": (["A", "B", "C", "A", "B", "C"], 3), "X A B A B": (["X", "A", "B", "A", "B"], 2)}
     found = {name: period(list(sigs)) for name, (sigs, _) in cases.items()}
     wrong = {name: found[name] for name, (_, want) in cases.items() if found[name] != want}
-    empty = _t("ex03.progress.cycle.empty")
+    empty = _t("ex03.progress.cycle.empty_list")
     quiet = {empty: [], "A": ["A"], "A B": ["A", "B"], "A B A": ["A", "B", "A"], "A B C D": ["A", "B", "C", "D"]}
     loud = {name: period(list(sigs)) for name, sigs in quiet.items()}
     loud = {name: p for name, p in loud.items() if p is not None}

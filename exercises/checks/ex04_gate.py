@@ -50,7 +50,7 @@ def check_why_wrong(ns: dict) -> None:
         c.note(_t("ex04.why_wrong.other_criteria_wait"))
         return c.done()
     marks = {_digest(i)[:8] for i in items if isinstance(i, str)}
-    c.ok(not marks & _ARGUMENT, _t("ex04.why_wrong.does_not_agree_colleague"),
+    c.ok(not marks & _ARGUMENT, _t("ex04.why_wrong.disagrees_with_the_colleague"),
          _t("ex04.why_wrong.colleagues_own_argument"))
     c.ok(not marks & _UNTRUE, _t("ex04.why_wrong.no_untrue_statement"),
          _t("ex04.why_wrong.statement_that_did_not_happen"))

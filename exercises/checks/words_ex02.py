@@ -26,7 +26,7 @@ MESSAGES = {
         "ex02.diagnosis.non_empty_dict":
             "DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell",
         "ex02.diagnosis.not_defined_yet": "DIAGNOSIS is not defined yet: run the exercise cell",
-        "ex02.diagnosis.must_dict": "DIAGNOSIS must be a dict",
+        "ex02.diagnosis.must_be_a_dict": "DIAGNOSIS must be a dict",
         "ex02.diagnosis.fill_in_one_entry": "fill in DIAGNOSIS: at least one entry",
         "ex02.diagnosis.use_the_constants":
             "use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked",
@@ -104,7 +104,7 @@ MESSAGES = {
             "the loop body",
         "ex02.turn_cap.parallel_calls_one_turn":
             "a turn of 2 parallel calls counts as ONE turn (parallel, max_turns=1: turns=1, the model's answer)",
-        "ex02.turn_cap.got_stopped_turns": " (got stopped_by={stopped_by!r}, turns={turns})",
+        "ex02.turn_cap.got_stopped_by_and_turns": " (got stopped_by={stopped_by!r}, turns={turns})",
         "ex02.turn_cap.count_responses_not_calls":
             "turns counts tool-calling turns (model responses), not tool calls: add 1 per response, however many "
             "tool_use blocks it holds",
@@ -160,7 +160,7 @@ MESSAGES = {
             "DIAGNOSIS es un dict no vacío {salvaguarda que falta: desbocamiento} hecho con las constantes de la "
             "celda 🔒",
         "ex02.diagnosis.not_defined_yet": "DIAGNOSIS aún no está definido: ejecuta la celda del ejercicio",
-        "ex02.diagnosis.must_dict": "DIAGNOSIS tiene que ser un dict",
+        "ex02.diagnosis.must_be_a_dict": "DIAGNOSIS tiene que ser un dict",
         "ex02.diagnosis.fill_in_one_entry": "rellena DIAGNOSIS: al menos una entrada",
         "ex02.diagnosis.use_the_constants":
             "usa los nombres de las constantes (p. ej. NO_TURN_CAP), no un texto tuyo: un texto libre no se puede "
@@ -247,7 +247,7 @@ MESSAGES = {
         "ex02.turn_cap.parallel_calls_one_turn":
             "un turno con 2 llamadas en paralelo cuenta como UN turno (parallel, max_turns=1: turns=1, la respuesta "
             "del modelo)",
-        "ex02.turn_cap.got_stopped_turns": " (se obtuvo stopped_by={stopped_by!r}, turns={turns})",
+        "ex02.turn_cap.got_stopped_by_and_turns": " (se obtuvo stopped_by={stopped_by!r}, turns={turns})",
         "ex02.turn_cap.count_responses_not_calls":
             "turns cuenta turnos con llamadas a herramientas (respuestas del modelo), no llamadas: suma 1 por "
             "respuesta, tenga los bloques tool_use que tenga",

@@ -93,7 +93,7 @@ MESSAGES = {
         "ex03.progress.signature.include_the_name": "include each call's name",
         # check_cycle
         "ex03.progress.cycle.title": "find_short_cycle: A, B, A, B … within a bounded look-back",
-        "ex03.progress.cycle.empty": "(empty)",
+        "ex03.progress.cycle.empty_list": "(empty)",
         "ex03.progress.cycle.return_the_period":
             "return the period p itself (an int), not True, when the last p signatures repeat the p before them",
         "ex03.progress.cycle.short_list_raised":
@@ -252,7 +252,7 @@ MESSAGES = {
         "ex03.progress.signature.include_the_name": "incluye el nombre de cada llamada",
         # check_cycle
         "ex03.progress.cycle.title": "find_short_cycle: A, B, A, B… mirando atrás solo hasta cierto punto",
-        "ex03.progress.cycle.empty": "(vacía)",
+        "ex03.progress.cycle.empty_list": "(vacía)",
         "ex03.progress.cycle.return_the_period":
             "devuelve el propio periodo p (un int), no True, cuando las últimas p firmas repiten las p anteriores",
         "ex03.progress.cycle.short_list_raised":

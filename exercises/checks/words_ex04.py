@@ -18,7 +18,7 @@ MESSAGES = {
         "ex04.why_wrong.use_the_constants":
             "use the constants' names (e.g. SLOWER), not your own text: free text cannot be checked",
         "ex04.why_wrong.other_criteria_wait": "(the other criteria are checked once WHY_WRONG has entries)",
-        "ex04.why_wrong.does_not_agree_colleague": "does not agree with the colleague's argument",
+        "ex04.why_wrong.disagrees_with_the_colleague": "does not agree with the colleague's argument",
         "ex04.why_wrong.colleagues_own_argument":
             "one of your statements is the colleague's own argument, which the run above disproves",
         "ex04.why_wrong.no_untrue_statement": "no statement the run above shows to be untrue of this wiring",
@@ -139,7 +139,7 @@ MESSAGES = {
             "usa los nombres de las constantes (p. ej. SLOWER), no un texto tuyo: un texto libre no se puede "
             "comprobar",
         "ex04.why_wrong.other_criteria_wait": "(los demás criterios se comprueban cuando WHY_WRONG tenga entradas)",
-        "ex04.why_wrong.does_not_agree_colleague": "no le da la razón al argumento de tu compañera",
+        "ex04.why_wrong.disagrees_with_the_colleague": "no le da la razón al argumento de tu compañera",
         "ex04.why_wrong.colleagues_own_argument":
             "una de tus afirmaciones es el propio argumento de tu compañera, y la ejecución de arriba lo desmiente",
         "ex04.why_wrong.no_untrue_statement":
