@@ -51,6 +51,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness_lib import lang
+
 from .sandbox import sandbox_available
 from .submissions import (TMP_PREFIX, _conftest_module, learner_of, lesson_cells, prepare, shared_prefix,
                           workflow_notes)
@@ -265,7 +267,7 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
     return jobs
 
 
-
+# The feedback file's own lines, a catalogue read with harness_lib.lang.say (tests/test_catalogues.py checks it).
 FEEDBACK = {
     "en": {"title": "Feedback: {exercise}", "verdict": "Verdict: **{verdict}**, {points} points.",
            "checks": "{passed} of {total} checks pass. What each check printed (every ✗ has its hint under it):",
@@ -279,18 +281,19 @@ FEEDBACK = {
 def feedback(job: Job, most: float, all_or_nothing: bool) -> str:
     """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
     printed is shown as an indented block, so nothing in it is read as Markdown)."""
-    t = FEEDBACK.get(job.lang, FEEDBACK["en"])
-    lines = [f"# {t['title'].format(exercise=job.exercise or job.file)}", "", f"`{job.file}`", "",
-             t["verdict"].format(verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
+    def t(key, **values):  # (an edition of no known language: English)
+        return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
+    lines = [f"# {t('title', exercise=job.exercise or job.file)}", "", f"`{job.file}`", "",
+             t("verdict", verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
     reason = "; ".join(filter(None, [job.reason] + job.notes))
     if reason:
-        lines += [t["why"].format(reason=reason), ""]
+        lines += [t("why", reason=reason), ""]
     if job.verdict in ("PASS", "FAIL") and job.feedback:
-        lines += [t["checks"].format(passed=job.passed, total=job.total), ""]
+        lines += [t("checks", passed=job.passed, total=job.total), ""]
         for check, text in job.feedback:
             lines += [f"## {check}", ""] + ["    " + line for line in text.strip().splitlines()] + [""]
     elif job.verdict in ("PASS", "FAIL"):
-        lines += [t["none"], ""]
+        lines += [t("none"), ""]
     return "\n".join(lines)
 
 
