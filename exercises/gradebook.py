@@ -51,8 +51,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness_lib import lang
-
 from .sandbox import sandbox_available
 from .submissions import (TMP_PREFIX, _conftest_module, learner_of, lesson_cells, prepare, shared_prefix,
                           workflow_notes)
@@ -281,6 +279,8 @@ FEEDBACK = {
 def feedback(job: Job, most: float, all_or_nothing: bool) -> str:
     """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
     printed is shown as an indented block, so nothing in it is read as Markdown)."""
+    from harness_lib import lang  # here, not at the top: it imports the SDK (~1 CPU-s), which the command needs not
+
     def t(key, **values):  # (an edition of no known language: English)
         return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
     lines = [f"# {t('title', exercise=job.exercise or job.file)}", "", f"`{job.file}`", "",
