@@ -4,7 +4,7 @@ submissions. Graded in kernels: a right answer (renamed, writing files, printing
 sight and hidden) and switches grading off. Refused before any kernel starts: grader cells tampered with (a check or
 a 🔒 cell edited, retagged, deleted, turned into text, one added; one with its own conftest and lock), a key (in a
 cell, an output, the metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
-One learner submits one exercise twice. And seven forgeries of the checks from inside the kernel (FORGERIES), graded
+One learner submits one exercise twice. And five forgeries of the checks from inside the kernel (FORGERIES), graded
 here, outside the sandbox, where only the judge (exercises/judge.py) stands between them and a PASS.
 
 Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 3,
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
 
-SLOW = pytest.mark.slow  # the class is graded by one run of the command: 16 kernels
+SLOW = pytest.mark.slow  # the class is graded by one run of the command: 13 kernels
 
 
 def load(path):
@@ -179,8 +179,6 @@ EXPECTED = {
     f"rita/{EX1}": (EX1, "FAIL", "0", "6", ["did not answer the grader"], []),
     f"ivy/{EX1}": (EX1, "FAIL", "0", "6", ["✗ POLICY is a dict"], []),
     f"gus/{EX1}": (EX1, None, None, "6", [], []),  # FAIL on its answers or NOT GRADED by the seal: either, no points
-    f"pia/{EX1}": (EX1, "NOT GRADED", None, "6", [], ["touches grader internals"]),
-    f"sam/{EX1}": (EX1, "NOT GRADED", None, "6", [], ["touches grader internals"]),
     f"otto/{EX1}": (EX1, None, None, "6", [], []),  # the kernel died: FAIL or ERROR, with the cell named
     f"eve/{EX1}": (EX1, "FAIL", "0", "6", ["✗ POLICY['get_time'] == 'allow'"], []),
     f"bob/{EX1}": (EX1, "NOT GRADED", "", "", [], ["cell 'my-check' is tagged check but is not one of the shipped"]),
@@ -338,6 +336,7 @@ def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
     assert scan([cell("import sys\nsys.modules['grading'].check_policy = print")])
     assert scan([cell("!rm -rf ..")])
     assert scan([cell("import builtins\nbuiltins.print = lambda *a: None")])
+    assert scan([cell(PRINT_PATCH)]) and scan([cell(MODULE_SWAP)])  # two older forgeries: print silenced, grading swapped
     assert not scan([cell(src(next(c for c in solution(EX1)["cells"] if c["id"] == "run-tool-uses")))])
     assert not scan([cell(src(next(c for c in solution(EX2)["cells"] if c["id"] == "capped-loop")))])
 
@@ -748,8 +747,9 @@ DEFAULT_TIER = _Yes("?")
 '''
 
 # The forgeries graded in the class (graded, above), outside the sandbox: only the judge stands in their way.
-FORGERIES = {"rita": RUN_CELL, "gus": GC_SWAP, "ivy": IMPOSTOR,
-             "pia": PRINT_PATCH, "sam": MODULE_SWAP, "otto": EXIT_AFTER_SUMMARY, "eve": ALWAYS_EQUAL}
+# (Two more, print silenced and the grading module swapped, are refused by the scan before the judge sees them, as nick
+# is: test_the_scan_flags_grader_internals_and_not_a_plain_answer has them.)
+FORGERIES = {"rita": RUN_CELL, "gus": GC_SWAP, "ivy": IMPOSTOR, "otto": EXIT_AFTER_SUMMARY, "eve": ALWAYS_EQUAL}
 
 
 @SLOW
@@ -777,8 +777,6 @@ def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(graded):
 @SLOW
 def test_the_older_forgeries_get_no_pass_and_say_what_happened(graded):
     rows = {file.split("/")[0]: row for file, row in graded["rows"].items()}
-    for who in ("pia", "sam"):  # in plain sight: the scan names what the cell reaches for
-        assert rows[who]["verdict"] == "NOT GRADED" and "touches grader internals" in rows[who]["reason"], rows[who]
     assert "the kernel died in cell 'policy'" in rows["otto"]["failed_criteria"] + rows["otto"]["reason"], rows["otto"]
     eve = rows["eve"]  # the judge compares the plain strings: "?" is no tier
     assert eve["verdict"] == "FAIL" and "✗ POLICY['get_time'] == 'allow'" in eve["failed_criteria"], eve
