@@ -4,7 +4,9 @@
   and Spanish, are data: one catalogue per module of checks (words_kit.py, words_ex01.py, ...), merged here into
   MESSAGES and read with the kit's one lookup, harness_lib.lang.say. A new sentence: an id at the _t() call
   ("ex02.turn_cap.one_turn_short": exercise, check, what the line says) and its text under that id in both
-  languages of that module's words_*.py.
+  languages of that module's words_*.py (a text two modules use: once, in the first module that uses it).
+  tests/test_catalogues.py checks that both languages have every id, with the same {fields}, and that code uses
+  every id.
 - `Checks`: prints one ✓ / ✗ line per criterion, a hint under each ✗; under the grader (HARNESS_GRADING=1) its
   done() raises while a ✗ is left. `Cause`: a hint with a key, so one cause met twice is named once.
 - `cell_error`, `not_defined_hint`, `raised_name_hint`: the hint when a name is missing because the learner's own

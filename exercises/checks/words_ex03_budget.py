@@ -1,10 +1,7 @@
 """The checks' words: exercise 3, the token budget (ex03_budget.py), in English and Spanish.
 
-Data only, in the kit's one shape {language: {message_id: text}}: a check calls _t(message_id, **values),
-and kit.py merges every module's MESSAGES into one catalogue, read by harness_lib.lang.say. Ids are grouped under
-the function that uses them; a text another module uses too is listed once, in the first module that uses it.
-Both languages have the same ids and the same {fields} (tests/test_catalogues.py checks it, and that code uses
-every id). A new sentence: an id at the _t() call, its text under that id in both languages here.
+Data only: {language: {message_id: text}}, ids grouped under the function that uses them. How the catalogues
+are read, and how a sentence is added: kit.py's docstring.
 """
 
 MESSAGES = {
