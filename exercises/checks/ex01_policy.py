@@ -18,7 +18,7 @@ from harness_lib.client import MODEL
 from harness_lib.tools import TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Checks, _clock, _t, _valve, calls, error_hint, not_defined_hint, offline, one_line,
-                  read_as, recorded, unfinished)
+                  only_result, read_as, recorded, unfinished)
 
 TOOLS_1 = TOOLS + [EMAIL]  # send_email is not in the lesson's TOOLS: a valve must use the `tools` it is given
 SPEC = {"get_time": "allow", "read_file": "allow", "write_file": "ask", "send_email": "deny"}
@@ -77,12 +77,6 @@ async def drive(valve, scenario, task, *, policy=SPEC, default_tier="deny", answ
 
 def count(run, kind, name):
     return sum(1 for k, n, _ in run.events if (k, n) == (kind, name))
-
-
-def only_result(run, name) -> dict:
-    """The one tool_result of the one call of `name`, else {}."""
-    found = calls(run, name)
-    return found[0][1][0] if len(found) == 1 and len(found[0][1]) == 1 else {}
 
 
 def why(run, hint: str) -> str:

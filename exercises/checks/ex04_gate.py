@@ -20,7 +20,7 @@ from harness_lib.client import MODEL
 from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Cause, Checks, _clock, _digest, _t, _valve, calls, error_hint, not_defined_hint, offline,
-                  one_line, read_as, recorded, unfinished)
+                  one_line, only_result, read_as, recorded, unfinished)
 
 TOOLS_4 = TOOLS + [EMAIL]  # the lesson's four tools and send_email (a check passes its own high_impact set)
 GATE_TASK = "Read the first line of README.md, then tell me what time it is"  # high-impact: then it saves it
@@ -170,7 +170,7 @@ async def check_gate(ns: dict) -> None:
          _t("ex04.gate.rejected_never_ran"),
          gate_hint(no) if no.error and not _ran(no, "write_file") else ran_first)
     w = calls(no, "write_file")
-    res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+    res = only_result(no, "write_file")
     unanswered = len(w) == 1 and not w[0][1]  # the rejected call got no tool_result at all
     c.ok(res.get("is_error") is True, _t("ex04.gate.rejected_got_one_error_result"),
          _t("ex04.gate.answer_rejected_call_too") if unanswered else
@@ -196,8 +196,7 @@ async def check_gate(ns: dict) -> None:
          and len(_ran(yes, "get_time")) == 1, _t("ex04.gate.reads_ran_unasked"),
          gate_hint(yes) if yes.error else _t("ex04.gate.only_high_impact_asked"))
     fail = await gate_drive(valve, "demo", 'Write "x" to notes/x.txt.', answer=True)
-    w = calls(fail, "write_file")
-    res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+    res = only_result(fail, "write_file")
     c.ok(res.get("is_error") is True and bool(_ran(fail, "write_file")),
          _t("ex04.gate.approved_tool_fails"),
          gate_hint(fail) if fail.error else
@@ -232,8 +231,7 @@ async def check_fail_closed(ns: dict) -> None:
     ]
     for label, kwargs, hint in cases:
         run = await gate_drive(valve, "demo", ONE_WRITE, **kwargs)
-        w = calls(run, "write_file")
-        res = w[0][1][0] if len(w) == 1 and len(w[0][1]) == 1 else {}
+        res = only_result(run, "write_file")
         ok = (not _ran(run, "write_file") and not run.files and res.get("is_error") is True and _finished(run))
         c.ok(ok, _t("ex04.fail_closed.refused_and_run_goes_on", label=label)
              + (f" — {run.error}" if run.error else ""),

@@ -264,6 +264,12 @@ def calls(run, name):
     return found
 
 
+def only_result(run, name) -> dict:
+    """The one tool_result of the one call of `name`, else {}."""
+    found = calls(run, name)
+    return found[0][1][0] if len(found) == 1 and len(found[0][1]) == 1 else {}
+
+
 def read_as(name, result: dict) -> str:
     """How the offline model reads a tool_result: ok | declined | refused | not_found | error."""
     return read_tool_result(name, result.get("content"), bool(result.get("is_error")))
