@@ -1262,18 +1262,44 @@ def test_the_checks_speak_by_message_id(monkeypatch):
 def test_exercise_4s_throwaway_sandbox_is_deleted(path, tmp_path, monkeypatch):
     """Exercise 4's setup copies the sandbox into a temporary folder. The folder goes when the cell runs again and
     when the namespace goes (as between the graded copies above, or when a kernel shuts down): with mkdtemp, every
-    run of the notebook once left one behind."""
+    run of the notebook once left one behind.
+
+    A killed kernel (nbval and nbclient stop theirs so) cannot delete its folder: the folder's name carries the
+    kernel's process id, and the cell deletes the folders of exercise 4 whose process has ended. The folders of a
+    process that runs (another kernel doing exercise 4 now; this one) stay, and so does everything else."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setenv("HARNESS_LANG", "en")  # restored afterwards: the cell's lang.use() sets it
     setup = source(cell(json.loads((EXERCISES / path).read_text(encoding="utf-8")), "setup"))
-    ns = {}
-    exec(setup, ns)
-    first = ns["ROOT"]
-    assert (first / "README.md").is_file() and first.parent == tmp_path
-    exec(setup, ns)  # the learner runs the setup cell again
-    assert not first.exists() and (ns["ROOT"] / "README.md").is_file()
-    ns.clear()
-    assert list(tmp_path.iterdir()) == []
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # its id names no process now
+    running = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        left = tmp_path / f"exercise-04-{ended.pid}-k1lled_0"  # what a killed kernel leaves, with a write in it
+        (left / "scratch").mkdir(parents=True)
+        (left / "scratch" / "draft.txt").write_text("written before the kernel was killed", encoding="utf-8")
+        (tmp_path / "elsewhere").mkdir()
+        (tmp_path / "elsewhere" / "keep.txt").write_text("not exercise 4's", encoding="utf-8")
+        for name in (f"exercise-04-{running.pid}-runn1ng0",  # another kernel doing exercise 4 right now
+                     f"exercise-04-{os.getpid()}-th1s0ne0",  # this process's own
+                     f"exercise-05-{ended.pid}-abcdefgh", f"exercise-04-{ended.pid}-draft", "exercise-04-mine"):
+            (tmp_path / name).mkdir()
+        (tmp_path / f"exercise-04-{ended.pid}-f1le0000").write_text("a file, not a folder", encoding="utf-8")
+        (tmp_path / f"exercise-04-{ended.pid}-l1nk0000").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+        kept = set(tmp_path.iterdir()) - {left}
+        ns = {}
+        exec(setup, ns)
+        first = ns["ROOT"]
+        assert not left.exists(), "the folder of a kernel that no longer runs was not deleted"
+        assert set(tmp_path.iterdir()) == kept | {first}
+        assert (tmp_path / "elsewhere" / "keep.txt").is_file()
+        assert first.name.startswith(f"exercise-04-{os.getpid()}-") and (first / "README.md").is_file()
+        exec(setup, ns)  # the learner runs the setup cell again
+        assert not first.exists() and (ns["ROOT"] / "README.md").is_file()
+        ns.clear()
+        assert set(tmp_path.iterdir()) == kept
+    finally:
+        running.stdin.close()
+        running.wait()
 
 
 @pytest.mark.parametrize("name", [EX1, EX2, EX3, EX4])
