@@ -43,7 +43,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import uuid
@@ -51,10 +50,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import workers
 from .sandbox import sandbox_available
 from .submissions import (TMP_PREFIX, _conftest_module, learner_of, lesson_cells, prepare, shared_prefix,
                           workflow_notes)
-from .worker import RESULT_MARK, _worker, kernel_env, seal_diff
+from .worker import RESULT_MARK, seal_diff
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -211,33 +211,23 @@ def changed(before: dict) -> list[Path]:
 
 # ---- the run ----------------------------------------------------------------------------------------------
 
-def run_one(job: Job, args, tmp_root: Path, checks: list[str]) -> Job:
+def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job:
+    """Grade `job` in a worker of its own (exercises/workers.py): forked from `warm`, or a `python -I` subprocess."""
     job.sandbox = "bwrap" if args.sandbox == "bwrap" else "UNSANDBOXED"
     workdir = tmp_root / uuid.uuid4().hex[:12]
     workdir.mkdir(parents=True)
+    options = (["--worker", "--cell-timeout", str(args.cell_timeout), "--output-cap", str(args.output_cap),
+                "--sandbox", args.sandbox, "--lang", job.lang] + [f"--hide={h}" for h in args.hide])
     try:
-        # -I: nothing from the kit's or the learner's folders is imported at start (a sitecustomize.py, PYTHONPATH)
-        proc = subprocess.Popen(
-            [sys.executable, "-I", str(HERE / "worker.py"), "--worker", "--cell-timeout", str(args.cell_timeout),
-             "--output-cap", str(args.output_cap), "--sandbox", args.sandbox, "--lang", job.lang]
-            + [f"--hide={h}" for h in args.hide],
-            cwd=workdir, env=kernel_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
-            out, _ = proc.communicate(json.dumps(job.graded), timeout=args.timeout)
-        except subprocess.TimeoutExpired:
-            proc.terminate()
-            try:
-                proc.communicate(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.communicate()
+            status, out = (warm or workers).run(workdir, options, json.dumps(job.graded), args.timeout)
+        except TimeoutError:
             job.verdict, job.cause, job.reason = "ERROR", "timeout", f"grading took longer than {args.timeout:g} s: stopped"
             return job
         line = next((ln for ln in reversed(out.splitlines()) if ln.startswith(RESULT_MARK)), None)
         if line is None:
             job.verdict, job.cause = "ERROR", "grader-failed"
-            job.reason = f"the grading process failed (exit status {proc.returncode})"
+            job.reason = f"the grading process failed (exit status {status})"
             return job
         judge(job, json.loads(line[len(RESULT_MARK):]), checks)
         return job
@@ -367,14 +357,9 @@ def main(argv=None) -> int:
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto", help="run each notebook's "
                    "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
                    "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it")
-    p.add_argument("--hide", action="append", default=[], help=argparse.SUPPRESS)  # the worker: folders to hide
-    p.add_argument("--lang", default="en", help=argparse.SUPPRESS)  # the worker: the notebook's language
-    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
     tmp_prefix = TMP_PREFIX + re.sub(r"[^A-Za-z0-9]", "", args.tmp_tag)[:20] + ("_" if args.tmp_tag else "")
-    if args.worker:
-        return _worker(args)
     if args.submissions is None or not args.submissions.exists():
         p.error("give a folder of submitted notebooks (or one notebook) that exists")
     if args.jobs < 1:
@@ -427,8 +412,11 @@ def main(argv=None) -> int:
                 else:
                     run_one(j, args, tmp_root, checks[j.exercise])
             todo = []
+        # two notebooks or more: their workers are forked from one warm process (exercises/workers.py), started
+        # here, before any thread
+        warm = workers.WarmWorkers() if len(todo) > 1 and workers.available() else None
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(run_one, j, args, tmp_root, checks[j.exercise]) for j in todo]
+            futures = [pool.submit(run_one, j, args, tmp_root, checks[j.exercise], warm) for j in todo]
             for _ in concurrent.futures.as_completed(futures):
                 done += 1
                 if tty:

@@ -4,9 +4,10 @@ cell, has each 🔍 CHECK judged, and prints one result line (JSON) on stdout.
     python -I exercises/worker.py --worker --cell-timeout S --output-cap BYTES --sandbox bwrap|none --lang en|es
                                            [--hide=FOLDER ...]       (the graded notebook's JSON on stdin)
 
-exercises/gradebook.py starts one per notebook (`run_one`), in the notebook's own temporary folder, with
-`kernel_env()` (no API key, HARNESS_OFFLINE=1). `-I`: nothing from the kit's or the learner's folders is imported at
-start (a sitecustomize.py, PYTHONPATH); this file puts the kit's root on sys.path itself. The worker
+exercises/gradebook.py starts one per notebook (`run_one`, through exercises/workers.py: this command, or on Linux
+the same `_worker` forked from a warm process), in the notebook's own temporary folder, with `kernel_env()` (no API
+key, HARNESS_OFFLINE=1). `-I`: nothing from the kit's or the learner's folders is imported at start (a
+sitecustomize.py, PYTHONPATH); this file puts the kit's root on sys.path itself. The worker
 - talks to the kernel over Unix sockets (no TCP port another process could take) and, with `--sandbox bwrap`,
   starts it inside bubblewrap (exercises/sandbox.py);
 - runs each cell with a per-cell timeout and a per-cell output cap; a cell that times out or kills the kernel
@@ -163,15 +164,15 @@ def seal_diff(first: dict, now: dict) -> list[str]:
 
 # ---- one notebook, in a worker process (which starts and owns the kernel) ---------------------------------
 
-def _worker(args) -> int:
-    """Run the graded notebook (JSON on stdin) cell by cell; print one result line (JSON) on stdout."""
+def _worker(args, graded: str) -> dict:
+    """Run the graded notebook (`graded`, its JSON) cell by cell; return the report the result line carries."""
     # imported here, not at the top: the gradebook's own process imports this module (kernel_env, seal_diff) and
     # never needs the notebook machinery nor the judge
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    nb = nbformat.from_dict(json.loads(sys.stdin.read()))
+    nb = nbformat.from_dict(json.loads(graded))
     # The checks run here, in this process (exercises/judge.py), never in the kernel: the grader is imported in a
     # thread while the kernel starts
     from exercises import judge as judging
@@ -305,8 +306,7 @@ def _worker(args) -> int:
                 "ename": error.get("ename", "") if error else "",
                 "evalue": (error.get("evalue", "") if error else "")[:20000],
                 "text": text[-20000:], "capped": index in client._capped})
-    print(RESULT_MARK + json.dumps(report))
-    return 0
+    return report
 
 
 def _judged(client, judging, call: str, cell_id: str, index: int, sockets, cell_timeout: float) -> dict:
@@ -349,7 +349,7 @@ def _judged(client, judging, call: str, cell_id: str, index: int, sockets, cell_
     return verdict
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -I exercises/worker.py",
                                 description="Run one graded notebook (JSON on stdin) and print its result line; "
                                 "started by exercises/gradebook.py, one per notebook.")
@@ -359,7 +359,12 @@ def main(argv=None) -> int:
     p.add_argument("--sandbox", choices=("bwrap", "none"), default="none", help="run the kernel in bubblewrap")
     p.add_argument("--hide", action="append", default=[], help="a folder the sandbox replaces by an empty one")
     p.add_argument("--lang", default="en", help="the notebook's language (the checks' words)")
-    return _worker(p.parse_args(argv))
+    return p
+
+
+def main(argv=None) -> int:
+    print(RESULT_MARK + json.dumps(_worker(parser().parse_args(argv), sys.stdin.read())))
+    return 0
 
 
 if __name__ == "__main__":

@@ -649,25 +649,36 @@ def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(sandboxed):
     assert sandboxed["rows"]["rex"]["verdict"] == "FAIL"
 
 
-def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
+@pytest.mark.parametrize("learners", [1, 2])
+def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, learners):
     """Ctrl-C or a kill of the gradebook ends its graders and their kernels too (they run in sessions of their own,
-    so the terminal's signal does not reach them): none goes on running an endless loop unseen."""
+    so the terminal's signal does not reach them): none goes on running an endless loop unseen. One notebook: its
+    worker is a `python -I` subprocess; two: the workers are forked from the warm process (exercises/workers.py)."""
     import signal
     import time
 
     nb = edit(solution(EX1), "policy", prepend="while True:\n    pass\n")
-    (tmp_path / "class" / "lou").mkdir(parents=True)
-    (tmp_path / "class" / "lou" / EX1).write_text(json.dumps(nb), encoding="utf-8")
+    for who in ("lou", "max")[:learners]:
+        (tmp_path / "class" / who).mkdir(parents=True)
+        (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
     tag = f"stop{uuid.uuid4().hex[:6]}"
     gradebook = subprocess.Popen([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
-                                  str(tmp_path / "grades.csv"), "-j", "1", "--cell-timeout", "300", "--tmp-tag", tag],
+                                  str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300", "--tmp-tag", tag],
                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def graders():
-        return subprocess.run(["pgrep", "-f", f"_grading_tmp_gradebook_{tag}"], capture_output=True,
-                              text=True).stdout.split()
+        """The processes named after the run's folder (a subprocess worker, a sandboxed kernel) or working in it."""
+        found = set(subprocess.run(["pgrep", "-f", f"_grading_tmp_gradebook_{tag}"], capture_output=True,
+                                   text=True).stdout.split())
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                if f"_grading_tmp_gradebook_{tag}" in os.readlink(f"/proc/{pid}/cwd"):
+                    found.add(pid)
+            except OSError:
+                pass
+        return sorted(found)
     deadline = time.monotonic() + 60
-    while len(graders()) < 2 and time.monotonic() < deadline:  # the worker and its kernel are running
+    while len(graders()) < 2 * learners and time.monotonic() < deadline:  # each worker and its kernel are running
         time.sleep(0.1)
     assert graders(), "the notebook never started"
     gradebook.send_signal(signal.SIGKILL)
