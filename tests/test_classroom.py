@@ -163,10 +163,12 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
 
 @pytest.mark.slow
 def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(template):
-    """Three learners' repositories, graded by the workflow's own commands:
-    - "solutions": the four English solutions, full marks;
-    - "mixed": exercises 1 and 4 done in Spanish (the English starter, left as shipped, is not run), exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in
-      both editions (0); and a sitecustomize.py committed at the root, which no grading process may import;
+    """Four learners' repositories, graded by the workflow's own commands:
+    - "solutions": every exercise solved, full marks: exercises 2 and 3 in English, 1 and 4 in Spanish (the English
+      starter, left as shipped, is not run); and a sitecustomize.py committed at the root, which no grading process
+      may import;
+    - "mixed": exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in both
+      editions (0, no kernel runs); graded by those two exercises' steps;
     - "edited-grader": the solutions with the checks' kit (exercises/checks/kit.py) edited to pass everything: 0
       (refused before any kernel runs; shown by exercise 1's step);
     - "teacher-kit": the teacher's grader checked out in .kit (KIT_REPOSITORY), and a learner whose repository holds
@@ -187,7 +189,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             kit.write_text(kit.read_text(encoding="utf-8").replace(
                 "        passed = bool(passed)", "        passed = False", 1), encoding="utf-8")
             (work / "csv.py").write_text(f"open({str(marker)!r}, 'a').write('csv.py ran')\n", encoding="utf-8")
-        if who in ("solutions", "edited-grader", "teacher-kit"):
+        if who in ("edited-grader", "teacher-kit"):
             for nb in solutions.glob("*.ipynb"):
                 shutil.copy2(nb, work / "exercises" / nb.name)
         if who == "edited-grader":
@@ -195,16 +197,19 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             kit.write_text(kit.read_text(encoding="utf-8").replace(
                 "        passed = bool(passed)", "        passed = True", 1), encoding="utf-8")
             assert "passed = True" in kit.read_text(encoding="utf-8")
-        if who == "mixed":
+        if who == "solutions":
             for name in (EXERCISE_NAMES[0], EXERCISE_NAMES[3]):
                 shutil.copy2(ROOT / "exercises" / "es" / "solutions" / name, work / "exercises" / "es" / name)
-            shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
+            for name in (EXERCISE_NAMES[1], EXERCISE_NAMES[2]):
+                shutil.copy2(solutions / name, work / "exercises" / name)
             (work / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n", encoding="utf-8")
+        if who == "mixed":
+            shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
         assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
         # the teacher's checkout, and the refusal of an edited grader, are shown by one exercise: each is decided
         # before any notebook runs, the same way for every step
-        procs = [(step, run_step(step, work)) for step in (found[:1] if who in ("teacher-kit", "edited-grader")
-                                                            else found)]
+        procs = [(step, run_step(step, work)) for step in {"teacher-kit": found[:1], "edited-grader": found[:1],
+                                                            "mixed": found[1:3]}.get(who, found)]
         scores[who] = 0
         for step, proc in procs:
             out, _ = proc.communicate(timeout=900)
@@ -214,10 +219,10 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             logs[who, step["id"]] = out
             print(out[-1500:])
     points = [s["with"]["max-score"] for s in found]
-    assert scores == {"solutions": sum(points), "mixed": points[0] + points[3], "edited-grader": 0,
-                      "teacher-kit": points[0]}
+    assert scores == {"solutions": sum(points), "mixed": 0, "edited-grader": 0, "teacher-kit": points[0]}
     assert not (template.parent / "teacher-kit" / "csv.py").exists()
-    assert f"{EXERCISE_NAMES[0]}: PASS (es/{EXERCISE_NAMES[0]})" in logs["mixed", found[0]["id"]]
+    for i in (0, 3):
+        assert f"{EXERCISE_NAMES[i]}: PASS (es/{EXERCISE_NAMES[i]})" in logs["solutions", found[i]["id"]]
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
             in logs["mixed", found[1]["id"]])
     assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
