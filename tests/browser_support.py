@@ -44,7 +44,11 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / ".test-output"  # the one folder a test run writes into the kit (git-ignored; docs/development.md)
 ARTIFACTS = OUTPUT / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
+# Debian's Chromium: its old headless shell (package chromium-headless-shell, the headless build Playwright itself
+# drives) when installed, else the full browser in its headless mode. The shell is the same Blink and V8 without the
+# browser's UI layer: ~20% less CPU for the same pages. .ci/run installs both.
+CHROMIUM_CHOICES = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+CHROMIUM = next((p for p in CHROMIUM_CHOICES if os.access(p, os.X_OK)), CHROMIUM_CHOICES[-1])
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -77,7 +81,8 @@ def browser_missing() -> str | None:
     except ImportError as err:
         return f"playwright is not importable ({err}); pip install -r requirements-dev.txt"
     if not os.access(CHROMIUM, os.X_OK):
-        return f"{CHROMIUM} not found; apt-get install chromium (Playwright's own browser is not used)"
+        return (f"none of {', '.join(CHROMIUM_CHOICES)} found; apt-get install chromium-headless-shell chromium "
+                "(Playwright's own browser is not used)")
     return None
 
 

@@ -4,7 +4,7 @@ every English lesson in the live frontend (02: in test_browser_rerun.py, which t
 The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
 every browser test file; each notebook is opened as a tab with a fresh kernel. Each lesson's Run All happens once
 per test session (browser_support.run_all_once): lessons 04 and 06 are also read by test_browser_inspector.py,
-from the same run, whichever file asks first. Skipped (loudly) without /usr/bin/chromium or playwright, failing
+from the same run, whichever file asks first. Skipped (loudly) without Debian's Chromium or playwright, failing
 instead when CI=true. Screenshots go to .test-output/screenshots/ (gitignored): the window after each case and
 each Run All, and the whole notebook when its Run All found a problem.
 """

@@ -8,7 +8,7 @@ the label showed. tests/test_browser.py does the same for the English buttons (a
 Stop); this file only proves the Spanish buttons are wired to the same decisions.
 
 Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without
-/usr/bin/chromium or playwright, failing instead when CI=true. The tools work on this test's own copy of
+Debian's Chromium or playwright, failing instead when CI=true. The tools work on this test's own copy of
 workspace/ (HARNESS_TOOL_ROOT, set in the kernel), so neither the repository's scratch/ nor the English
 tests' copy is touched.
 """

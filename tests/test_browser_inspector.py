@@ -13,7 +13,7 @@ code as the English ones (tests/test_spanish_edition.py proves it, and nbval run
 so a Spanish Run All of 06 or of exercise 3 would only show the same tables again; what the browser adds for the
 Spanish edition is the words on the page, and one notebook shows them all (the gauges' labels, the endings, the
 marks). Screenshots of the drawn cells, light and dark, go to .test-output/screenshots/ (gitignored). Skipped
-(loudly) without /usr/bin/chromium or playwright, failing instead when CI=true.
+(loudly) without Debian's Chromium or playwright, failing instead when CI=true.
 """
 
 from __future__ import annotations

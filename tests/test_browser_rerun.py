@@ -13,7 +13,7 @@ by-hand steps (`response_1`, `turn_1`, `results_1`, ...) are what a learner re-r
 adds (widgets rendering, the output area, Shift-Enter on a cell) is the same for every lesson.
 
 Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without
-/usr/bin/chromium or playwright, failing instead when CI=true.
+Debian's Chromium or playwright, failing instead when CI=true.
 """
 
 from __future__ import annotations
