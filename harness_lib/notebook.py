@@ -1,5 +1,6 @@
-"""Notebook plumbing for the lessons: say who answers, turn an API failure into one clear line, and let a cell
-that needs a misbehaving model use the offline one, live too.
+"""Notebook plumbing for the lessons: say who answers, turn an API failure into one clear line, let a cell that
+needs a misbehaving model use the offline one, live too, and give a cell a throwaway folder that a killed kernel
+does not leave behind for good (throwaway_folder).
 
     from harness_lib.notebook import scripted_model, setup
     setup()      # a lesson's first cell; prints who answers, e.g.
@@ -32,7 +33,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import anthropic
@@ -144,3 +149,62 @@ def scripted_model():
             os.environ.pop("HARNESS_OFFLINE", None)
         else:
             os.environ["HARNESS_OFFLINE"] = before
+
+
+def throwaway_folder(prefix: str) -> tempfile.TemporaryDirectory:
+    """A new empty folder in the system's temporary folder, named `<prefix>-<this process's id>-<8 random
+    characters>`, as a TemporaryDirectory: it is deleted by its cleanup(), when it is garbage collected (the
+    notebook cell that made it runs again) and when Python exits normally.
+
+    A process that is killed cannot delete its folder (nbval and nbclient stop a kernel that way). So first
+    this deletes the leftovers: the folders named `<prefix>-<id>-<8 characters>` whose process no longer
+    runs. A folder of a running process (this one included) is kept, and so is anything else: other names,
+    files, links. An id that cannot be checked counts as running: nothing is deleted on a guess.
+
+    NOT handled: a leftover whose process id the system has since given to a new process stays until that
+    one ends too; processes in another PID namespace (containers sharing one temporary folder) look ended;
+    a leftover another user may not delete, or one in another temporary folder (TMPDIR changed), stays.
+    """
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", prefix):
+        raise ValueError(f"the prefix must be letters, digits, '_', '.' or '-' (a folder name): {prefix!r}")
+    for path in Path(tempfile.gettempdir()).iterdir():
+        tail = path.name.removeprefix(f"{prefix}-")  # "<id>-<8 characters>" (as tempfile names them) if made here
+        made_here = tail != path.name and re.fullmatch(r"([0-9]+)-[a-z0-9_]{8}", tail)
+        if made_here and not path.is_symlink() and path.is_dir() and not _is_running(int(made_here[1])):
+            shutil.rmtree(path, ignore_errors=True)  # what cannot be deleted (another user's) stays
+    return tempfile.TemporaryDirectory(prefix=f"{prefix}-{os.getpid()}-")
+
+
+def _is_running(pid: int) -> bool:
+    """Whether process `pid` still runs; True when that cannot be told."""
+    if os.name == "nt":
+        return _is_running_on_windows(pid)
+    try:
+        os.kill(pid, 0)  # signal 0 is never sent: this only checks that the process exists
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # PermissionError: it runs, as another user
+        pass
+    return True
+
+
+def _is_running_on_windows(pid: int) -> bool:
+    """On Windows os.kill(pid, 0) is no test: 0 is CTRL_C_EVENT there, a Ctrl+C sent to the process (and any
+    other signal ends it). So this asks the system: can the process be opened, is its exit code STILL_ACTIVE?"""
+    import ctypes
+    from ctypes import wintypes
+    if not 0 < pid < 2**32:
+        return True
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    kernel32.OpenProcess.restype = wintypes.HANDLE
+    kernel32.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
+    kernel32.GetExitCodeProcess.argtypes = (wintypes.HANDLE, ctypes.POINTER(wintypes.DWORD))
+    kernel32.CloseHandle.argtypes = (wintypes.HANDLE,)
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+    if not handle:
+        return ctypes.get_last_error() != 87  # ERROR_INVALID_PARAMETER: no process has this id
+    try:
+        code = wintypes.DWORD()
+        return not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)) or code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
