@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -165,12 +164,14 @@ def throwaway_folder(prefix: str) -> tempfile.TemporaryDirectory:
     one ends too; processes in another PID namespace (containers sharing one temporary folder) look ended;
     a leftover another user may not delete, or one in another temporary folder (TMPDIR changed), stays.
     """
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", prefix):
+    if not prefix or not all(c.isascii() and (c.isalnum() or c in "_.-") for c in prefix):
         raise ValueError(f"the prefix must be letters, digits, '_', '.' or '-' (a folder name): {prefix!r}")
     for path in Path(tempfile.gettempdir()).iterdir():
         tail = path.name.removeprefix(f"{prefix}-")  # "<id>-<8 characters>" (as tempfile names them) if made here
-        made_here = tail != path.name and re.fullmatch(r"([0-9]+)-[a-z0-9_]{8}", tail)
-        if made_here and not path.is_symlink() and path.is_dir() and not _is_running(int(made_here[1])):
+        pid, _, rest = tail.partition("-")
+        made_here = (tail != path.name and pid.isascii() and pid.isdigit() and len(rest) == 8
+                     and all(c in "abcdefghijklmnopqrstuvwxyz0123456789_" for c in rest))
+        if made_here and not path.is_symlink() and path.is_dir() and not _is_running(int(pid)):
             shutil.rmtree(path, ignore_errors=True)  # what cannot be deleted (another user's) stays
     return tempfile.TemporaryDirectory(prefix=f"{prefix}-{os.getpid()}-")
 
