@@ -70,9 +70,10 @@ def available() -> bool:
 
 def import_path() -> list[str]:
     """sys.path as `python -I exercises/worker.py` has it: the kit's root, exercises/, then Python's own folders.
-    Left out: '' and this process's working folder, and the user's site-packages."""
+    Left out: '' and this process's working folder, PYTHONPATH's folders, and the user's site-packages."""
     user = site.getusersitepackages() if site.ENABLE_USER_SITE else None
-    skip = {os.path.realpath(p) for p in (os.getcwd(), ROOT, HERE)}
+    skip = {os.path.realpath(p) for p in (os.getcwd(), ROOT, HERE,
+                                          *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep)))}
     rest = [p for p in sys.path if p and os.path.isabs(p) and os.path.realpath(p) not in skip
             and not (user and p.startswith(user))]
     return [str(ROOT), str(HERE), *rest]

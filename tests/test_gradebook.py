@@ -328,6 +328,21 @@ def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
     assert not left, left
 
 
+def test_a_forked_worker_imports_as_python_dash_I_would(tmp_path, monkeypatch):
+    """exercises/workers.py: a worker forked from the warm process looks modules up where `python -I
+    exercises/worker.py` would (the kit's root, exercises/, Python's own folders): never in its working folder (a
+    notebook's kernel can write files there), a PYTHONPATH folder or the user's site-packages."""
+    from exercises import workers
+
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "elsewhere"))
+    monkeypatch.setattr(sys, "path", ["", str(tmp_path / "here"), str(tmp_path / "elsewhere"), *sys.path])
+    path = workers.import_path()
+    assert path[:2] == [str(ROOT), str(EXERCISES)] and path.count(str(ROOT)) == 1
+    assert not {"", str(tmp_path / "here"), str(tmp_path / "elsewhere")} & set(path), path
+
+
 def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
     from exercises.submissions import scan
 
