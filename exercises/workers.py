@@ -35,7 +35,6 @@ import subprocess
 import sys
 import threading
 import time
-from multiprocessing import forkserver
 from pathlib import Path
 
 from .worker import RESULT_MARK, kernel_env
@@ -83,6 +82,8 @@ class WarmWorkers:
     """The warm process, started at once; `run` forks one worker from it."""
 
     def __init__(self) -> None:
+        from multiprocessing import forkserver  # (here: it is of no use where there is no fork)
+
         self.ctx = multiprocessing.get_context("forkserver")
         self.env, self.path = kernel_env(), import_path()
         # The workers' lifeline: only this process holds its sending end, so when this process ends, however it ends,

@@ -225,7 +225,10 @@ def become_kernel(conn, fds, request):
     sys.path[:] = request["path"]
     sys.argv[:] = [str(Path(sys.modules["ipykernel"].__file__).parent.parent / "ipykernel_launcher.py"),
                    *request["argv"]]
-    conn.sendall(b"started %d\n" % os.getpid())
+    try:
+        conn.sendall(b"started %d\n" % os.getpid())
+    except OSError:  # the launcher was killed while this was forked: no kernel to stand in for, and no clean-up
+        os._exit(0)  # to run (an exception here spun at exit, in the server's inherited exit handlers)
     threading.Thread(target=obey_launcher, args=(conn,), daemon=True).start()
     if sys.path and sys.path[0] == "":
         del sys.path[0]

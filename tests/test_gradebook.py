@@ -668,8 +668,8 @@ def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(sandboxed):
 def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, learners):
     """Ctrl-C or a kill of the gradebook ends its graders and their kernels too (they run in sessions of their own,
     so the terminal's signal does not reach them): none goes on running an endless loop unseen. One notebook: its
-    worker is a `python -I` subprocess and its kernel runs in the sandbox; two: the workers are forked from the warm
-    process (exercises/workers.py) and the kernels run unsandboxed, where nothing but the worker stops them."""
+    worker is a `python -I` subprocess; two: the workers are forked from the warm process (exercises/workers.py),
+    whose workers outlive it unless they watch the gradebook themselves."""
     import signal
     import time
 
@@ -679,8 +679,7 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, le
         (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
     tag = f"stop{uuid.uuid4().hex[:6]}"
     gradebook = subprocess.Popen([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
-                                  str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300", "--tmp-tag", tag,
-                                  "--sandbox", "auto" if learners == 1 else "none"],
+                                  str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300", "--tmp-tag", tag],
                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def graders():
