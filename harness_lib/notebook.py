@@ -177,35 +177,11 @@ def throwaway_folder(prefix: str) -> tempfile.TemporaryDirectory:
 
 
 def _is_running(pid: int) -> bool:
-    """Whether process `pid` still runs; True when that cannot be told."""
-    if os.name == "nt":
-        return _is_running_on_windows(pid)
+    """Whether process `pid` still runs; True when that cannot be told. (psutil, an ipykernel dependency, asks each
+    system the right way: on Windows os.kill(pid, 0) is no test, 0 being CTRL_C_EVENT there.)"""
+    import psutil
+
     try:
-        os.kill(pid, 0)  # signal 0 is never sent: this only checks that the process exists
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):  # PermissionError: it runs, as another user
-        pass
-    return True
-
-
-def _is_running_on_windows(pid: int) -> bool:
-    """On Windows os.kill(pid, 0) is no test: 0 is CTRL_C_EVENT there, a Ctrl+C sent to the process (and any
-    other signal ends it). So this asks the system: can the process be opened, is its exit code STILL_ACTIVE?"""
-    import ctypes
-    from ctypes import wintypes
-    if not 0 < pid < 2**32:
+        return psutil.pid_exists(pid)
+    except (OSError, OverflowError, ValueError):
         return True
-    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
-    kernel32.OpenProcess.restype = wintypes.HANDLE
-    kernel32.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
-    kernel32.GetExitCodeProcess.argtypes = (wintypes.HANDLE, ctypes.POINTER(wintypes.DWORD))
-    kernel32.CloseHandle.argtypes = (wintypes.HANDLE,)
-    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-    if not handle:
-        return ctypes.get_last_error() != 87  # ERROR_INVALID_PARAMETER: no process has this id
-    try:
-        code = wintypes.DWORD()
-        return not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)) or code.value == 259  # STILL_ACTIVE
-    finally:
-        kernel32.CloseHandle(handle)
