@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import ctypes
 import json
 import os
@@ -152,6 +153,15 @@ def __gradebook_seal(kit):
 '''
 
 
+def stop_group(pid: int) -> None:
+    """SIGKILL for `pid` and, when it leads a process group of its own (a kernel), for that whole group."""
+    with contextlib.suppress(OSError):
+        if hasattr(os, "killpg") and os.getpgid(pid) == pid:  # (no process groups on Windows)
+            os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
 def seal_call(nonce: str) -> str:
     """The snippet run in the kernel: the pristine fingerprint function, defined afresh, called, then removed."""
     return (SEAL + f"\n__gradebook_seal({str(HERE)!r})  # {nonce}\n"
@@ -240,15 +250,18 @@ def _worker(args, graded: str) -> dict:
 
     def kill(*_):
         try:
+            # The kernel's whole process group, not its pid alone: jupyter_client starts it in a session of its own,
+            # and a sandboxed kernel killed while bwrap is still setting up leaves bwrap's inner process (pid 1 of
+            # the sandbox, in that group, not yet bound to die with its parent) waiting forever.
             if client.km is not None and client.km.has_kernel:
-                client.km.provisioner.process.kill()
+                stop_group(client.km.provisioner.process.pid)
             # and whatever this process started that the kernel manager does not hold yet (a kernel being launched
             # when the signal came): on Linux, every child, found by its parent's pid
             for entry in os.scandir("/proc") if sys.platform == "linux" else ():
                 try:
                     stat = Path(entry.path, "stat").read_text()
                     if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
-                        os.kill(int(entry.name), signal.SIGKILL)
+                        stop_group(int(entry.name))
                 except (OSError, ValueError, IndexError):
                     pass
             if sockets:

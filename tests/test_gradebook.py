@@ -608,7 +608,7 @@ def sandboxed(tmp_path_factory):
         listener.close()
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     written = (out / "grades.csv").read_bytes()
-    time.sleep(3)  # rex's process would be writing by now
+    time.sleep(1)  # rex's process, had it escaped, writes every 0.25 s from the moment its cell ran
     rows = {row["learner"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
     yield {"rows": rows, "out": out, "written": written, "tag": tag, "heard": heard, "klass": klass,
            "before_kit": before_kit, "before_class": before_class}
@@ -704,6 +704,36 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, le
         time.sleep(0.1)
     assert graders() == [], "a grader outlived the gradebook"
     shutil.rmtree(next(iter(EXERCISES.glob(f"_grading_tmp_gradebook_{tag}*")), tmp_path / "none"), ignore_errors=True)
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
+def test_a_stopped_workers_kernel_goes_with_its_whole_process_group():
+    """How a worker stops its kernel (exercises/worker.py, stop_group): the kernel's whole process group, not its pid
+    alone. A sandboxed kernel killed while bwrap sets the sandbox up otherwise leaves bwrap's inner process (in that
+    group, and not yet bound to die with its parent) waiting forever: the flake test_stopping_... once had."""
+    import psutil
+
+    from exercises.worker import stop_group
+
+    inner_code = "import time; time.sleep(120)"
+    kernel = subprocess.Popen(  # a group leader (as jupyter_client starts a kernel) with a child in its group
+        [sys.executable, "-c", "import subprocess, sys, time\n"
+         f"p = subprocess.Popen([sys.executable, '-c', {inner_code!r}])\nprint(p.pid, flush=True)\ntime.sleep(120)"],
+        stdout=subprocess.PIPE, text=True, start_new_session=True)
+    inner = int(kernel.stdout.readline())
+    stop_group(kernel.pid)
+    kernel.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(inner).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(inner, 9)
+        pytest.fail("the kernel's child outlived it")
 
 
 # Three ways to make the kernel print ✓ for a check that never ran, each from the policy cell of an untouched
