@@ -154,7 +154,8 @@ def __gradebook_seal(kit):
 
 
 def stop_group(pid: int) -> None:
-    """SIGKILL for `pid` and, when it leads a process group of its own (a kernel), for that whole group."""
+    """SIGKILL for `pid` and, when it leads a process group of its own (a kernel), for that whole group. `pid` must be
+    a child not yet reaped (alive, or a zombie): a reaped child's pid may be another process's by now."""
     with contextlib.suppress(OSError):
         if hasattr(os, "killpg") and os.getpgid(pid) == pid:  # (no process groups on Windows)
             os.killpg(pid, signal.SIGKILL)
@@ -253,8 +254,8 @@ def _worker(args, graded: str) -> dict:
             # The kernel's whole process group, not its pid alone: jupyter_client starts it in a session of its own,
             # and a sandboxed kernel killed while bwrap is still setting up leaves bwrap's inner process (pid 1 of
             # the sandbox, in that group, not yet bound to die with its parent) waiting forever.
-            if client.km is not None and client.km.has_kernel:
-                stop_group(client.km.provisioner.process.pid)
+            if client.km is not None and client.km.has_kernel and client.km.provisioner.process.returncode is None:
+                stop_group(client.km.provisioner.process.pid)  # (not reaped yet: its pid is still the kernel's)
             # and whatever this process started that the kernel manager does not hold yet (a kernel being launched
             # when the signal came): on Linux, every child, found by its parent's pid
             for entry in os.scandir("/proc") if sys.platform == "linux" else ():
