@@ -711,6 +711,8 @@ def test_a_stopped_workers_kernel_goes_with_its_whole_process_group():
     """How a worker stops its kernel (exercises/worker.py, stop_group): the kernel's whole process group, not its pid
     alone. A sandboxed kernel killed while bwrap sets the sandbox up otherwise leaves bwrap's inner process (in that
     group, and not yet bound to die with its parent) waiting forever: the flake test_stopping_... once had."""
+    import signal
+
     import psutil
 
     from exercises.worker import stop_group
@@ -720,7 +722,8 @@ def test_a_stopped_workers_kernel_goes_with_its_whole_process_group():
         [sys.executable, "-c", "import subprocess, sys, time\n"
          f"p = subprocess.Popen([sys.executable, '-c', {inner_code!r}])\nprint(p.pid, flush=True)\ntime.sleep(120)"],
         stdout=subprocess.PIPE, text=True, start_new_session=True)
-    inner = int(kernel.stdout.readline())
+    with kernel.stdout:
+        inner = int(kernel.stdout.readline())
     stop_group(kernel.pid)
     kernel.wait(10)
     deadline = time.monotonic() + 10
@@ -732,7 +735,7 @@ def test_a_stopped_workers_kernel_goes_with_its_whole_process_group():
             break
         time.sleep(0.05)
     else:
-        os.kill(inner, 9)
+        os.kill(inner, signal.SIGKILL)
         pytest.fail("the kernel's child outlived it")
 
 
