@@ -16,6 +16,12 @@ Exit status: 0 the model ended its turn; 3 a valve stopped it; 1 an error, a cut
 output that cannot be written (stdout closed or full, the transcript's disk full), each with one line on
 stderr; 2 a usage error (also a task longer than TASK_LIMIT characters); 130 interrupted (Ctrl-C).
 
+What it prints is shown by the kit's one escaping rule (harness_lib.trace.visible): the task's echo, every
+transcript line, the model's answer and an API error message, so no escape code from a model, a file it quotes or
+an endpoint moves the cursor, erases a line or colours the terminal. After the answer, one `[record]` line per
+high-impact call says what became of it (run, refused, failed), from the run's events: the last lines on the
+screen tell what was written, whatever the answer says.
+
 Language: `--lang es` (or HARNESS_LANG=es) prints its lines, help and usage errors in Spanish, and with no
 task at a terminal it runs the lesson's task in Spanish. `--lang` wins over HARNESS_LANG, for this run only
 (see harness_lib.lang for what stays English).
@@ -39,12 +45,12 @@ from pathlib import Path
 import anthropic
 
 from . import lang
-from .approval import terminal_approver
+from .approval import in_short, terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import run_agent
 from .offline import SCENARIOS
-from .tools import SCRATCH, TOOLS, make_tool_impls
-from .trace import Transcript
+from .tools import HIGH_IMPACT, SCRATCH, TOOLS, make_tool_impls
+from .trace import Transcript, preview, visible, visible_text
 
 LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}
@@ -91,7 +97,7 @@ def _number(n: int) -> str:
 
 async def _always(answer: bool, name: str, tool_input: dict) -> bool:
     outcome = lang.text("approve.approved" if answer else "approve.rejected")
-    say(lang.text("cli.always", name=name, outcome=outcome, flag="yes" if answer else "no"))
+    say(lang.text("cli.always", name=visible_text(name, lines=False), outcome=outcome, flag="yes" if answer else "no"))
     return answer
 
 
@@ -189,9 +195,10 @@ def _read_task(p: argparse.ArgumentParser, args: argparse.Namespace) -> str:
 
 
 def echo(task: str, limit: int = ECHO_LIMIT) -> str:
-    """The task as one short printable line: a long or multi-line task is cut, and says how long it was."""
+    """The task as one short line, shown by the kit's one rule (trace.visible_text): a long or multi-line
+    task is cut, and says how long it was; no escape code reaches the terminal."""
     first = task.split("\n", 1)[0]
-    shown = "".join(c if c.isprintable() else " " for c in first[:limit])  # no escape codes to the terminal
+    shown = visible_text(first[:limit], lines=False)
     return shown if first == task and len(task) <= limit else lang.text("cli.long_task", shown=shown, length=len(task))
 
 
@@ -228,7 +235,20 @@ async def _run(args: argparse.Namespace) -> int:
     except OSError as err:
         return _fail(None, lang.text("cli.transcript_unwritable", path=args.transcript, error=err.strerror or err))
 
+    record: list[dict] = []  # the high-impact calls and what became of them: the run's last lines
+
     def on_event(event: dict) -> None:
+        if event["event"] == "tool_call" and event["name"] in HIGH_IMPACT:
+            record.append({"id": event["id"], "name": event["name"], "input": event["input"],
+                           "approved": None, "result": None, "is_error": False})
+        for entry in record:
+            if event["event"] == "approval" and entry["approved"] is None and \
+                    (entry["name"], entry["input"]) == (event["name"], event["input"]):
+                entry["approved"] = event["approved"]
+                break
+            if event["event"] == "tool_result" and entry["result"] is None and entry["id"] == event["id"]:
+                entry["result"], entry["is_error"] = event["content"], event["is_error"]
+                break
         try:
             transcript(event)
         except OSError as err:  # not stdout (say() raises Unwritable for it): the transcript file
@@ -243,6 +263,7 @@ async def _run(args: argparse.Namespace) -> int:
                                  approve=approve, on_event=on_event)
         if stdout_failed:  # raised where the loop caught it (the --approve line: a failed gate), still an error
             raise Unwritable(stdout_failed)
+        say_record(record)
     except Unwritable as err:  # the error event goes to the transcript if that is not what failed
         return _fail(transcript, str(err))
     except anthropic.APIStatusError as err:
@@ -265,6 +286,28 @@ async def _run(args: argparse.Namespace) -> int:
     return 3 if result.stopped_by in VALVE_STOPS else 1
 
 
+def say_record(record: list[dict]) -> None:
+    """The run's last lines, the harness's own: each high-impact call, and whether it ran and what it did.
+
+    Printed after the model's answer, so whatever the answer says (it may quote a file, or claim
+    that nothing was written), the last lines on the screen are the harness's account of what happened.
+    A run that asked for no high-impact call prints none (the kit's other tools write nothing).
+    """
+    if record:
+        say()
+    for entry in record:
+        result = visible(preview(entry["result"] or "", 120))
+        if entry["result"] is None:  # the run ended before the call was answered
+            outcome = lang.text("cli.record.refused", result="-")
+        elif entry["approved"] and not entry["is_error"]:
+            outcome = lang.text("cli.record.run", result=result)
+        elif entry["approved"]:
+            outcome = lang.text("cli.record.failed", result=result)
+        else:  # not approved, or refused before anyone was asked (input its schema refuses)
+            outcome = lang.text("cli.record.refused", result=result)
+        say(lang.text("cli.record", action=in_short(entry["name"], entry["input"]), outcome=outcome))
+
+
 def _folder(path: str) -> Path:
     """--root as an absolute path to an existing folder, else ValueError."""
     try:
@@ -278,7 +321,7 @@ def _folder(path: str) -> Path:
 
 def _fail(transcript: Transcript | None, message: str, details: str | None = None) -> int:
     """One line on stderr (and an error event in the transcript); exit status 1."""
-    message = " ".join(message.split())  # one line, whatever the error text looked like
+    message = visible_text(" ".join(message.split()), lines=False)  # one line, shown by the kit's one rule
     if transcript is not None:
         _record(transcript, {"event": "error", "message": message, **({"traceback": details} if details else {})})
     try:

@@ -37,9 +37,14 @@ button click is delivered *through* that event loop; a cell that blocks (``time.
 ``input()``) would never see the click. docs/architecture.md ("Why the approval gate is async") lists
 which ways of waiting work on which ipykernel.
 
+What a person is asked about is shown by the kit's one escaping rule (``describe``): nothing in an
+argument can hide, draw nothing, or move the cursor; a long action is followed by its identity in short
+(``question``), next to the prompt. A call its tool's schema refuses is refused before anyone is asked
+(harness_lib.loop), so the question is never about a call that could not run.
+
 NOT handled: who the person is (anyone at the keyboard decides), remembering a decision ("always
-allow"), editing the action before approving it, and look-alike letters in an action (a Cyrillic
-``а`` for a Latin ``a`` is shown as it is). The terminal has no timeout.
+allow"), editing the action before approving it, and look-alike letters outside a ``path`` or ``url``
+field (a Cyrillic ``а`` in a file's content is shown as it is). The terminal has no timeout.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ import threading
 import unicodedata
 
 from . import lang
-from .trace import visible
+from .trace import compact, show_call, show_field, visible_text
 
 REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
 """The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
@@ -80,17 +85,54 @@ class ApprovalInterrupted(asyncio.CancelledError):
 def describe(name: str, tool_input: dict) -> str:
     """The pending action as one line: ``write_file({"path":"scratch/a.txt","content":"hi"})``.
 
-    Compact JSON, escaped by the kit's one rule for what a person reads before deciding
-    (:func:`harness_lib.trace.visible`): readable non-ASCII (é, ✓, 中文) is kept as is; controls, bidi and
-    zero-width characters, spaces other than the plain one, combining marks and blank letters are shown
-    as ``\\u202e``-style escapes, so an argument cannot make the pending action read as something else (a
-    right-to-left override can make ``exe.txt`` look like ``txt.exe``), and two different inputs never
-    look the same. Long inputs are shown in full (the person must see what they approve); nothing is
-    truncated or redacted.
-
-    Not handled: look-alike letters (a Cyrillic ``а`` for a Latin ``a``) are shown as they are.
+    Compact JSON, escaped by the kit's one rule for what a person reads (:func:`harness_lib.trace.show_call`,
+    built on :func:`harness_lib.trace.visible`): readable non-ASCII (é, ✓, 中文) is kept as is; controls,
+    bidi and zero-width characters, spaces other than the plain one, combining marks and characters
+    that draw nothing are shown as ``\\u202e``-style escapes, a run of 16 spaces or more as
+    ``\\u0020{N}``, and in a ``path`` (or ``url``) every non-ASCII letter is escaped too, so a look-alike
+    Cyrillic ``а`` reads ``\\u0430``. So an argument cannot make the pending action read as something
+    else (a right-to-left override can make ``exe.txt`` look like ``txt.exe``), and two different inputs
+    never look the same. Long inputs are shown in full (the person must see what they approve); the
+    question then names the call again in short next to the prompt (:func:`in_short`).
     """
-    return visible(f"{name}({json.dumps(tool_input, ensure_ascii=False, separators=(',', ':'))})")
+    return show_call(name, tool_input)
+
+
+LONG_ACTION = 300
+"""An action longer than this (in characters, as shown) is named again in short right before the question."""
+
+_SHORT_FIELD = 80  # a field's value longer than this is shown in short as its length
+
+
+def in_short(name: str, tool_input) -> str:
+    """The call's identity in one short line: ``write_file(path="scratch/a.txt", content=(20000 characters))``.
+
+    Every field is there, by the same escaping rule as :func:`describe`; a key or value longer than 80
+    characters (as shown) is replaced by its length in characters. For a long input the question ends
+    with this line, so the tool and its path are next to the prompt whatever the input holds (padding,
+    look-alike quotes, a fake prompt of its own).
+    """
+    if not isinstance(tool_input, dict):  # not an object: its schema refuses it before anyone is asked
+        return f"{visible_text(name, lines=False)}({lang.text('approve.characters', n=len(compact(tool_input)))})"
+    fields = []
+    for key, value in tool_input.items():
+        key_text, value_text = show_field(key, value)
+        if len(key_text) > _SHORT_FIELD:
+            key_text = lang.text("approve.characters", n=len(key))
+        if len(value_text) > _SHORT_FIELD:  # a string's own length; other values: the length of their JSON
+            value_text = lang.text("approve.characters", n=len(value if isinstance(value, str) else value_text))
+        if key_text.startswith('"'):  # a key shown in full: without its JSON quotes
+            key_text = key_text[1:-1]
+        fields.append(f"{key_text}={value_text}")
+    return f"{visible_text(name, lines=False)}({', '.join(fields)})"
+
+
+def question(name: str, tool_input: dict) -> str:
+    """What the person is asked about: describe(), and for a long action its identity too (in_short), last."""
+    action = describe(name, tool_input)
+    if len(action) <= LONG_ACTION:
+        return action
+    return lang.text("approve.long", action=action, short=in_short(name, tool_input))
 
 
 WAKE_EVERY = 0.25
@@ -213,11 +255,13 @@ async def terminal_approver(name: str, tool_input: dict) -> bool:
     ``input()`` blocks, so it runs in a worker thread and the event loop keeps running meanwhile.
 
     Not handled: there is no timeout (a terminal session waits for its person); after Ctrl-C the
-    worker thread still waits on stdin (a daemon thread, so it does not keep the program alive);
+    worker thread still waits on stdin (a daemon thread, so it does not keep the program alive, but
+    it holds stdin's lock: with stdin a pipe, a program that then ends normally is aborted by Python
+    at exit, "could not acquire lock for <stdin>", so end it with os._exit as harness_lib.__main__ does);
     inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, no answer --
     use ``widget_approver`` there.
     """
-    return await ask_in_text(describe(name, tool_input), terminal=True)
+    return await ask_in_text(question(name, tool_input), terminal=True)
 
 
 # --- scripted answers ----------------------------------------------------------------------------

@@ -17,11 +17,11 @@ cap and tokens against the budget (each a <meter> with its numbers written next 
 signature, with a repeat or a short cycle marked in words. The last row says what ended the run: a valve
 or the model's stop reason, in the lesson's words, in the current language (harness_lib.lang).
 
-The inspector only reads the events the loop already emits (`start`, `request`, `tool_call`, `approval`,
-`tool_result`, `end`, and the terminal agent's `error`); it changes nothing in the run. It is plain HTML
-(`_repr_html_`): no JavaScript, no widget state, no ids and no clock, so a saved notebook shows the same
-picture on GitHub or nbviewer and nbval can compare it. Colours come from JupyterLab's theme variables
-(with fallbacks), so it reads in the dark theme too.
+The inspector only reads the events the loop emits (or a transcript file holds), typed (FIELDS) and drawn
+by the kit's one escaping rule (trace.visible), so no event can put markup, a script or an escape code on
+the page; it changes nothing in the run. Plain HTML (`_repr_html_`): no JavaScript, no widget state, no ids,
+no clock, so a saved notebook shows the same picture on GitHub and nbval can compare it. Colours are
+JupyterLab's theme variables (with fallbacks): it reads in the dark theme too.
 
 Not handled:
 - The cap and the budget are not in the events: give the Inspector the same `max_turns` and
@@ -51,7 +51,7 @@ from typing import Any, Iterable
 
 from . import lang
 from .tools import HIGH_IMPACT
-from .trace import compact, preview, stop_text, summary, visible
+from .trace import compact, preview, show_call, stop_text, summary, visible, visible_text
 from .valves import find_cycle, signature_of
 
 __all__ = ["Inspector", "side_by_side"]
@@ -136,14 +136,15 @@ class Inspector:
     def on_event(self, event: dict) -> None:
         """Take one event of the loop (the on_event callback); refresh the live picture if shown.
 
-        An event this inspector draws that lacks one of its fields (a hand-written loop's, say) is a
-        ValueError naming the event and the field.
+        An event it draws that lacks a field, or holds one of the wrong type (FIELDS: a turn is a whole
+        number, a name a string ...), is a ValueError naming the event and the field.
         """
         try:
+            _check(event)
             self._take(event)
         except KeyError as err:
             raise ValueError(f"the inspector cannot draw this {event.get('event')!r} event: it has no "
-                             f"{err.args[0]!r} field ({compact(event)[:200]})") from None
+                             f"{err.args[0]!r} field ({visible(compact(event)[:200])})") from None
         if self._handle is not None:
             self._handle.update(self)
 
@@ -163,16 +164,15 @@ class Inspector:
                     call.approved = bool(event["approved"])
                     break
         elif kind == "tool_result":
-            for call in self._row(event["turn"]).calls:
-                if call.id == event["id"]:
-                    call.result, call.is_error = str(event["content"]), bool(event["is_error"])
+            for call in self._row(event["turn"]).calls:  # the first call with this id still without a result
+                if call.id == event["id"] and call.result is None:
+                    call.result, call.is_error = event["content"], event["is_error"]
                     break
         elif kind == "end":
             self.end = event
             self._row(event["turn"])
         elif kind == "error":
-            self.error = str(event.get("message", ""))
-        # any other event: not drawn
+            self.error = event["message"]  # any other event: not drawn
 
     def _row(self, n: int) -> Row:
         self.started = True
@@ -192,10 +192,10 @@ class Inspector:
     def from_jsonl(cls, path: str | Path, **options: Any) -> "Inspector":
         """An Inspector for a JSONL transcript (`python -m harness_lib --transcript FILE`, or trace.Transcript(path)).
 
-        A line that is not a JSON object is a ValueError naming the file and line. A file holding several
-        runs (Transcript appends) is drawn as one: give each run its own file.
+        A line that is not a JSON object, or an event with a field of the wrong type (FIELDS), is a
+        ValueError naming the file and line. Several runs in one file (Transcript appends) are drawn as one.
         """
-        events = []
+        inspector = cls(**options)
         with open(path, encoding="utf-8") as file:
             for number, line in enumerate(file, 1):
                 if not line.strip():
@@ -206,8 +206,11 @@ class Inspector:
                     raise ValueError(f"{path}, line {number}: not JSON ({err.msg})") from None
                 if not isinstance(event, dict) or "event" not in event:
                     raise ValueError(f"{path}, line {number}: not a transcript event")
-                events.append(event)
-        return cls.from_events(events, **options)
+                try:
+                    inspector.on_event(event)
+                except ValueError as err:
+                    raise ValueError(f"{path}, line {number}: {err}") from None
+        return inspector
 
     # --- live ---------------------------------------------------------------------------------------
 
@@ -288,19 +291,20 @@ class Inspector:
         lines = [self.title or _t("caption")]
         for info in self._analysis():
             row = info["row"]
-            calls = ", ".join(visible(f"{c.name}({compact(c.input)})") for c in row.calls)
-            stop = info["stop"] or (_t("going_on") if info["final"] else _t("in_progress"))
+            calls = ", ".join(show_call(c.name, c.input) for c in row.calls)
+            stop = visible_text(info["stop"], lines=False) if info["stop"] else (
+                _t("going_on") if info["final"] else _t("in_progress"))
             if info["not_run"]:
                 calls = f"{visible(info['signature'])} ({_t('not_run')})"
             lines.append(f"{row.n}: {stop} {calls}".rstrip())
         if self.end:
             lines.append(self._ending_line())
         elif self.error is not None:
-            lines.append(_t("failed", message=self.error))
+            lines.append(_t("failed", message=visible_text(self.error, lines=False)))
         return "\n".join(lines)
 
     def _ending_line(self) -> str:
-        name = self.end["stopped_by"]
+        name = visible_text(self.end["stopped_by"], lines=False)
         what = _t(f"by.{name}") if f"inspector.by.{name}" in lang.MESSAGES[lang.current()] else name
         return _t("ended_by", what=what, name=name)
 
@@ -328,14 +332,15 @@ class Inspector:
         if info["final"] and not stop:
             stop_cell = f'<span class="hl-going-on">{escape(_t("going_on"))}</span>'
         else:
-            stop_cell = f"<code>{escape(stop)}</code>" if stop else escape(_t("in_progress"))
+            stop_cell = f"<code>{escape(visible_text(stop))}</code>" if stop else escape(_t("in_progress"))
         # calls
         items = []
         if info["not_run"]:
             items.append(f'<li class="hl-call hl-not-run"><code>{escape(visible(info["signature"]))}</code> '
                          f'— <span class="hl-refused">{escape(_t("not_run"))}</span></li>')
+        ids = [call.id for call in row.calls]
         for call in row.calls:
-            items.append(self._call_html(call, waiting=self.end is None))
+            items.append(self._call_html(call, waiting=self.end is None, shared=ids.count(call.id) > 1))
         calls_cell = f"<ul>{''.join(items)}</ul>" if items else ""
         # tokens
         if row.usage is None:
@@ -363,14 +368,15 @@ class Inspector:
                 sig += f' <span class="hl-badge hl-same">{escape(_t("repeat", turn=info["mark"]))}</span>'
             state.append(sig)
         after_cell = "<br>".join(state)
-        return (f'<tr class="{" ".join(classes)}" data-request="{row.n}">'
-                f'<th scope="row">{row.n}</th><td class="hl-stop">{stop_cell}</td>'
+        return (f'<tr class="{" ".join(classes)}" data-request="{escape(str(row.n))}">'
+                f'<th scope="row">{escape(str(row.n))}</th><td class="hl-stop">{stop_cell}</td>'
                 f'<td class="hl-calls">{calls_cell}</td><td class="hl-tokens">{tokens_cell}</td>'
                 f'<td class="hl-after">{after_cell}</td></tr>')
 
-    def _call_html(self, call: Call, *, waiting: bool) -> str:
-        shown = f"<code>{escape(visible(f'{call.name}({compact(call.input)})'))}</code>"
-        parts = [shown]
+    def _call_html(self, call: Call, *, waiting: bool, shared: bool = False) -> str:
+        parts = [f"<code>{escape(show_call(call.name, call.input))}</code>"]
+        if shared:  # which result is whose cannot be told: say so rather than guess
+            parts.append(f'<span class="hl-error hl-shared-id">{escape(_t("shared_id"))}</span>')
         if call.approved is True:
             parts.append(f'<span class="hl-approved">{escape(_t("approved"))}</span>')
         elif call.approved is False:
@@ -401,15 +407,16 @@ class Inspector:
                 first, _, rest = text.strip().partition("\n")
                 if first:
                     more = "…" if rest or len(first) > 160 else ""
-                    lines.append(escape(_t("answer", text=visible(first[:160]) + more)))
+                    lines.append(escape(_t("answer", text=visible_text(first[:160]) + more)))
             elif text:
-                lines.append(escape(visible(text)))
+                lines.append(escape(visible_text(text, lines=False)))
             lines.append(escape(summary(end["turns"], end["requests"])))
-            return [f'<tr class="hl-end" data-stopped-by="{escape(end["stopped_by"])}">'
+            return [f'<tr class="hl-end" data-stopped-by="{escape(visible_text(end["stopped_by"]))}">'
                     f'<th scope="row">{escape(_t("end"))}</th><td colspan="4">{"<br>".join(lines)}</td></tr>']
         if self.error is not None:
+            failed = _t("failed", message=visible_text(self.error, lines=False))
             return [f'<tr class="hl-end hl-failed"><th scope="row">{escape(_t("end"))}</th>'
-                    f'<td colspan="4" class="hl-error">{escape(_t("failed", message=self.error))}</td></tr>']
+                    f'<td colspan="4" class="hl-error">{escape(failed)}</td></tr>']
         if not self.started:
             return [f'<tr class="hl-waiting"><td colspan="5">{escape(_t("no_events"))}</td></tr>']
         rows = self._ordered()
@@ -417,8 +424,7 @@ class Inspector:
         pending = [c for c in (last.calls if last else []) if c.approved is None and c.result is None
                    and c.name in self.high_impact]
         if pending:
-            call = visible(f"{pending[0].name}({compact(pending[0].input)})")
-            text = _t("waiting_approval", call=call)
+            text = _t("waiting_approval", call=show_call(pending[0].name, pending[0].input))
         elif last is not None and any(c.result is None for c in last.calls):
             return []  # the tools are running: their results come in a moment
         else:
@@ -426,10 +432,41 @@ class Inspector:
         return [f'<tr class="hl-waiting"><td colspan="5">{escape(text)}</td></tr>']
 
 
+FIELDS = {"request": {"n": int}, "tool_call": {"turn": int, "id": str, "name": str},  # what is drawn, and its type
+          "approval": {"turn": int, "name": str, "approved": bool}, "error": {"message": str},
+          "tool_result": {"turn": int, "id": str, "content": str, "is_error": bool},
+          "end": {"turn": int, "stop_reason": (str, type(None)), "stopped_by": str, "text": str, "turns": int,
+                  "requests": int}}
+
+
+def _whole(value) -> bool:  # an int that is not a bool, 0 or more
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _check(event: dict) -> None:
+    """ValueError unless `event`'s drawn fields have their types (FIELDS; KeyError for a missing one); a
+    request's usage holds whole numbers (or null), a note is null or [message id, values]."""
+    kind = event.get("event")
+    for name, kind_of in FIELDS.get(kind, {}).items():
+        if not (_whole(event[name]) if kind_of is int else isinstance(event[name], kind_of)):
+            what = "a whole number" if kind_of is int else "a boolean" if kind_of is bool else "a string"
+            raise ValueError(f"the inspector cannot draw this {visible_text(str(kind), lines=False)} event: its "
+                             f"{name!r} field is {visible(compact(event[name])[:80])}, not {what}")
+    usage, note = event.get("usage"), event.get("note")
+    if kind == "request" and usage is not None and not (
+            isinstance(usage, dict) and all(usage.get(k) is None or _whole(usage.get(k)) for k in USAGE_COUNTERS)):
+        raise ValueError(f"the inspector cannot draw this request event: its usage is {visible(compact(usage)[:80])}")
+    if kind == "end" and note is not None and not (isinstance(note, (list, tuple)) and len(note) == 2
+                                                   and isinstance(note[0], str) and isinstance(note[1], dict)):
+        raise ValueError(f"the inspector cannot draw this end event: its note is {visible(compact(note)[:80])}")
+
+
 def _period(end: dict) -> int | None:
     """The length of the cycle valve 3 found, from the run's note (None for a loop that records no note)."""
     note = end.get("note")
-    return (note[1].get("period") or 1) if note and note[0] in ("stop.repeat", "stop.cycle") else None
+    if not (note and note[0] in ("stop.repeat", "stop.cycle")):
+        return None
+    return note[1].get("period") if _whole(note[1].get("period")) and 1 <= note[1]["period"] <= 3 else 1
 
 
 class _SideBySide:

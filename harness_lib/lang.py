@@ -155,6 +155,8 @@ MESSAGES: dict[str, dict] = {
         "approve.unclear": "rejected ({answer} is not y or yes)",
         "approve.eof": "not approved (no answer: end of input)",
         "approve.no_input": "not approved (no answer: {error})",
+        "approve.long": "{action}\n[approve] that is, in short: {short}",
+        "approve.characters": "({n} characters)",
         "approve.no_buttons": ("[approve] this kernel (ipykernel {version}) cannot deliver a button click while a "
                                "cell waits; asking in a text box instead"),
         # trace.py: the transcript
@@ -183,6 +185,8 @@ MESSAGES: dict[str, dict] = {
                                "was nothing to run."),
         "stop.unknown_stop": ("Stopped: the response ended with stop_reason {reason}, which this harness does not "
                               "handle; treat the answer as incomplete."),
+        "stop.duplicate_ids": ("Stopped: the response gave two tool calls the same id {id}, so no result could say "
+                               "which call it answers; none of its calls was run."),
         "stop.refusal": "The model declined this request.",
         # __main__.py: the terminal agent
         "cli.lesson_task": "Read the first line of README.md, then tell me what time it is",
@@ -191,6 +195,10 @@ MESSAGES: dict[str, dict] = {
         "cli.how.yes": "approved by --approve yes",
         "cli.how.no": "always rejected: --approve no",
         "cli.always": "[approve] {name} -> {outcome} (--approve {flag})",
+        "cli.record": "[record] {action} → {outcome}",
+        "cli.record.run": "approved, run: {result}",
+        "cli.record.failed": "approved, but the tool failed: {result}",
+        "cli.record.refused": "not run: {result}",
         "cli.long_task": "{shown}… ({length} characters)",
         "cli.api_status": "the API answered {status}: {message}",
         "cli.api_connection": "could not reach the API: {error}",
@@ -296,6 +304,8 @@ MESSAGES: dict[str, dict] = {
         "inspector.by.context_window": "the response was cut short by the context window",
         "inspector.by.no_tool_calls": "a tool_use response held no tool call",
         "inspector.by.unknown_stop": "with a stop reason this harness does not know",
+        "inspector.by.duplicate_ids": "two tool calls of a response shared an id",
+        "inspector.shared_id": "⚠ another call of this turn has the same id",
         "inspector.answer": "The answer: {text}",
     },
     "es": {
@@ -317,6 +327,8 @@ MESSAGES: dict[str, dict] = {
         "approve.unclear": "rechazada ({answer} no es s ni sí)",
         "approve.eof": "no aprobada (sin respuesta: la entrada terminó)",
         "approve.no_input": "no aprobada (sin respuesta: {error})",
+        "approve.long": "{action}\n[approve] es decir, en breve: {short}",
+        "approve.characters": "({n} caracteres)",
         "approve.no_buttons": ("[approve] este kernel (ipykernel {version}) no recibe el clic de un botón mientras "
                                "una celda espera; la pregunta va en un cuadro de texto"),
         "transcript.tool_call": "[turn {turn}] el modelo pide la herramienta: {call}",
@@ -343,6 +355,8 @@ MESSAGES: dict[str, dict] = {
                                "herramienta, así que no había nada que ejecutar."),
         "stop.unknown_stop": ("Detenido: la respuesta terminó con stop_reason {reason}, que este arnés no sabe "
                               "tratar; considera la respuesta incompleta."),
+        "stop.duplicate_ids": ("Detenido: la respuesta dio el mismo id {id} a dos llamadas a herramientas, así que "
+                               "ningún resultado podría decir a cuál responde; no se ejecutó ninguna."),
         "stop.refusal": "El modelo rechazó esta petición.",
         "cli.lesson_task": "Lee la primera línea de README.md y luego dime qué hora es",
         "cli.tools": "[tools] lee: {root} · escribe/borra ({how}): {scratch}",
@@ -350,6 +364,10 @@ MESSAGES: dict[str, dict] = {
         "cli.how.yes": "aprobado por --approve yes",
         "cli.how.no": "siempre rechazado: --approve no",
         "cli.always": "[approve] {name} -> {outcome} (--approve {flag})",
+        "cli.record": "[registro] {action} → {outcome}",
+        "cli.record.run": "aprobada, ejecutada: {result}",
+        "cli.record.failed": "aprobada, pero la herramienta falló: {result}",
+        "cli.record.refused": "no se ejecutó: {result}",
         "cli.long_task": "{shown}… ({length} caracteres)",
         "cli.api_status": "la API respondió {status}: {message}",
         "cli.api_connection": "no se pudo llegar a la API: {error}",
@@ -460,6 +478,8 @@ MESSAGES: dict[str, dict] = {
         "inspector.by.context_window": "la respuesta quedó cortada por la ventana de contexto",
         "inspector.by.no_tool_calls": "una respuesta tool_use no traía ninguna llamada a herramienta",
         "inspector.by.unknown_stop": "con una razón de parada que este arnés no conoce",
+        "inspector.by.duplicate_ids": "dos llamadas de una respuesta compartían un id",
+        "inspector.shared_id": "⚠ otra llamada de este turno tiene el mismo id",
         "inspector.answer": "La respuesta: {text}",
     },
 }

@@ -20,7 +20,11 @@ comment (tests/test_textbook_sync.py checks it); only the type annotations and d
 
 Every way out leaves `messages` a valid history: a turn is appended only together with its
 tool_results, so no tool_use is ever left without its tool_result -- not even when the run is
-cancelled in the middle of the tool step.
+cancelled in the middle of the tool step. A response whose tool calls share an id (a broken or hostile
+endpoint; the API refuses such a history: "`tool_use` ids must be unique") cannot be answered that way:
+the loop runs none of its calls and stops as "duplicate_ids", rather than guess which result is whose.
+Before a person is asked about a call, the call is checked against its tool's schema: one that could
+not run is refused (an is_error tool_result) without asking anyone.
 
 Not handled here: retries (the SDK retries 429/5xx itself, `max_retries`), streaming, server tools
 (a pause_turn response is sent back as it came; one holding a tool_use for this harness, which the API
@@ -39,7 +43,7 @@ from typing import Any, Awaitable, Callable
 from .approval import REJECTED_MESSAGE
 from .client import MODEL
 from .lang import english
-from .tools import HIGH_IMPACT, arun_tool
+from .tools import HIGH_IMPACT, arun_tool, check_call
 from .valves import find_cycle, signature_of, tokens_of
 
 Approver = Callable[[str, dict], Awaitable[bool]]
@@ -49,7 +53,8 @@ STOPPED_BY = frozenset({
     "end_turn", "stop_sequence",                    # the model finished
     "max_turns", "token_budget", "no_progress",     # a valve stopped it
     "max_tokens", "refusal", "context_window",      # the response was cut short
-    "no_tool_calls", "unknown_stop",                # the response made no sense to the loop
+    "no_tool_calls", "unknown_stop",                # the response made no sense to the loop,
+    "duplicate_ids",                                # or could not be answered (two calls, one id)
 })
 """Every value AgentResult.stopped_by can take."""
 
@@ -64,7 +69,8 @@ class AgentResult:
                 max_turns | token_budget | no_progress -- a valve stopped it;
                 max_tokens | refusal | context_window -- the response was cut short;
                 no_tool_calls -- stop_reason "tool_use" with no tool call in the response;
-                unknown_stop -- a stop_reason this harness does not know (or none at all)
+                unknown_stop -- a stop_reason this harness does not know (or none at all);
+                duplicate_ids -- two tool calls of the response share an id (none of them was run)
     turns       trips round the loop: tool-calling turns that ran, plus pause_turn continuations
                 (so requests == turns + 1 for every run)
     requests    requests sent to the model
@@ -134,9 +140,12 @@ async def run_tool_uses(
 
     Valve 4, the approval gate, sits here and nowhere later: every high-impact call is put to
     `approve` one at a time *before any tool of this turn runs* (see ask_approver: only True is a
-    yes). A refused call is not run; it still gets a tool_result, with is_error, so the model learns
+    yes). Before that, every call is checked against its tool's schema (tools.check_call): a call that
+    could not run is refused without asking anyone, so a person never approves what would fail anyway.
+    A refused call is not run; it still gets a tool_result, with is_error, so the model learns
     why. Then the approved calls run concurrently. Never raises for a tool or an approver that
     fails; a cancelled run (asyncio.CancelledError, KeyboardInterrupt) ends here with no tool run.
+    The calls' ids must differ: run_agent and run_bare stop on a response where they do not.
     """
     emit = on_event or (lambda event: None)
     calls = [b for b in content if b.type == "tool_use"]
@@ -145,7 +154,10 @@ async def run_tool_uses(
 
     refused = {}  # valve 4: ask first, about every high-impact call; nothing has run yet
     for b in calls:
-        if b.name in high_impact:
+        problem = check_call(tool_impls, b.name, b.input, tools)  # a call that cannot run: refused, nobody asked
+        if problem is not None:
+            refused[b.id] = problem
+        elif b.name in high_impact:
             why_not = "no answer"  # stays so if the run is cancelled while the approver is asked
             try:
                 why_not = await ask_approver(approve, b.name, b.input)
@@ -183,19 +195,25 @@ def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
     """(stopped_by, text, note) for a response the loop does not continue.
 
     A stop reason the harness does not know, or none at all, becomes "unknown_stop": it is never
-    passed on raw, so `stopped_by` is always one of STOPPED_BY. When the response was cut short, the
+    passed on raw, so `stopped_by` is always one of STOPPED_BY. A "tool_use" response the loop left
+    although it held calls had two calls with one id: "duplicate_ids". When the response was cut short, the
     harness adds a sentence of its own to the model's text: `note` is its message id and values (its
     English words come from lang.MESSAGES, written once); None when the model finished.
     """
     stopped_by = MODEL_STOPS.get(response.stop_reason, "unknown_stop")
     text = final_text(response)
+    ids = [b.id for b in response.content if b.type == "tool_use"]
+    shared = [i for n, i in enumerate(ids) if i in ids[:n]]  # an id an earlier call of the response had
+    if stopped_by == "no_tool_calls" and shared:  # the loop left a turn it could not answer: two calls, one id
+        stopped_by = "duplicate_ids"
     if stopped_by in ("end_turn", "stop_sequence"):  # the model finished: the text is all its own
         return stopped_by, text, None
     if stopped_by == "refusal":  # the harness's sentence first, then the model's explanation, if it gave one
         why = getattr(getattr(response, "stop_details", None), "explanation", None)
         return stopped_by, english("stop.refusal") + (f" {why}" if why else ""), ("stop.refusal", {})
-    values = {"reason": json.dumps(response.stop_reason)} if stopped_by == "unknown_stop" else {}
-    note = (f"stop.{stopped_by}", values)  # max_tokens, context_window, no_tool_calls, unknown_stop
+    values = ({"reason": json.dumps(response.stop_reason)} if stopped_by == "unknown_stop"
+              else {"id": json.dumps(shared[0])} if stopped_by == "duplicate_ids" else {})
+    note = (f"stop.{stopped_by}", values)  # max_tokens, context_window, no_tool_calls, unknown_stop, duplicate_ids
     return stopped_by, (f"{text}\n" if text else "") + english(note[0], **values), note
 
 
@@ -214,6 +232,9 @@ async def run_bare(client, user_input: str, tools: list, tool_impls: dict, *,
     response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools, messages=messages)
     requests, tokens_used = 1, tokens_of(response.usage)
     while response.stop_reason == "tool_use" and any(b.type == "tool_use" for b in response.content):
+        ids = [b.id for b in response.content if b.type == "tool_use"]
+        if any(i in ids[:n] for n, i in enumerate(ids)):  # two calls share an id: the API would refuse the history
+            break
         turns += 1
         results = await run_tool_uses(response.content, tool_impls, tools=tools, turn=turns, on_event=emit)
         messages.append({"role": "assistant", "content": response.content})
@@ -275,6 +296,9 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
             response = await ask()
             continue
         if not any(b.type == "tool_use" for b in response.content):  # "tool_use", yet nothing to run
+            break
+        ids = [b.id for b in response.content if b.type == "tool_use"]
+        if any(i in ids[:n] for n, i in enumerate(ids)):  # two calls share an id: no result could say whose it is
             break
         signatures.append(signature_of(response.content))  # valve 3: the last turn, or a short cycle, again?
         period = find_cycle(signatures)

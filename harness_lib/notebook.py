@@ -44,6 +44,7 @@ import anthropic
 from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
 from .client import MODEL, is_live
 from .headless import set_headless_clicks
+from .trace import visible_text
 
 __all__ = ["setup", "scripted_model", "describe_api_error", "mode_line"]
 
@@ -66,8 +67,8 @@ def describe_api_error(err: anthropic.APIError) -> str:
     retried = _lang.plural("nb.retried", retries).format(n=retries)
     if isinstance(err, anthropic.APIStatusError):
         status = err.status_code
-        what = f"{_lang.text('nb.api_error', status=status)} {err.type or ''}".rstrip()
-        what += f": {err.api_message or err.message}"
+        what = f"{_lang.text('nb.api_error', status=status)} {visible_text(err.type or '', lines=False)}".rstrip()
+        what += f": {visible_text(err.api_message or err.message, lines=False)}"  # the endpoint's words, escaped
         if status in (408, 409, 429) or status >= 500:  # the statuses the SDK retries
             return _lang.text("nb.wait_and_retry", what=what, retried=retried)
         if status in _ADVICE:
@@ -82,7 +83,7 @@ def describe_api_error(err: anthropic.APIError) -> str:
             cause = f" ({type(err.__cause__).__name__}: {err.__cause__})" if err.__cause__ else ""
             what = _lang.text("nb.unreachable", where=where, cause=cause)
         return _lang.text("nb.check_network", what=what, retried=retried)
-    return _lang.text("nb.api_error_plain", message=err.message)
+    return _lang.text("nb.api_error_plain", message=visible_text(err.message, lines=False))
 
 
 def _one_line(shell, etype, value, tb, tb_offset=None):

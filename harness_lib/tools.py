@@ -173,6 +173,15 @@ def _prepare(tool_impls, name, tool_input, tools) -> tuple[Callable | None, str 
     return tool_impls[name], None
 
 
+def check_call(tool_impls: dict, name: str, tool_input, tools: list = TOOLS) -> str | None:
+    """None when the call may run; otherwise why not, as run_tool would say it (an unknown tool, input its
+    schema refuses). The loop asks this before it asks a person, so nobody approves a call that cannot run."""
+    try:
+        return _prepare(tool_impls, name, tool_input, tools)[1]
+    except Exception as err:  # a broken schema, say: the call cannot run
+        return _failure(err)[0]
+
+
 def _result(name: str, result) -> tuple[str, bool]:
     if not isinstance(result, str):
         return f"tool failed: {name} returned {type(result).__name__}, not a string", True

@@ -24,7 +24,7 @@ import os
 import re
 
 from . import lang
-from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, describe
+from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
 from .headless import AUTO_CHOICES, headless_click
 
 
@@ -76,8 +76,10 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
 
     - The first click decides; both buttons are then disabled and the buttons and label are hidden:
       the one printed line, e.g. ``[approve] write_file({...}) → approved``, is the decision's record.
-      The label shows the whole action, wrapped, never cut, escaped like the terminal's question, with
-      every space kept: the person must see exactly what they approve. A second click decides nothing.
+      The label shows the whole action, wrapped, never cut, escaped like the terminal's question (a run
+      of 16 spaces or more as its count, ``\\u0020{20000}``): the person must see exactly what they
+      approve. A long action is followed by its identity in short (approval.question), right above
+      the buttons. A second click decides nothing.
     - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
       120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
       waits forever, and only an explicit ``None`` in code can ask for that.
@@ -127,7 +129,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         wait = _timeout_from_environment(timeout)
         auto = "" if click else headless_click()  # the kit's automated runs: see harness_lib.headless
 
-        action = describe(name, tool_input)
+        action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
         version = kernel_version()
         if not (click or auto) and version is not None and version < (7, 0):  # a click would arrive after the cell
             if not told_why_no_buttons:

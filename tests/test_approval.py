@@ -777,3 +777,216 @@ def test_run_all_of_exercise_01_waits_for_nobody():
     assert decisions[EXERCISE_01[1]] == [f"approved {by_code}", f"rejected {by_code}"]
     by_code = BY_CODE["es"]
     assert decisions[EXERCISE_01[3]] == [f"aprobada {by_code}", f"rechazada {by_code}"]
+
+
+# --- what mutation testing found untested (docs/development.md, "Mutation testing") ----------------------------
+# Each test asserts what a person or a test author sees; each was checked to fail with the bug it names planted.
+
+import signal  # noqa: E402
+
+
+def test_scripted_approver_names_the_question_it_could_not_answer():
+    approve = scripted_approver([])
+    with pytest.raises(RuntimeError) as caught:
+        asyncio.run(approve(*ACTION))
+    assert str(caught.value) == (f"scripted_approver ran out of decisions: question 1 ({SHOWN}) "
+                                 "but only 0 decision(s) were given")
+
+
+@pytest.mark.parametrize("stdin", ["closed", "none"])
+def test_a_decision_starts_on_its_own_line_when_stdin_is_gone_after_the_answer(monkeypatch, capsys, stdin):
+    """stdin closed (or gone) once the line was read: not a terminal, so the decision starts on a new line."""
+    gone = None
+    if stdin == "closed":
+        gone = io.StringIO()
+        gone.close()
+    monkeypatch.setattr("sys.stdin", gone)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": "y")
+    assert asyncio.run(terminal_approver(*ACTION)) is True
+    assert capsys.readouterr().out == f"\n[approve] {SHOWN} → approved\n"
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX only: signal.pthread_kill")
+def test_stop_is_noticed_while_the_question_waits_even_if_nothing_else_wakes_the_loop(monkeypatch):
+    """A kernel's Stop is a signal; Python runs its handler only when the main thread runs Python code. Here it
+    arrives on another thread (as it may in a kernel), so only the approver's own wake-ups (approval.WAKE_EVERY)
+    let the handler run while the question waits. Stop comes half a second after the question (the event loop is
+    asleep by then), the person answers two seconds after it: the Stop must be handled before that answer, and
+    the action is not approved."""
+    prompt_shown, answered = threading.Event(), threading.Event()
+
+    def slow_person(prompt=""):
+        prompt_shown.set()
+        answered.wait(2.0)
+        answered.set()
+        return "y"
+
+    monkeypatch.setattr(builtins, "input", slow_person)
+    handled_before_the_answer = []
+
+    async def main():
+        task = asyncio.create_task(terminal_approver(*ACTION))
+
+        def stop(signum, frame):  # runs on the main thread, between two Python instructions
+            handled_before_the_answer.append(not answered.is_set())
+            task.cancel()
+
+        def press_stop():
+            prompt_shown.wait(5)
+            answered.wait(0.5)  # the main thread is asleep in the event loop by now
+            signal.pthread_kill(threading.get_ident(), signal.SIGUSR1)  # to this thread, not the main one
+
+        old = signal.signal(signal.SIGUSR1, stop)
+        try:
+            threading.Thread(target=press_stop).start()
+            with pytest.raises(ApprovalInterrupted):
+                await task
+        finally:
+            signal.signal(signal.SIGUSR1, old)
+
+    try:
+        asyncio.run(main())
+    finally:
+        answered.set()
+    assert handled_before_the_answer == [True]
+
+
+STOPPED_AT_THE_PROMPT = """
+import asyncio, sys
+from harness_lib.approval import ApprovalInterrupted, terminal_approver
+
+async def main():
+    task = asyncio.create_task(terminal_approver("write_file", {"path": "scratch/a.txt", "content": "hi"}))
+    await asyncio.sleep(0.2)  # the question waits on stdin, where nobody types
+    task.cancel()  # what Ctrl-C does under asyncio.run
+    try:
+        await task
+    except ApprovalInterrupted:
+        sys.stderr.write("the run stopped\\n")
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX only: a pseudo-terminal")
+def test_ctrl_c_at_the_question_ends_the_program_without_waiting_for_enter():
+    """At a terminal: after Ctrl-C the thread reading stdin still waits for a line; it must not keep the program
+    alive, since nobody will press Enter. (The program's stdin, stdout and stderr are a pseudo-terminal.)"""
+    import pty
+    import select
+
+    env = {k: v for k, v in os.environ.items() if k != "HARNESS_LANG"}
+    try:
+        terminal, program_side = pty.openpty()
+    except OSError as err:  # a container without /dev/pts
+        pytest.skip(f"no pseudo-terminal here: {err}")
+    program = subprocess.Popen([sys.executable, "-c", STOPPED_AT_THE_PROMPT], stdin=program_side,
+                               stdout=program_side, stderr=program_side, env=env)
+    os.close(program_side)
+    try:
+        try:
+            code = program.wait(timeout=30)  # nothing is ever typed: a thread that keeps it alive hangs here
+        except subprocess.TimeoutExpired:
+            code = "still running, waiting for Enter"
+        shown = b""
+        while select.select([terminal], [], [], 0)[0]:
+            try:
+                chunk = os.read(terminal, 65536)
+            except OSError:  # the program has gone and closed its side
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.wait()
+        os.close(terminal)
+    shown = shown.decode("utf-8", "replace").replace("\r\n", "\n")
+    assert code == 0, shown
+    assert f"[approve] {SHOWN} → not approved (no answer: the run was stopped)\nthe run stopped\n" in shown
+
+
+class Pipe(io.RawIOBase):
+    """The reading end of a pipe: what reaches it, and nothing that still sits in the writer's buffer."""
+
+    def __init__(self):
+        self.seen = b""
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        self.seen += bytes(data)
+        return len(data)
+
+
+def test_ctrl_c_at_the_question_writes_its_line_out_at_once_even_into_a_pipe(monkeypatch):
+    """stdout piped (`... | tee log`) is block-buffered: the interrupt line must reach the pipe at once, before
+    the program goes on to fail or end (a process that dies then would lose a buffered line)."""
+    pipe = Pipe()
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(io.BufferedWriter(pipe), encoding="utf-8"))
+    never, readers = threading.Event(), []
+
+    def nobody_answers(prompt=""):
+        readers.append(threading.current_thread())
+        return never.wait(5) and "y"
+
+    monkeypatch.setattr(builtins, "input", nobody_answers)
+
+    async def main():
+        task = asyncio.create_task(terminal_approver(*ACTION))
+        await asyncio.sleep(0.05)
+        task.cancel()  # what asyncio.run does on Ctrl-C
+        with pytest.raises(ApprovalInterrupted):
+            await task
+
+    try:
+        asyncio.run(main())
+    finally:
+        never.set()
+    assert pipe.seen.decode() == f"\n[approve] {SHOWN} → not approved (no answer: the run was stopped)\n"
+    # the reader left waiting on stdin does not keep the program alive (see the pseudo-terminal test above)
+    assert [thread.daemon for thread in readers] == [True]
+
+
+# --- issue 37: the call's identity next to the question, whatever its input holds ------------------------
+
+from harness_lib.approval import LONG_ACTION, in_short, question  # noqa: E402
+
+PADDED = [  # inputs that try to push the tool and its path out of sight, or to end with a prompt of their own
+    {"path": "scratch/a.txt", "content": "a " * 9_000},
+    {"content": "x" * 19_000 + " " * 900 + "\u02ba)\n[approve] about to run high-impact action delete_file("
+                "{\u02bapath\u02ba:\u02bascratch/other.txt\u02ba}) — allow it? [y/N]", "path": "scratch/a.txt"},
+    {"content": "\u200b" * 5_000, "path": "scratch/\u0430.txt"},
+]
+
+
+@pytest.mark.parametrize("tool_input", PADDED, ids=["spaces", "fake prompt", "zero-width"])
+def test_a_long_question_ends_with_the_calls_identity_next_to_the_prompt(monkeypatch, capsys, shown, tool_input):
+    """The terminal's last prompt line and the widget's last label line (right above the buttons) name the
+    tool and its path, escaped, and say how long the content is; nothing is cut from the full action above."""
+    path_shown = json.dumps(tool_input["path"])  # as JSON, every non-ASCII letter of a path escaped
+    prompts = answering(monkeypatch, "n")
+    asyncio.run(terminal_approver("write_file", tool_input))
+    *above, last = prompts[0].split("\n")
+    assert last.startswith("[approve] that is, in short: write_file(") and f"path={path_shown}" in last
+    assert f"content=({len(tool_input['content'])} characters)" in last and last.endswith("[y/N] ")
+    assert len(last) < 200 and " " * 16 not in prompts[0]
+    assert describe("write_file", tool_input) in above[0]  # the whole action, above it
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+    labels = []
+    monkeypatch.setattr("IPython.display.display", lambda box: labels.append(text(box.children[0])))
+    asyncio.run(widget_approver()("write_file", tool_input))
+    lines = labels[0].split("\n")
+    assert lines[-2].startswith("[approve] that is, in short: write_file(") and f"path={path_shown}" in lines[-2]
+    assert lines[-1].startswith("Click Approve")
+
+
+def test_a_short_question_is_one_line_and_in_short_names_every_field():
+    assert question(*ACTION) == describe(*ACTION) and len(describe(*ACTION)) <= LONG_ACTION
+    assert question("write_file", {"content": " " * 20_000, "path": "scratch/a.txt"}) == \
+        'write_file({"content":"\\u0020{20000}","path":"scratch/a.txt"})'  # 20,000 spaces, counted: one short line
+    assert in_short("write_file", {"path": "scratch/a\ufffc.txt", "content": "hi"}) == \
+        'write_file(path="scratch/a\\ufffc.txt", content="hi")'
+    assert in_short("x", {"k" * 100: 1}) == "x((100 characters)=1)"

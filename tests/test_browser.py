@@ -1,5 +1,8 @@
-"""Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons; and Run All on
-every English lesson in the live frontend (02: in test_browser_rerun.py, which then runs each cell again).
+"""Valve 4 in a real JupyterLab: headless Chromium clicks the Approve / Reject buttons; Run All on every
+English lesson in the live frontend (02: in test_browser_rerun.py, which then runs each cell again); and what a
+person reads tells the truth (issue 37): hostile text in the inspector, the transcript and the buttons' label runs
+no script and hides nothing, live and after the notebook is saved and reopened, and no two different calls draw
+the same label (a pixel comparison).
 
 The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
 every browser test file; each notebook is opened as a tab with a fresh kernel. Each lesson's Run All happens once
@@ -191,3 +194,175 @@ def test_lesson_notebooks_run_all_in_live_frontend(browser):
         print(f"{path}: ran and checked in {time.monotonic() - started:.1f} s (0 s: already run)")  # shown with -s
     assert not problems, "\n\n".join(problems)
     assert_loopback_only(netlog)
+
+
+# --- issue 37: nothing a model or an endpoint returns runs in the page, hides in it, or colours it -----------
+
+PROBE = "tests/fixtures/true_display_probe.ipynb"  # written by the test below, deleted after it
+SCRIPTS = [  # each one, if it ran, adds 1 to window.__pwned
+    '<img src=x onerror="window.__pwned=(window.__pwned||0)+1">',
+    '1"><img src=x onerror="window.__pwned=(window.__pwned||0)+1">',
+    "<svg onload=\"window.__pwned=(window.__pwned||0)+1\"></svg>",
+    "<script>window.__pwned=(window.__pwned||0)+1</script>",
+    "</code></td></tr></table><iframe srcdoc=\"<script>parent.__pwned=(parent.__pwned||0)+1</script>\"></iframe>",
+    "<details open ontoggle=\"window.__pwned=(window.__pwned||0)+1\">x</details>",
+    "' onmouseover='window.__pwned=(window.__pwned||0)+1",
+    "<style>.jp-Notebook{display:none}</style><b style=\"color:red\">fake</b>",
+]
+CONTROLS = ["done\x1b[37m", "\x1b[1A\x1b[2K\x1b[1A\x1b[2KNothing was written.", "\x1b]8;;https://x.invalid\x07link\x1b]8;;\x07",
+            "approved\rrejected", "a\bb\x9b2J", "\x1b[41m\x1b[5mred\x1b[0m"]
+# Pairs of different calls that used to look alike (or could): each must draw differently on the buttons' label.
+LOOK_ALIKE = [
+    {"path": "scratch/a.txt", "content": "hi"}, {"path": "scratch/a\ufffc.txt", "content": "hi"},
+    {"path": "scratch/answer.txt", "content": "hi"}, {"path": "scratch/\u0430nswer.txt", "content": "hi"},
+    {"path": "scratch/a.txt", "content": "rm -rf ~"}, {"path": "scratch/a.txt", "content": "rm -rf \ufffc~"},
+    {"path": "scratch/a.txt", "content": "rm -rf \u2800~"}, {"path": "scratch/a.txt", "content": "rm -rf \u3164~"},
+    {"path": "scratch/a.txt", "content": "rm -rf\u00a0~"}, {"path": "scratch/a.txt", "content": "rm -rf \U000e0041~"},
+    {"path": "scratch/a.txt", "content": "rm -rf \ufe0f~"}, {"path": "scratch/a.txt", "content": "rm -rf \u200b~"},
+    {"path": "scratch/a.txt", "content": "e\u0301"}, {"path": "scratch/a.txt", "content": "\u00e9"},
+    {"path": "scratch/a.txt", "content": ""}, {"path": "scratch/a.txt", "content": "\U0001d159"},
+    {"path": "scratch/a.txt", "content": "x" + " " * 20_000}, {"path": "scratch/a.txt", "content": "x" + " " * 19_999},
+    {"path": "scratch/a.txt", "content": "x" + " " * 15}, {"path": "scratch/a.txt", "content": "x" + " " * 14},
+    {"path": "scratch/a.txt", "content": "\u02ba" + " " * 300 + "\u02ba)"},
+    {"path": "scratch/a.txt", "content": '"' + " " * 300 + '")'},
+]
+
+
+def probe_notebook() -> dict:
+    """A notebook that draws hostile events in the inspector, prints hostile answers through Transcript, and asks
+    about each LOOK_ALIKE call with the buttons (nobody auto-clicks: the test does)."""
+    data = json.dumps({"scripts": SCRIPTS, "controls": CONTROLS, "calls": LOOK_ALIKE})
+
+    def code(source: str, cell_id: str) -> dict:
+        return {"cell_type": "code", "id": cell_id, "metadata": {}, "execution_count": None, "outputs": [],
+                "source": source}
+
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3", "language": "python",
+                                                                             "display_name": "Python 3"}},
+            "cells": [
+                code("import json, os, tempfile\n"
+                     "os.environ['HARNESS_AUTO_APPROVE'] = ''\nos.environ['HARNESS_APPROVAL_TIMEOUT'] = ''\n"
+                     "from harness_lib.inspector import Inspector\nfrom harness_lib.trace import Transcript\n"
+                     "from harness_lib.widget import widget_approver\n"
+                     f"DATA = json.loads({data!r})\n"
+                     "HOSTILE = DATA['scripts'] + DATA['controls']", "setup"),
+                code("events = [{'event': 'start', 'input': 'x', 'model': 'm'}]\n"
+                     "for n, p in enumerate(HOSTILE, 1):\n"
+                     "    events += [{'event': 'request', 'n': n, 'usage': {'input_tokens': 1}},\n"
+                     "               {'event': 'tool_call', 'turn': n, 'id': p, 'name': p, 'input': {'path': p, p: p}},\n"
+                     "               {'event': 'approval', 'turn': n, 'name': p, 'input': {'path': p, p: p}, 'approved': False},\n"
+                     "               {'event': 'tool_result', 'turn': n, 'id': p, 'name': p, 'content': p, 'is_error': True}]\n"
+                     "events += [{'event': 'request', 'n': n + 1, 'usage': {}},\n"
+                     "           {'event': 'end', 'turn': n + 1, 'stop_reason': HOSTILE[0], 'stopped_by': HOSTILE[1],\n"
+                     "            'text': '\\n'.join(HOSTILE), 'note': None, 'turns': n, 'requests': n + 1, 'tokens_used': 1}]\n"
+                     "Inspector.from_events(events)", "inspector"),
+                code("path = os.path.join(tempfile.mkdtemp(), 'run.jsonl')\n"
+                     "with open(path, 'w') as f:\n"
+                     "    for p in HOSTILE:\n"
+                     "        f.write(json.dumps({'event': 'request', 'n': p}) + '\\n')\n"
+                     "try:\n    Inspector.from_jsonl(path)\nexcept ValueError as err:\n    print(err)\n"
+                     "Inspector.from_events([{'event': 'start'}, {'event': 'error', 'message': '\\n'.join(HOSTILE)}])",
+                     "from-file"),
+                code("t = Transcript()\nfor p in HOSTILE:\n"
+                     "    t({'event': 'tool_call', 'turn': 1, 'id': 't', 'name': p, 'input': {'path': p}})\n"
+                     "    t({'event': 'end', 'turn': 2, 'stop_reason': p, 'stopped_by': 'unknown_stop', 'text': p,\n"
+                     "       'note': None, 'turns': 1, 'requests': 2, 'tokens_used': 1})\n"
+                     "t({'event': 'tool_call', 'turn': 1, 'id': 't', 'name': 'get_time', 'input': {}})", "transcript"),
+                code("approve = widget_approver(timeout=None)\n"
+                     "for call in DATA['calls']:\n    await approve('write_file', call)", "buttons"),
+            ]}
+
+
+def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browser):
+    """Hostile text (scripts, markup, escape codes, characters that draw nothing, padding, look-alike letters) in
+    every field the inspector draws, in a transcript file, in the answers and stop reasons Transcript prints, and
+    in the calls the buttons ask about: live, then saved (signed, so trusted) and reopened. No script runs, no
+    control character reaches the page, nothing is coloured by an answer, and no two different calls draw the same
+    label (a pixel comparison of the buttons' labels)."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    lab_page, _ = browser
+    page = lab_page.page
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.evaluate("() => { window.__pwned = 0; }")
+    probe = REPO / PROBE
+    probe.write_text(json.dumps(probe_notebook()), encoding="utf-8")
+    nb = None
+    try:
+        nb = lab_page.open_notebook(PROBE)
+        nb.run_all_above(4)
+        nb.wait_executed(range(4))
+        nb.run_cell(4)  # the buttons: it waits for the clicks below
+        cell = nb.cell(4)  # the "buttons" cell
+        labels = []
+        for i in range(len(LOOK_ALIKE)):
+            reject = cell.locator(".widget-button:enabled", has_text="Reject")
+            reject.wait_for(timeout=15_000)
+            assert cell.locator(".widget-button").count() == 2 * (i + 1)  # question i's own buttons, not the last ones
+            label = cell.locator(LABEL).last
+            png = label.screenshot()
+            image = Image.open(BytesIO(png)).convert("RGB")
+            labels.append((image.size, image.tobytes()))
+            reject.click()
+            if i + 1 < len(LOOK_ALIKE):  # wait for the next question's buttons
+                page.wait_for_function(f"() => document.getElementById({json.dumps(nb.panel_id)}).querySelectorAll("
+                                       f"'.jp-Cell')[4].querySelectorAll('.widget-button').length >= {2 * (i + 2)}",
+                                       timeout=15_000, polling=50)
+        nb.wait_executed(range(5), timeout_ms=60_000)
+
+        def read_page(stage: str) -> dict:
+            return page.evaluate(
+                f"() => {{ const root = document.getElementById({json.dumps(nb.panel_id)});"
+                " const areas = Array.from(root.querySelectorAll('.jp-Cell-outputArea'));"
+                " const text = areas.map(a => a.innerText).join('\\n');"
+                " const q = s => areas.reduce((n, a) => n + a.querySelectorAll(s).length, 0);"
+                " return { pwned: window.__pwned, text,"
+                "  foreign: q('.hl-inspector img, .hl-inspector svg, .hl-inspector script, .hl-inspector iframe,"
+                "            .hl-inspector details, .hl-inspector style:not(:first-child), .jp-RenderedText img,"
+                "            .jp-RenderedText script'),"
+                "  ansi: q('[class*=\"ansi-\"]'), inspectors: q('.hl-inspector'),"
+                "  styled: q('.hl-inspector [style]') }; }")
+
+        live = read_page("live")
+        nb.command("docmanager:save")
+        page.wait_for_timeout(1500)
+        nb.close()
+        page.wait_for_timeout(500)
+        saved = json.loads(probe.read_text(encoding="utf-8"))
+        nb = lab_page.open_notebook(PROBE)
+        page.wait_for_timeout(1500)
+        reopened = read_page("reopened")
+    finally:
+        if nb is not None:
+            nb.close()
+        probe.unlink(missing_ok=True)
+        checkpoint = probe.parent / ".ipynb_checkpoints"
+        if checkpoint.exists():
+            shutil.rmtree(checkpoint)
+
+    same = [(LOOK_ALIKE[i], LOOK_ALIKE[j]) for i in range(len(labels)) for j in range(i + 1, len(labels))
+            if labels[i] == labels[j]]
+    assert not same, f"different calls drawn alike: {same[:3]}"
+    for stage, seen in (("live", live), ("saved and reopened", reopened)):
+        assert seen["pwned"] == 0 and not dialogs, f"{stage}: a script ran ({seen['pwned']}, {dialogs})"
+        assert seen["inspectors"] >= 2 and seen["foreign"] == 0 and seen["styled"] == 0, (stage, seen)
+        assert seen["ansi"] == 0, f"{stage}: an answer's escape code coloured the page"
+        raw = re.findall(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffc\u202e]", seen["text"])
+        assert not raw, f"{stage}: {len(raw)} raw control characters on the page"
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, (list, dict)):
+            for item in (value.values() if isinstance(value, dict) else value):
+                yield from strings(item)
+
+    saved_text = "".join(strings([cell.get("outputs", []) for cell in saved["cells"]]))
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffc\u202e]", saved_text), \
+        "a raw control character was saved in an output"
+    print(f"issue 37 browser fuzz: {len(SCRIPTS)} script payloads x {len(SCRIPTS + CONTROLS)} fields each, "
+          f"{len(CONTROLS)} control payloads, {len(LOOK_ALIKE)} calls ({len(labels) * (len(labels) - 1) // 2} "
+          f"label pairs compared): scripts run live {live['pwned']}, reopened {reopened['pwned']}; raw controls 0; "
+          "label pairs alike 0")

@@ -47,7 +47,7 @@ BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
         "notebook: f'nb.advice.{status}', status one of notebook._ADVICE":
             {"nb.advice.401", "nb.advice.403", "nb.advice.404", "nb.advice.413"},
         "loop: the note (f'stop.{stopped_by}', values) of a stop with a sentence of its own":
-            {"stop.max_tokens", "stop.context_window", "stop.no_tool_calls", "stop.unknown_stop"},
+            {"stop.max_tokens", "stop.context_window", "stop.no_tool_calls", "stop.unknown_stop", "stop.duplicate_ids"},
         "inspector: the column headings, _t(k) for k in ('request', 'stop', 'calls', 'tokens', 'after')":
             {"inspector.request", "inspector.stop", "inspector.calls", "inspector.tokens", "inspector.after"},
         "inspector: one label per usage counter, _t(name) for name in USAGE_COUNTERS":
@@ -56,7 +56,7 @@ BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
         "inspector: the ending line's _t(f'by.{name}'), name the run's stopped_by":
             {f"inspector.by.{name}" for name in ("max_turns", "token_budget", "no_progress", "end_turn",
                                                  "stop_sequence", "max_tokens", "refusal", "context_window",
-                                                 "no_tool_calls", "unknown_stop")},
+                                                 "no_tool_calls", "unknown_stop", "duplicate_ids")},
     },
     "harness_lib.offline.phrases.SAY": {
         "answer.error_words: f'errors.{kind}', a kind of phrases.ERROR_KINDS, or 'other'":

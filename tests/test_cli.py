@@ -165,7 +165,7 @@ def test_echo_keeps_one_printable_line():
     assert echo("What time is it?") == "What time is it?"
     assert echo("line one\nline two") == "line one… (17 characters)"
     assert echo("x" * 201) == "x" * 200 + "… (201 characters)"
-    assert echo("clear \x1b[2J screen") == "clear  [2J screen"  # no escape codes reach the terminal
+    assert echo("clear \x1b[2J screen") == "clear \\u001b[2J screen"  # shown escaped: it never reaches the terminal
 
 
 # ---- flags --------------------------------------------------------------------------------------------------
@@ -461,3 +461,166 @@ def test_ctrl_c_at_the_approval_prompt_exits_130_and_keeps_the_transcript(tmp_pa
     assert [e["event"] for e in events].count("tool_result") == 2  # read_file and get_time, as they ran
     assert events[-1] == {**events[-1], "event": "error", "message": "interrupted"}
     assert not (root / "scratch").exists()  # the pending write never ran
+
+
+# ---- issue 37: the terminal's last screen tells the truth, whatever the model's answer holds ---------------
+
+import re  # noqa: E402
+import time  # noqa: E402
+
+
+def screen(output: str, cols: int = 80, rows: int = 24) -> list[str]:
+    """The last screen of an 80x24 terminal after `output`: a small emulator that obeys what a real terminal
+    obeys (wrapping, carriage return, backspace, cursor moves, erasing, colours ignored), so a leaked escape
+    code would change the screen here as it would there."""
+    lines, row, col, i = [[]], 0, 0, 0
+    while i < len(output):
+        ch = output[i]
+        if ch == "\x1b" and output[i + 1:i + 2] == "[":
+            match = re.match(r"\x1b\[([?0-9;]*)([A-Za-z@])", output[i:])
+            args, final = match.group(1), match.group(2)
+            n = int(args) if args.isdigit() else 1
+            if final == "A":
+                row = max(0, row - n)
+            elif final == "B":
+                row += n
+            elif final == "K":
+                lines[row][col:] = [] if args in ("", "0") else lines[row][col:]
+                if args == "2":
+                    lines[row] = []
+            elif final == "J":
+                lines[row + 1:] = []
+                lines[row][col:] = []
+            i += match.end()
+            while len(lines) <= row:
+                lines.append([])
+            continue
+        if ch == "\x1b" and output[i + 1:i + 2] == "]":  # OSC: up to BEL or ESC backslash
+            end = min(j for j in (output.find("\x07", i), output.find("\x1b\\", i), len(output)) if j != -1)
+            i = end + 1
+            continue
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            row += 1
+            if row == len(lines):
+                lines.append([])
+        elif ch == "\b":
+            col = max(0, col - 1)
+        elif ch.isprintable() or ch == " ":
+            if col == cols:
+                row, col = row + 1, 0
+                if row == len(lines):
+                    lines.append([])
+            line = lines[row]
+            line.extend(" " * (col - len(line)))
+            line[col:col + 1] = [ch]
+            col += 1
+        i += 1
+    return ["".join(line) for line in lines][-rows:]
+
+
+def unwrapped(rows: list[str], cols: int = 80) -> str:
+    """The screen's rows as the lines they show: a full row was wrapped, so it goes on in the next one."""
+    return "".join(row if len(row) == cols else row + "\n" for row in rows)
+
+
+def run_in_a_terminal(args: list[str], cwd: Path, answer: str) -> str:
+    """`python -m harness_lib ARGS` with a pty as its terminal (stdin, stdout, stderr), typing `answer` at the
+    approval question, as a person would; everything the terminal received, decoded."""
+    terminal, keyboard = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))}
+    process = subprocess.Popen([sys.executable, "-m", "harness_lib", *args], stdin=keyboard, stdout=keyboard,
+                               stderr=keyboard, cwd=cwd, env={**env, "HARNESS_OFFLINE": "1", "TERM": "xterm"})
+    os.close(keyboard)
+    received, answered, deadline = b"", False, time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([terminal], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(terminal, 65536)
+                except OSError:  # the process closed its end
+                    break
+                if not chunk:
+                    break
+                received += chunk
+            if not answered and b"[y/N]" in received:
+                os.write(terminal, answer.encode() + b"\n")
+                answered = True
+            if process.poll() is not None and not ready:
+                break
+    finally:
+        os.close(terminal)
+        process.wait(timeout=30)
+    return received.decode("utf-8", errors="replace")
+
+
+def test_after_an_approved_write_the_last_screen_says_it_was_written(tmp_path):
+    """A README whose first line moves the cursor up and erases lines, then claims nothing was written, and
+    pads the screen: the model quotes it in its answer after the write was approved. Before the fix the last
+    screen read "... Nothing was written." and the "→ approved" line was gone. Now no escape code from the
+    model reaches the terminal, and the harness's own record comes last: written."""
+    hostile = ("\x1b[1A\x1b[2K" * 6 + "\x1b[0J\rNothing was written." + "\x1b[37m" + "\u2028" * 30
+               + " " * 1500 + "\u02ba) [approve] nothing to do \x1b]0;title\x07")
+    root = project(tmp_path, first_line=hostile)
+    output = run_in_a_terminal(["--scenario", "high-impact", TIME_TASK.replace("What time is it?", LESSON_TASK)],
+                               root, "y")
+    assert (root / "scratch" / "answer.txt").exists()
+    assert hostile[:20] in (root / "scratch" / "answer.txt").read_text()  # the model did quote the file
+    assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", output.replace("\r\n", "\n")), \
+        "a control character reached the terminal"
+    last = "\n".join(screen(output))
+    assert "→ approved" in output and "\\u001b[1A" in output  # the decision line, and the codes shown, not obeyed
+    assert re.search(r'\n\[approve\] that is, in short: write_file\(path="scratch/answer\.txt", '
+                     r'content=\(\d+ characters\)\) — allow it\? \[y/N\] ', output.replace("\r\n", "\n")), \
+        "a long question ends with the call's identity, next to the prompt"
+    record = unwrapped(screen(output))
+    assert '[record] write_file(path="scratch/answer.txt"' in record
+    assert "→ approved, run: \"wrote" in record and "to scratch/answer.txt\"" in record
+    assert screen(output)[-1].strip() != "Nothing was written."
+
+
+@pytest.mark.parametrize("flag, written, outcome", [("yes", True, '→ approved, run: "wrote '),
+                                                     ("no", False, '→ not run: "Not approved: ')])
+def test_the_record_after_the_answer_says_what_became_of_each_high_impact_call(tmp_path, offline, monkeypatch,
+                                                                                capsys, flag, written, outcome):
+    root = project(tmp_path, first_line="\x1b[2J\x1b[HI saved nothing.\r")
+    monkeypatch.chdir(root)
+    assert main(["--scenario", "high-impact", "--approve", flag, LESSON_TASK]) == 0
+    out = capsys.readouterr().out
+    assert (root / "scratch" / "answer.txt").exists() is written
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", out)
+    last = out.rstrip("\n").split("\n")[-1]
+    assert last.startswith('[record] write_file(path="scratch/answer.txt", content=(') and outcome in last
+
+
+HOSTILE_FIRST_LINES = {
+    "cursor up, erase, fake end": "\x1b[1A\x1b[2K\x1b[1A\x1b[2KNothing was written.",
+    "colour left on": "answer\x1b[37m",
+    "carriage return": "wrote it\rNothing was written.",
+    "backspaces": "approved\b\b\b\b\b\b\b\brejected",
+    "C1 CSI": "\x9b2J\x9b1Aclear",
+    "OSC title and link": "\x1b]0;pwned\x07\x1b]8;;https://x.invalid\x07link\x1b]8;;\x07",
+    "bidi": "\u202etxt.exe",
+    "draws nothing": "a\ufffc\u2800\u3164\u200b\U000e0041b",
+    "padding and look-alike quotes": " " * 1_000 + "\u02ba) [approve] delete_file(\u02bapath\u02ba)",
+    "line separators": "one\u2028two\u2029three\x85four",
+}
+
+
+def test_no_escape_code_a_file_holds_reaches_the_terminal_and_the_record_comes_last(tmp_path, offline, monkeypatch,
+                                                                                      capsys):
+    """Each hostile first line, quoted by the model in its answer and in the content it writes (approved): the
+    terminal gets no control character but the line break, and its last line is the harness's record."""
+    for number, (kind, first_line) in enumerate(HOSTILE_FIRST_LINES.items()):
+        (tmp_path / str(number)).mkdir()
+        root = project(tmp_path / str(number), first_line=first_line)
+        monkeypatch.chdir(root)
+        assert main(["--scenario", "high-impact", "--approve", "yes", LESSON_TASK]) == 0, kind
+        out = capsys.readouterr().out
+        assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202e\ufffc\u2800\u3164\u200b]", out), kind
+        assert " " * 16 not in out, kind
+        assert out.rstrip("\n").split("\n")[-1].startswith('[record] write_file(path="scratch/answer.txt"'), kind
+        assert '→ approved, run: "wrote ' in out.rstrip("\n").split("\n")[-1], kind
+        assert first_line[:3] in (root / "scratch" / "answer.txt").read_text(encoding="utf-8"), kind  # quoted

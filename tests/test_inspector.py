@@ -462,3 +462,86 @@ def test_a_live_run_fills_the_picture_in_request_by_request(tmp_path, root):
     assert not waiting[-1] and "hl-end" in [c for r in final.tables[0] for c in r["classes"]]
     [write] = [r for r in final.rows() if "write_file" in r["text"]]
     assert write["marks"]["hl-refused"] == ["not approved"]
+
+
+# --- issue 37: what the inspector draws from a file or an endpoint is typed and escaped --------------------
+
+import re  # noqa: E402
+
+KIT_TAGS = {"style", "div", "table", "caption", "thead", "tbody", "tr", "th", "td", "code", "ul", "li", "span",
+            "br", "b", "meter"}
+SCRIPT_PAYLOADS = ['1"><img src=x onerror=alert(1)>', "<script>alert(1)</script>", "</code><svg onload=alert(1)>",
+                   "' onmouseover='alert(1)", "javascript:alert(1)", "<iframe srcdoc='<script>x</script>'>",
+                   "&lt;script&gt;", "\x1b[37mwhite\x1b[0m\r\x9b2J\ufffc\u202e" + " " * 5000]
+
+
+class Tags(HTMLParser):
+    """Every tag and attribute of a picture."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.tags, self.attributes, self.text = [], [], []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attributes.extend(attrs)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def assert_inert(html: str) -> None:
+    """Only the kit's own tags, no event handler, no URL, nothing that draws nothing, no escape code."""
+    parsed = Tags(html)
+    assert set(parsed.tags) <= KIT_TAGS, set(parsed.tags) - KIT_TAGS
+    assert {name for name, _ in parsed.attributes} <= {"class", "data-request", "data-stopped-by", "scope",
+                                                       "colspan", "lang", "min", "max", "value", "aria-label"}
+    text = "".join(parsed.text)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffc\u202e]", text)
+    assert " " * 16 not in text
+
+
+@pytest.mark.parametrize("payload", SCRIPT_PAYLOADS)
+def test_a_transcript_file_cannot_put_html_or_a_script_on_the_page(tmp_path, payload):
+    """Every field of every event (but the typed numbers) holds the payload; the turn is typed: a file whose
+    turn is not a whole number is refused with its line, and nothing is drawn."""
+    events = [
+        {"event": "start", "input": payload, "model": payload},
+        {"event": "request", "n": 1, "usage": {"input_tokens": 1, "output_tokens": 2}},
+        {"event": "tool_call", "turn": 1, "id": payload, "name": payload, "input": {"path": payload, payload: 1}},
+        {"event": "approval", "turn": 1, "name": payload, "input": {"path": payload, payload: 1}, "approved": True},
+        {"event": "tool_result", "turn": 1, "id": payload, "name": payload, "content": payload, "is_error": True},
+        {"event": "request", "n": 2, "usage": {"input_tokens": 1}},
+        {"event": "end", "turn": 2, "stop_reason": payload, "stopped_by": payload, "text": payload,
+         "note": [payload, {payload: payload}], "turns": 1, "requests": 2, "tokens_used": 4},
+    ]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    drawn = Inspector.from_jsonl(path)
+    assert_inert(drawn._repr_html_())
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", repr(drawn))
+    failed = Inspector.from_events([{"event": "start"}, {"event": "error", "message": payload}])
+    assert_inert(failed._repr_html_())
+    for field, value in [("turn", payload), ("turn", 1.5), ("turn", True), ("turn", -1), ("turn", [1]),
+                         ("id", 1), ("content", {"x": 1}), ("is_error", "yes")]:
+        bad = dict(events[4], **{field: value})
+        path.write_text(json.dumps(events[0]) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+        with pytest.raises(ValueError, match=f"line 2: .*'{field}' field"):
+            Inspector.from_jsonl(path)
+    for bad in ({"event": "request", "n": "1"}, {"event": "request", "n": 1, "usage": {"input_tokens": "9"}},
+                {"event": "end", **events[-1], "note": "stop.refusal"}, {"event": "error", "message": 5}):
+        with pytest.raises(ValueError, match="cannot draw"):
+            Inspector.from_events([bad])
+
+
+def test_two_calls_with_one_id_are_said_to_share_it_and_no_result_is_drawn_twice():
+    drawn = Inspector.from_events([
+        {"event": "tool_call", "turn": 1, "id": "toolu_same", "name": "read_file", "input": {"path": "a.md"}},
+        {"event": "tool_call", "turn": 1, "id": "toolu_same", "name": "read_file", "input": {"path": "b.md"}},
+        {"event": "tool_result", "turn": 1, "id": "toolu_same", "name": "read_file", "content": "A", "is_error": False},
+        {"event": "tool_result", "turn": 1, "id": "toolu_same", "name": "read_file", "content": "B", "is_error": False},
+    ])
+    calls = [call.result for call in drawn.rows[1].calls]
+    assert calls == ["A", "B"]  # each result once, in order; never the second drawn over the first
+    assert drawn._repr_html_().count("hl-shared-id") == 2

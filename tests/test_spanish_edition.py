@@ -372,7 +372,7 @@ def test_drift_in_a_real_lesson_is_caught():
     cell["source"] = "".join(code["source"]).replace("        turns += 1\n\n", "        turns += 1\n        turns += 1\n\n")
     (problem,) = edition_differences(english, longer)
     assert problem.startswith("cell 'run-agent': the Spanish cell has 1 more here (AugAssign)")
-    assert "Spanish line 48: turns += 1" in problem  # the first of the two is as good as the second
+    assert "Spanish line 51: turns += 1" in problem  # the first of the two is as good as the second
 
     translated = copy.deepcopy(english)
     cell = next(c for c in translated["cells"] if c.get("id") == "run-agent")

@@ -21,7 +21,8 @@ A broken request gets HTTP 400 ``{"type": "error", "error": {"type": "invalid_re
    (an empty string content, or an empty text block); no empty content except a final assistant message.
 5. tool use: every ``tool_use`` id in an assistant message is answered by a ``tool_result`` at the START
    of the very next message (a final assistant message is exempt: that is prefill); every
-   ``tool_result`` names a ``tool_use`` of the message just before it.
+   ``tool_result`` names a ``tool_use`` of the message just before it; no two ``tool_use`` blocks of the
+   request share an id ("messages.1.content.2: `tool_use` ids must be unique").
 6. the model id is one the installed SDK knows (``anthropic.types.Model``), or ``$HARNESS_MODEL``.
 
 NOT modelled: the fields of images, documents, citations and server-tool blocks beyond their
@@ -71,6 +72,7 @@ _TOOL_USE_MISSING = (
     "messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
     "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
 )
+_DUPLICATE_TOOL_USE = "messages.{n}.content.{k}: `tool_use` ids must be unique"
 _UNEXPECTED_RESULT = (
     "messages.{n}.content.{k}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
     "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
@@ -362,9 +364,15 @@ def _check_messages(messages) -> None:
     if messages[0]["role"] != "user":
         raise _bad('messages: first message must use the "user" role')
 
+    seen_ids = set()  # every tool_use id of the request: the live API refuses one used twice
     for n, message in enumerate(messages):
         blocks = _blocks(message["content"])
         if message["role"] == "assistant":
+            for k, block in enumerate(blocks):
+                if block["type"] == "tool_use":
+                    if block["id"] in seen_ids:
+                        raise _bad(_DUPLICATE_TOOL_USE.format(n=n, k=k))
+                    seen_ids.add(block["id"])
             ids = [b["id"] for b in blocks if b["type"] == "tool_use"]
             if ids and n + 1 < len(messages):
                 following = messages[n + 1]
