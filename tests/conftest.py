@@ -40,10 +40,12 @@ kernel_ipc.use()  # this process's kernels (nbval's, nbclient's, jupyter_client'
 # hypothesis's example database in the one folder a test run writes into (not .hypothesis/ in the kit)
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(OUTPUT / "hypothesis"))
 
-# The test suite's plugins (pyproject.toml turns off auto-loading): xdist and hypothesis when installed, and
-# tests/suite_schedule.py, which spreads `pytest` (no paths) over the cores.
-pytest_plugins = [name for name in ("xdist.plugin", "_hypothesis_pytestplugin")
-                  if importlib.util.find_spec(name.partition(".")[0])] + ["suite_schedule"]
+# The test suite's plugins (pyproject.toml turns off auto-loading): xdist, hypothesis and pytest-timeout when
+# installed, tests/suite_schedule.py, which spreads `pytest` (no paths) over the cores, tests/suite_timeout.py,
+# the time limit of every test, and tests/suite_mutation.py, the suite's settings under mutmut.
+pytest_plugins = [name for name in ("xdist.plugin", "_hypothesis_pytestplugin", "pytest_timeout")
+                  if importlib.util.find_spec(name.partition(".")[0])] + ["suite_schedule", "suite_timeout",
+                                                                          "suite_mutation"]
 
 # tests/fixtures/ holds notebooks the browser tests open in JupyterLab; they are not lessons for nbval
 # (the approval probe would wait for a click that never comes).

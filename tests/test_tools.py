@@ -644,3 +644,205 @@ def test_arun_tool_awaits_coroutine_tools_and_reports_failures(tools):
         ("invalid input for read_file: 'path' is a required property", True),
         ("unknown tool: nope. Available tools: get_time, read_file, write_file, delete_file", True),
     ]
+
+
+# --- what mutation testing found untested (docs/development.md, "Mutation testing") ----------------------------
+# Each test asserts what a user of the tools sees; each was checked to fail with the bug it names planted by hand.
+
+import stat  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["read_file", "write_file"])
+def test_a_file_swapped_for_a_symlink_after_the_check_is_not_followed(root, tools, monkeypatch, name):
+    """The race on the last name, made deterministic: the look (lstat) sees a regular file, but by the time it
+    is opened, x.txt is a symlink out of the root. POSIX: the open with O_NOFOLLOW refuses it (what it would
+    open is a regular file, so the fstat check would not). Fallback: the final resolve() check sees it leave."""
+    base = root if name == "read_file" else root / SCRATCH
+    (base / "x.real").write_text("inside", encoding="utf-8")
+    real = os.lstat(base / "x.real")
+    (base / "x.txt").symlink_to(root.parent / "root-evil" / "secret.txt")
+    for folder in (sandbox._HeldFolder, sandbox._PathFolder):
+        looked = folder.lstat
+        monkeypatch.setattr(folder, "lstat", lambda self, n, looked=looked:
+                            real if n == "x.txt" else looked(self, n))
+    path = "x.txt" if name == "read_file" else "scratch/x.txt"
+    assert refused(tools, name, call(name, path)) in (
+        f"{name}: cannot use {path}: Too many levels of symbolic links",  # POSIX: O_NOFOLLOW's ELOOP
+        f"{name}: cannot use {path}: it now leads out of the project root")  # the fallback's resolve()
+    assert (root.parent / "root-evil" / "secret.txt").read_text() == "the secret"  # not read into, not written
+
+
+def test_a_new_file_is_readable_by_all_and_executable_by_none(root, tools):
+    old = os.umask(0)  # what the tool asks for, not what the umask leaves of it
+    try:
+        tools["write_file"]({"path": "scratch/new.txt", "content": "x"})
+        tools["write_file"]({"path": "scratch/sub/deeper.txt", "content": "x"})
+    finally:
+        os.umask(old)
+    for path in (root / SCRATCH / "new.txt", root / SCRATCH / "sub" / "deeper.txt"):
+        assert stat.filemode(os.stat(path).st_mode) == "-rw-r--r--"
+
+
+def test_delete_in_a_subfolder_of_scratch(root, tools):
+    tools["write_file"]({"path": "scratch/notes/old.txt", "content": "old"})
+    tools["write_file"]({"path": "scratch/notes/keep.txt", "content": "keep"})
+    tools["write_file"]({"path": "scratch/old.txt", "content": "top"})
+    assert tools["delete_file"]({"path": "scratch/notes/old.txt"}) == "deleted scratch/notes/old.txt"
+    assert sorted(p.name for p in (root / SCRATCH / "notes").iterdir()) == ["keep.txt"]
+    assert (root / SCRATCH / "old.txt").read_text() == "top"
+    assert refused(tools, "delete_file", {"path": "scratch/notes/old.txt"}) == \
+        "file not found: scratch/notes/old.txt"
+
+
+def only_dir_fd_taken_away(monkeypatch):
+    """A POSIX system without dir_fd (the O_* flags are there): the fallback walk, with O_NOFOLLOW and O_NONBLOCK."""
+    monkeypatch.setattr(os, "supports_dir_fd", set())
+
+
+@pytest.fixture(params=["held folders", "paths with posix flags"])
+def posix_walk(request, platform, monkeypatch):
+    """On POSIX: the walk that holds folders open, and the fallback walk where only dir_fd is missing."""
+    posix_only(platform, "needs O_NOFOLLOW and O_NONBLOCK")
+    if request.param == "paths with posix flags":
+        only_dir_fd_taken_away(monkeypatch)
+    return request.param
+
+
+def looks_like(monkeypatch, name, info):
+    """The walk's look (lstat) at `name` sees `info`: what was there before another process swapped it."""
+    for folder in (sandbox._HeldFolder, sandbox._PathFolder):
+        looked = folder.lstat
+        monkeypatch.setattr(folder, "lstat", lambda self, n, looked=looked: info if n == name else looked(self, n))
+
+
+@pytest.mark.parametrize("name", ["read_file", "write_file"])
+def test_a_file_swapped_for_a_link_inside_the_root_is_not_followed_either(root, monkeypatch, posix_walk, name):
+    """The link stays inside the root, so only O_NOFOLLOW at the open refuses it (no resolve() check can)."""
+    tools = make_tool_impls(root)
+    base = root if name == "read_file" else root / SCRATCH
+    (base / "target.txt").write_text("the target", encoding="utf-8")
+    (base / "x.txt").symlink_to(base / "target.txt")
+    looks_like(monkeypatch, "x.txt", os.lstat(base / "target.txt"))
+    path = "x.txt" if name == "read_file" else "scratch/x.txt"
+    assert refused(tools, name, call(name, path)) == f"{name}: cannot use {path}: Too many levels of symbolic links"
+    assert (base / "target.txt").read_text(encoding="utf-8") == "the target"
+
+
+@pytest.mark.parametrize("name", ["read_file", "write_file"])
+def test_a_file_swapped_for_a_fifo_after_the_check_is_refused_without_blocking(root, monkeypatch, posix_walk, name):
+    """Opened without O_NONBLOCK, a FIFO with no writer would block the tool for ever; opened with it, the check
+    of what was opened (fstat) refuses it."""
+    tools = make_tool_impls(root)
+    base = root if name == "read_file" else root / SCRATCH
+    (base / "plain.txt").write_text("plain", encoding="utf-8")
+    os.mkfifo(base / "x.txt")
+    looks_like(monkeypatch, "x.txt", os.lstat(base / "plain.txt"))
+    path = "x.txt" if name == "read_file" else "scratch/x.txt"
+    assert refused(tools, name, call(name, path)) in (
+        f"{name}: {path} is not a regular file (pipes, devices and sockets are refused)",  # opened, then refused
+        f"{name}: cannot use {path}: No such device or address")  # POSIX: a FIFO with no reader, for writing
+
+
+def test_a_folder_swapped_for_a_fifo_after_the_check_is_refused_without_blocking(root, tools, platform, monkeypatch):
+    posix_only(platform, "os.mkfifo; the fallback walk does not close this race")
+    (root / "notes.real").mkdir()
+    os.mkfifo(root / "notes")
+    looks_like(monkeypatch, "notes", os.lstat(root / "notes.real"))
+    assert refused(tools, "read_file", {"path": "notes/a.md"}) == "read_file: cannot use notes/a.md: Not a directory"
+
+
+def test_a_project_root_swapped_for_a_fifo_is_refused_without_blocking(tmp_path, platform):
+    posix_only(platform, "os.mkfifo")
+    (tmp_path / "root").mkdir()
+    tools = make_tool_impls(tmp_path / "root")
+    (tmp_path / "root").rmdir()
+    os.mkfifo(tmp_path / "root")
+    assert refused(tools, "read_file", {"path": "a.md"}) == "read_file: cannot use a.md: Not a directory"
+
+
+def test_a_windows_junction_is_refused_like_a_link(root, tools, monkeypatch):
+    """On Windows a junction (or any reparse point) looks like a folder to S_ISLNK: st_reparse_tag gives it away."""
+    from types import SimpleNamespace
+
+    (root / "junction").mkdir()
+    looks_like(monkeypatch, "junction", SimpleNamespace(st_mode=stat.S_IFDIR | 0o755, st_reparse_tag=0xA0000003))
+    assert refused(tools, "read_file", {"path": "junction/a.md"}) == \
+        "read_file: junction is a symbolic link; links are not followed (in junction/a.md)"
+    assert sandbox.require_regular(SimpleNamespace(st_mode=stat.S_IFREG, st_reparse_tag=0), "a", "t") is None
+
+
+@pytest.mark.parametrize("missing", ["O_NOFOLLOW", "O_DIRECTORY", "dir_fd for os.unlink", "lstat with dir_fd"])
+def test_a_system_missing_any_one_facility_takes_the_fallback_walk(platform, monkeypatch, missing):
+    posix_only(platform, "starts from this OS's facilities")
+    if missing.startswith("O_"):
+        monkeypatch.delattr(os, missing)
+    elif missing == "dir_fd for os.unlink":
+        monkeypatch.setattr(os, "supports_dir_fd", os.supports_dir_fd - {os.unlink})
+    else:
+        monkeypatch.setattr(os, "supports_follow_symlinks", os.supports_follow_symlinks - {os.stat})
+    assert not sandbox.can_hold_folders()
+
+
+def test_a_system_with_exactly_the_four_dir_fd_functions_holds_folders(platform, monkeypatch):
+    posix_only(platform, "starts from this OS's facilities")
+    monkeypatch.setattr(os, "supports_dir_fd", {os.open, os.stat, os.mkdir, os.unlink})
+    assert sandbox.can_hold_folders()
+
+
+def test_a_file_read_in_short_pieces_is_read_whole(root, tools, monkeypatch):
+    """os.read may return fewer bytes than asked (a network file system, a signal): read_file reads on."""
+    (root / "long.md").write_text("0123456789" * 1000, encoding="utf-8")
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: real_read(fd, min(n, 100)))
+    assert tools["read_file"]({"path": "long.md"}) == ("0123456789" * 1000)[:READ_LIMIT]
+    # a first read that comes back short, then full ones: still no byte past the limit is read (a NUL there
+    # must not make the text look binary)
+    (root / "nul.md").write_bytes(b"a" * (READ_LIMIT * 4) + b"\0" + b"b" * 100)
+    reads = []
+
+    def first_read_short(fd, n):
+        reads.append(n)
+        return real_read(fd, 10 if len(reads) == 1 else n)
+
+    monkeypatch.setattr(os, "read", first_read_short)
+    assert tools["read_file"]({"path": "nul.md"}) == "a" * READ_LIMIT
+
+
+def test_what_the_model_reads_when_no_tool_is_available_or_a_tool_has_no_schema(tools):
+    assert run_tool(tools, "read_file", {"path": "README.md"}, []) == \
+        ("unknown tool: read_file. Available tools: none", True)
+    assert run_tool({"ping": lambda tool_input: "pong"}, "ping", {"any": "thing"}, [{"name": "ping"}]) == \
+        ("pong", False)  # a tool listed without an input_schema takes any object
+
+
+SHORT = [{"name": "note", "input_schema": {"type": "object", "properties": {
+    "text": {"type": "string", "maxLength": 1},
+    "items": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}}]
+
+
+def test_a_schema_error_is_read_whole_up_to_200_characters_then_cut_to_150(tools):
+    impls = {"note": lambda tool_input: "noted"}
+    fits = run_tool(impls, "note", {"text": "a" * 186}, SHORT)[0]  # the error: 'aaa...a' is too long (200)
+    assert fits == f"invalid input for note: '{'a' * 186}' is too long (field 'text')"
+    cut = run_tool(impls, "note", {"text": "a" * 187}, SHORT)[0]
+    assert cut == f"invalid input for note: '{'a' * 149} ... (cut) (field 'text')"
+    nested = run_tool(impls, "note", {"items": [{"n": 1}, {"n": "two"}]}, SHORT)[0]
+    assert nested == "invalid input for note: 'two' is not of type 'integer' (field 'items/1/n')"
+
+
+def test_a_tool_that_returns_no_text_is_named_in_the_failure(tools):
+    async def answer_with_a_number(tool_input):
+        return 42
+
+    schema = [{"name": "count", "input_schema": {"type": "object"}}]
+    assert asyncio.run(arun_tool({"count": answer_with_a_number}, "count", {}, schema)) == \
+        ("tool failed: count returned int, not a string", True)
+    assert asyncio.run(arun_tool({"count": lambda tool_input: None}, "count", {}, schema)) == \
+        ("tool failed: count returned NoneType, not a string", True)
+
+
+def test_write_file_called_directly_refuses_content_that_is_not_text(root, tools):
+    """The schema stops it in run_tool; called directly (a lesson does), the tool says so itself."""
+    assert refused(tools, "write_file", {"path": "scratch/n.txt", "content": 5}) == \
+        "write_file: the content must be a string, not int"
+    assert not (root / SCRATCH / "n.txt").exists()

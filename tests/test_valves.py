@@ -41,3 +41,19 @@ def test_find_cycle():
     assert find_cycle(["A", "B", "A", "B", "A", "B"], repeats=3) == 2
     assert find_cycle(["A", "B", "A", "B", "C"]) is None  # a cycle the model has left is not counted
     assert find_cycle(["A"] * 50 + ["B", "C", "D", "E", "F", "G"]) is None  # the look-back is bounded
+
+
+# --- what mutation testing found untested (docs/development.md, "Mutation testing") ----------------------------
+
+def test_tokens_of_counts_a_usage_without_cache_fields_at_all():
+    """A usage object that has no cache attributes (an older SDK, a hand-made stand-in) still counts: missing is 0."""
+    from types import SimpleNamespace
+
+    assert tokens_of(SimpleNamespace(input_tokens=10, output_tokens=5)) == 15
+    assert tokens_of(SimpleNamespace()) == 0
+
+
+def test_signature_shows_non_ascii_names_as_they_are():
+    """The no-progress sentence and the inspector show the call as the model wrote it: año.md, not a\\u00f1o.md."""
+    call = [{"type": "tool_use", "id": "t", "name": "read_file", "input": {"path": "notas/año.md", "note": "✓ 中文"}}]
+    assert signature_of(call) == 'read_file({"note":"✓ 中文","path":"notas/año.md"})'
