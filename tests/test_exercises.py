@@ -1,10 +1,11 @@
 """The exercises grade as promised:
 
 - the reference solutions pass; the untouched starters fail — by their checks, not by a crash;
-- every wrong answer fails on a ✗ criterion of the check that guards it. Two batches: the classes of wrong answer
-  the checks were designed for (ISSUE_CLASSES), and answers written the way a beginner writes them, without
-  looking at the checks (BEGINNER, VALVES); answers that are right but worded or built differently still pass
-  (CORRECT);
+- every wrong answer fails on a ✗ criterion of the check that guards it. Three batches: the classes of wrong answer
+  the checks were designed for (ISSUE_CLASSES), answers written the way a beginner writes them, without looking at
+  the checks (BEGINNER, VALVES), and answers written blind to the checks for issue 36 (STATE: state that outlives a
+  run, an approver never awaited, a ✏️ cell that raised, the task texts' one reading), each with the hint its first
+  ✗ must give (CAUSES); answers that are right but worded or built differently still pass (CORRECT);
 - a notebook whose grader cells or grading.py were changed, or that holds something shaped like an API key, is
   not graded, and the message says where;
 - grading gives the same verdict and summary from the root, from exercises/, from exercises/solutions/, with an
@@ -119,7 +120,7 @@ ISSUE_CLASSES = {
         [("check-ask", "✗ no approver (approve=None): write_file does not run")]),
     "1-ignores-tools-argument": (EX1, {"run-tool-uses": [
         ("await arun_tool(tool_impls, block.name, block.input, tools)", "await arun_tool(tool_impls, block.name, block.input)")]},
-        [("check-allow", "✗ an allowed tool the caller offers, not in the lesson's TOOLS (send_email), runs")]),
+        [("check-allow", "✗ each call is checked against the tools the valve is given")]),
     "1-every-block-is-a-call": (EX1, {"run-tool-uses": [
         ('    calls = [block for block in content if block.type == "tool_use"]', "    calls = list(content)")]},
         [("check-allow", "✗ the run: the API accepted every request and the model finished"),
@@ -177,7 +178,8 @@ BEGINNER = {
         [("check-deny", "✗ a tier that is none of the three")]),
     "b1-uses-globals": (EX1, {"run-tool-uses": [("tier = policy.get(block.name, default_tier)",
                                                  "tier = POLICY.get(block.name, DEFAULT_TIER)")]},
-        [("check-default-tier", "✗ default_tier='allow': the unlisted delete_file ran without asking")]),
+        [("check-allow", "✗ the valve follows the policy and default_tier it is given"),
+         ("check-default-tier", "✗ the valve follows the policy and default_tier it is given")]),
     "b1-policy-index": (EX1, {"run-tool-uses": [("tier = policy.get(block.name, default_tier)", "tier = policy[block.name]")]},
         [("check-default-tier", "✗ default_tier='allow': the unlisted delete_file ran without asking")]),
     "b1-deny-without-is-error": (EX1, {"run-tool-uses": [
@@ -203,7 +205,7 @@ BEGINNER = {
     "b1-forgot-await-approve": (EX1, {"run-tool-uses": [
         ("approved = approve is not None and await approve(block.name, block.input) is True",
          "approved = approve is not None and bool(approve(block.name, block.input))")]},
-        [("check-ask", "✗ write_file (ask) was put to the approver once")]),
+        [("check-ask", "✗ every call that needs a yes was put to the approver")]),
     "b1-sync-run-tool": (EX1, {"run-tool-uses": [
         ("text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)",
          "text, is_error = run_tool(tool_impls, block.name, block.input, tools)"),
@@ -280,7 +282,7 @@ BEGINNER = {
         messages.append({"role": "user", "content": results})
         response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
         requests += 1
-    return AgentResult("Stopped: turn cap reached.", "max_turns", turns, requests, 0, messages)
+    return AgentResult(f"Stopped: turn cap of {max_turns} reached.", "max_turns", turns, requests, 0, messages)
 ''')},
         [("check-model-answer", "✗ it returns the model's own answer (stopped_by='end_turn'), not a cap message")]),
     "b2-raises-at-cap": (EX2, {"capped-loop": [
@@ -335,7 +337,7 @@ CORRECT = {
         if response.stop_reason != "tool_use":
             return AgentResult(final_text(response), response.stop_reason, turns, requests, 0, messages)
         if turns >= max_turns:
-            return AgentResult("Max turns reached.", "max_turns", turns, requests, 0, messages)
+            return AgentResult(f"Max turns ({max_turns}) reached.", "max_turns", turns, requests, 0, messages)
         turns += 1
         messages += [{"role": "assistant", "content": response.content},
                      {"role": "user", "content": await run_tool_uses(response.content, tool_impls, tools)}]
@@ -428,14 +430,14 @@ _V = {
     # part 3: run_guarded
     "3-budget-at-bottom": ({"guarded-loop": [(BUDGET_CHECK, ""), (COUNT, COUNT + '''\
         if tokens_used >= token_budget:
-            return AgentResult("Token budget exceeded.", "token_budget", turns, requests, tokens_used, messages)
+            return AgentResult(f"Token budget of {token_budget} exceeded.", "token_budget", turns, requests, tokens_used, messages)
 ''')]}, [("check-budget", "✗ a model that ends its turn keeps its answer"),
          ("check-budget", "✗ token_budget=1: the first response already spends it, so no turn runs")]),
     "3-budget-before-cap": ({"guarded-loop": [(BUDGET_CHECK, ""), (
         '    while response.stop_reason == "tool_use":\n',
         '    while response.stop_reason == "tool_use":\n'
         '        if tokens_used >= token_budget:\n'
-        '            return AgentResult("Out of budget.", "token_budget", turns, requests, tokens_used, messages)\n')]},
+        '            return AgentResult(f"Out of budget: {tokens_used} tokens.", "token_budget", turns, requests, tokens_used, messages)\n')]},
         [("check-budget", "✗ max_turns=0 and token_budget=1 both say stop: the turn cap, checked first, names it")]),
     "3-budget-greater-than": ({"guarded-loop": [("if tokens_used >= token_budget:", "if tokens_used > token_budget:")]},
         [("check-budget", "✗ a budget reached exactly")]),
@@ -455,7 +457,7 @@ _V = {
         '        messages.append({"role": "assistant", "content": response.content})\n',
         '        messages.append({"role": "assistant", "content": response.content})\n'
         '        if tokens_used >= token_budget:\n'
-        '            return AgentResult("Budget reached.", "token_budget", turns, requests, tokens_used, messages)\n')]},
+        '            return AgentResult(f"Budget of {token_budget} tokens reached.", "token_budget", turns, requests, tokens_used, messages)\n')]},
         [("check-budget", "✗ the history it returns can be continued")]),
     "3-progress-after-tools": ({"guarded-loop": [(PROGRESS_CHECK, ""), (RUN_TOOLS, RUN_TOOLS + '''\
         signatures.append(signature_of(response.content))
@@ -597,7 +599,7 @@ _V = {
                                         "    calls = list(content)")]},
         [("check-gate", "✗ rejected run: the API accepted every request and the model finished")]),
     "4-approve-name-only": ({"gate": [("await approve(block.name, block.input)", "await approve(block.name)")]},
-        [("check-gate", "✗ write_file was put to the approver once, with its name and input")]),
+        [("check-gate", "✗ every call that needs a yes was put to the approver")]),
     "4-rejection-says-policy": ({"gate": [("results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))",
                                            'results.append(tool_result(block.id, "Error: not allowed by the policy.", '
                                            "is_error=True))")]},
@@ -676,7 +678,7 @@ CORRECT = CORRECT | {  # right answers built differently, for exercises 3 and 4
         "guarded-loop": [(BUDGET_CHECK, BUDGET_CHECK.replace(
             'AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "\n'
             '                               f"of {token_budget}.", "token_budget"',
-            'AgentResult("Token budget used up: the harness ended the run.", "token_budget"')),
+            'AgentResult(f"Token budget used up ({tokens_used:,} tokens): the harness ended the run.", "token_budget"')),
             (PROGRESS_CHECK, PROGRESS_CHECK.replace(
                 'AgentResult(f"Stopped by the harness: the last turns repeat a cycle of {period} "\n'
                 '                               f"({\' -> \'.join(signatures[-period:])}); no progress.",',
@@ -709,6 +711,74 @@ CORRECT = CORRECT | {  # right answers built differently, for exercises 3 and 4
 ''')}),
 }
 
+CORRECT = CORRECT | {  # issue 36: right answers in other styles (gather, a dispatch helper, the stops' texts in other
+    # words, naming the valve and its limit; `is not None` for a period; the questions asked at once)
+ "c1-dispatch-gather-own-words": (EX1, {"run-tool-uses": rtu('''\
+    import asyncio
+
+    async def decide(block):  # -> None when the call may run, else the text it gets instead
+        tier = policy.get(block.name, default_tier)
+        if tier == "allow":
+            return None
+        if tier == "ask":
+            yes = approve is not None and (await approve(block.name, block.input)) is True
+            return None if yes else REJECTED_MESSAGE
+        return f"Policy says no: {block.name} may not be used here."
+
+    async def answer(block, refusal):
+        if refusal is not None:
+            return tool_result(block.id, refusal, is_error=True)
+        text, failed = await arun_tool(tool_impls, block.name, block.input, tools)
+        return tool_result(block.id, text, failed)
+
+    uses = [b for b in content if b.type == "tool_use"]
+    refusals = [await decide(b) for b in uses]  # every decision first, in order
+    return list(await asyncio.gather(*(answer(b, r) for b, r in zip(uses, refusals))))  # then run them together
+''')}),
+ "c2-cap-other-words": (EX2, {"capped-loop": capped(SOLUTION_TOP + '''\
+    while True:
+        if response.stop_reason != "tool_use":
+            return AgentResult(final_text(response), response.stop_reason, turns, requests, 0, messages)
+        if turns >= max_turns:
+            return AgentResult(f"Harness stop: {max_turns}-turn cap hit.", "max_turns", turns, requests, 0, messages)
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": await run_tool_uses(response.content, tool_impls, tools)})
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        requests += 1
+''')}),
+ "c3-other-words": (EX3, {
+    "guarded-loop": [(BUDGET_CHECK, BUDGET_CHECK.replace(
+        'AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "\n'
+        '                               f"of {token_budget}.", "token_budget"',
+        'AgentResult(f"Budget of {token_budget:,} tokens spent ({tokens_used:,}): the harness stopped.", "token_budget"')),
+        (PROGRESS_CHECK, PROGRESS_CHECK.replace("        if period:\n", "        if period is not None:\n").replace(
+            'AgentResult(f"Stopped by the harness: the last turns repeat a cycle of {period} "\n'
+            '                               f"({\' -> \'.join(signatures[-period:])}); no progress.",',
+            'AgentResult("Stopped: the model keeps making the same calls.",'))],
+    "cycle": cycle_cell("    tail = signatures[-2 * max_period:]\n"
+                        "    return next((p for p in range(1, max_period + 1)\n"
+                        "                 if len(tail) >= 2 * p and tail[-p:] == tail[-2 * p:-p]), None)\n")}),
+ "c4-gather-questions": (EX4, {"gate": gate_cell('''\
+    import asyncio
+    uses = [b for b in content if b.type == "tool_use"]
+    risky = [b for b in uses if b.name in high_impact]
+    if approve is None:
+        answers = [False] * len(risky)
+    else:  # every question of the turn at once, before anything runs; an approver that raises is a no
+        answers = await asyncio.gather(*(approve(b.name, b.input) for b in risky), return_exceptions=True)
+    refused = {b.id for b, a in zip(risky, answers) if a is not True}
+    out = []
+    for b in uses:
+        if b.id in refused:
+            out.append(tool_result(b.id, REJECTED_MESSAGE, is_error=True))
+        else:
+            text, failed = await arun_tool(tool_impls, b.name, b.input, tools)
+            out.append(tool_result(b.id, text, failed))
+    return out
+''')}),
+}
+
 FAKE_KEY = "sk-" + "ant-" + "api03-" + "x" * 24  # shaped like a key, is none
 
 # case -> (notebook, how it is changed, what the refusal must say)
@@ -722,7 +792,334 @@ REFUSED = {
     "es-tamper-edited": (EX1, "edit-es", "the check cell 'check-deny' was edited"),  # the Spanish twin: same lock
 }
 
-WRONG = ISSUE_CLASSES | BEGINNER | VALVES
+# ---- issue 36: wrong answers written blind to the checks, one per cause the first ✗ must name -------------------
+# State that outlives a run (globals for arguments, caches, mutable defaults, a closure over the loop variable), an
+# approver never awaited, a ✏️ cell that raised (any error), and the task texts' one reading. case -> (notebook,
+# edits, [(check cell id, the first ✗ it must print)]); CAUSES_36 holds the hint each first ✗ must give.
+GATE_HEAD = "# ✏️ EXERCISE — move the gate before execution, and make it fail closed.\n"
+STATE = {
+    "s1-globals-policy": (EX1, {"run-tool-uses": [("tier = policy.get(block.name, default_tier)",
+                                                   "tier = POLICY.get(block.name, DEFAULT_TIER)")]},
+        [("check-allow", "✗ the valve follows the policy and default_tier it is given")]),
+    "s1-global-default-only": (EX1, {"run-tool-uses": [("tier = policy.get(block.name, default_tier)",
+                                                        "tier = policy.get(block.name, DEFAULT_TIER)")]},
+        [("check-default-tier", "✗ the valve follows the policy and default_tier it is given")]),
+    "s1-approved-memory": (EX1, {"run-tool-uses": [
+        ("async def run_tool_uses", "APPROVED = set()  # tools the person already said yes to\n\n\nasync def run_tool_uses"),
+        ("            approved = approve is not None and await approve(block.name, block.input) is True\n",
+         "            if block.name in APPROVED:\n                approved = True\n            else:\n"
+         "                approved = approve is not None and await approve(block.name, block.input) is True\n"
+         "                if approved:\n                    APPROVED.add(block.name)\n")]},
+        [("check-ask", "✗ each run starts afresh"), ("check-parallel", "✗ each run starts afresh")]),
+    "s1-approve-not-awaited": (EX1, {"run-tool-uses": [
+        ("approved = approve is not None and await approve(block.name, block.input) is True",
+         "approved = approve is not None and approve(block.name, block.input) is True")]},
+        [("check-ask", "✗ every call that needs a yes was put to the approver")]),
+    "s1-deny-no-result": (EX1, {"run-tool-uses": [
+        ("        else:\n            results.append(tool_result(block.id, refusal, is_error=True))",
+         "        elif refusal == REJECTED_MESSAGE:\n            results.append(tool_result(block.id, refusal, is_error=True))")]},
+        [("check-deny", "✗ the send_email call got exactly one tool_result (it got 0)")]),
+    "s1-raise-in-policy-cell": (EX1, {"policy": [('DEFAULT_TIER = "ask"', 'DEFAULT_TIER = "ask"\n'
+                                                  'raise RuntimeError("TODO: confirm the tiers with the colleague")')]},
+        [("check-policy", "✗ the cell that defines POLICY ran to its end")]),
+    "s1-raise-before-def": (EX1, {"run-tool-uses": [
+        ('DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."',
+         'DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run.".format()')]},
+        [("check-allow", "✗ run_tool_uses is written and runs")]),
+    "s1-late-binding": (EX1, {"run-tool-uses": rtu('''\
+    jobs = []  # one job per call: a function that gives its tool_result
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = policy.get(block.name, default_tier)
+        if tier == "allow" or (tier == "ask" and approve is not None and await approve(block.name, block.input) is True):
+            async def job():
+                text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)
+                return tool_result(block.id, text, is_error)
+        elif tier == "ask":
+            async def job():
+                return tool_result(block.id, REJECTED_MESSAGE, is_error=True)
+        else:
+            async def job():
+                return tool_result(block.id, f"{block.name} is forbidden by policy.", is_error=True)
+        jobs.append(job)
+    return [await job() for job in jobs]
+''')}, [("check-parallel", "✗ each call of the turn is handled with its own id and input")]),
+    "s1-lambda-questions": (EX1, {"run-tool-uses": [
+        ("    for block in calls:\n        tier = policy.get(block.name, default_tier)\n",
+         "    questions = {block.id: (lambda: approve(block.name, block.input)) for block in calls}\n"
+         "    for block in calls:\n        tier = policy.get(block.name, default_tier)\n"),
+        ("approved = approve is not None and await approve(block.name, block.input) is True",
+         "approved = approve is not None and await questions[block.id]() is True")]},
+        [("check-parallel", "✗ each call of the turn is handled with its own id and input")]),
+    "s1-deny-vague-text": (EX1, {"run-tool-uses": [
+        ('DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."',
+         'DENIED = "Blocked: {name} may not be used here."')]},
+        [("check-deny", "✗ ... saying the tool is forbidden by policy (so the model does not try again) (it says: ")]),
+    "s1-impls-global": (EX1, {"run-tool-uses": [("await arun_tool(tool_impls, block.name, block.input, tools)",
+                                                 "await arun_tool(make_impls(), block.name, block.input, tools)")]},
+        [("check-allow", "✗ the calls ran on the tool_impls the valve is given")]),
+    "s1-tools-global": (EX1, {"run-tool-uses": [("await arun_tool(tool_impls, block.name, block.input, tools)",
+                                                 "await arun_tool(tool_impls, block.name, block.input, TOOLS_WITH_EMAIL)")]},
+        [("check-allow", "✗ each call is checked against the tools the valve is given")]),
+    "s1-result-cache": (EX1, {"run-tool-uses": [
+        ("async def run_tool_uses", "SEEN = {}  # tool name -> (text, is_error): no need to run a tool twice\n\n\n"
+                                    "async def run_tool_uses"),
+        ("            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)\n",
+         "            if block.name not in SEEN:\n"
+         "                SEEN[block.name] = await arun_tool(tool_impls, block.name, block.input, tools)\n"
+         "            text, is_error = SEEN[block.name]\n")]},
+        [("check-allow", "✗ each run starts afresh")]),
+    # exercise 2
+    "s2-max-turns-constant": (EX2, {"capped-loop": [("if turns >= max_turns:", "if turns >= MAX_TURNS:")]},
+        [("check-turn-cap", "✗ the loop stops at its max_turns argument")]),
+    "s2-global-turns": (EX2, {"capped-loop": [("MAX_TURNS = 8\n", "MAX_TURNS = 8\nturns = 0  # tool-calling turns so far\n"),
+                                              ("    turns, requests = 0, 1\n", "    global turns\n    requests = 1\n")]},
+        [("check-turn-cap", "✗ each run starts afresh"), ("check-model-answer", "✗ each run starts afresh")]),
+    "s2-raise-leftover": (EX2, {"capped-loop": [
+        ("        requests += 1\n    return AgentResult(final_text(response), response.stop_reason, turns, requests, 0, messages)",
+         "        requests += 1\n    return AgentResult(final_text(response), response.stop_reason, turns, requests, 0, messages)"
+         "\n\n\nprint(run_capped(max_turns=2))  # quick test\n")]},
+        [("check-turn-cap", "✗ the cell that defines run_capped ran to its end")]),
+    "s2-cap-text-code": (EX2, {"capped-loop": [('f"Stopped by the harness: reached the turn cap of {max_turns}."', '"max_turns"')]},
+        [("check-turn-cap", "✗ its text says the harness stopped the run: it names the turn cap and its limit (3) "
+                            "(it says: 'max_turns')")]),
+    "s2-cap-text-model": (EX2, {"capped-loop": [('f"Stopped by the harness: reached the turn cap of {max_turns}."',
+                                                 'final_text(response)')]},
+        [("check-turn-cap", "✗ its text says the harness stopped the run: it names the turn cap and its limit (3) "
+                            "(it says: '')")]),
+    "s2-global-requests": (EX2, {"capped-loop": [("MAX_TURNS = 8\n", "MAX_TURNS = 8\nrequests = 0\n"),
+                                                 ("    turns, requests = 0, 1\n",
+                                                  "    global requests\n    turns = 0\n    requests += 1\n")]},
+        [("check-turn-cap", "✗ each run starts afresh"), ("check-model-answer", "✗ each run starts afresh")]),
+    "s2-diagnosis-swapped-kv": (EX2, {"diagnosis": "DIAGNOSIS = {RUNS_WHILE_ASKED: STOP_LEFT_TO_MODEL, TURNS_BURN: NO_TURN_CAP, "
+                                                   "TOKENS_BURN: NO_TOKEN_BUDGET, WALKS_IN_PLACE: NO_PROGRESS_CHECK}\n"},
+        [("check-diagnosis", "✗ each key is a missing guard, each value the runaway its absence allows")]),
+    "s2-diagnosis-set": (EX2, {"diagnosis": "DIAGNOSIS = {STOP_LEFT_TO_MODEL, NO_TURN_CAP, NO_TOKEN_BUDGET, NO_PROGRESS_CHECK}\n"},
+        [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict")]),
+    "s2-cap-at-bottom": (EX2, {"capped-loop": [
+        ('        if turns >= max_turns:  # first thing in the body: "may I take another turn?"\n'
+         '            return AgentResult(f"Stopped by the harness: reached the turn cap of {max_turns}.",\n'
+         '                               "max_turns", turns, requests, 0, messages)\n', ""),
+        ("        requests += 1\n", "        requests += 1\n        if turns >= max_turns:\n"
+         '            return AgentResult(f"Stopped by the harness: reached the turn cap of {max_turns}.",\n'
+         '                               "max_turns", turns, requests, 0, messages)\n')]},
+        [("check-model-answer", "✗ it returns the model's own answer")]),
+    "s2-stopped-by-words": (EX2, {"capped-loop": [('"max_turns", turns, requests, 0, messages)',
+                                                   '"turn cap", turns, requests, 0, messages)')]},
+        [("check-turn-cap", "✗ it returns AgentResult with stopped_by='max_turns', turns=3, requests=4 (got ('turn cap', 3, 4))")]),
+    "s2-default-none": (EX2, {"capped-loop": [("*, max_turns=MAX_TURNS)", "*, max_turns=None)"),
+                                              ("        if turns >= max_turns:", "        if max_turns and turns >= max_turns:"),
+                                              ("    messages = [{", "    max_turns = max_turns or MAX_TURNS\n    messages = [{")]},
+        [("check-turn-cap", "✗ max_turns=0: not a single turn runs (tool calls: 8, requests: 9)")]),
+    "s2-text-is-content": (EX2, {"capped-loop": [
+        ("    return AgentResult(final_text(response), response.stop_reason,", "    return AgentResult(response.content, response.stop_reason,")]},
+        [("check-model-answer", "✗ it returns the model's own answer")]),
+    # exercise 3
+    "s3-signatures-default": (EX3, {"guarded-loop": [
+        ("                      find_loop=same_as_last) -> AgentResult:",
+         "                      find_loop=same_as_last, signatures=[]) -> AgentResult:"),
+        ("    signatures = []  # one per tool-calling turn, oldest first\n", "")]},
+        [("check-budget", "✗ each run starts afresh"), ("check-progress", "✗ each run starts afresh")]),
+    "s3-signatures-global": (EX3, {"guarded-loop": [
+        ("# ✏️ EXERCISE — add valves 2 and 3 to exercise 2's capped loop.\n",
+         "# ✏️ EXERCISE — add valves 2 and 3 to exercise 2's capped loop.\nSIGNATURES = []  # one per tool-calling turn\n\n\n"),
+        ("    signatures = []  # one per tool-calling turn, oldest first\n", "    signatures = SIGNATURES\n")]},
+        [("check-budget", "✗ each run starts afresh")]),
+    "s3-global-tokens": (EX3, {"guarded-loop": [
+        ("# ✏️ EXERCISE — add valves 2 and 3 to exercise 2's capped loop.\n",
+         "# ✏️ EXERCISE — add valves 2 and 3 to exercise 2's capped loop.\ntokens_used = 0  # spent so far\n\n\n"),
+        ("    turns, requests, tokens_used = 0, 1, tokens_of(response.usage)  # the first response costs too\n",
+         "    global tokens_used\n    turns, requests = 0, 1\n    tokens_used += tokens_of(response.usage)\n")]},
+        [("check-budget", "✗ each run starts afresh")]),
+    "s3-budget-constant": (EX3, {"guarded-loop": [("if tokens_used >= token_budget:", "if tokens_used >= 40_000:")]},
+        [("check-budget", "✗ the loop stops at the max_turns and token_budget it is given")]),
+    "s3-cap-constant": (EX3, {"guarded-loop": [("if turns >= max_turns:", "if turns >= 8:")]},
+        [("check-budget", "✗ the loop stops at the max_turns and token_budget it is given")]),
+    "s3-budget-text-code": (EX3, {"guarded-loop": [(
+        'AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "\n'
+        '                               f"of {token_budget}.", "token_budget"', 'AgentResult("token_budget", "token_budget"')]},
+        [("check-budget", "✗ the budget's stop comes with a text that says the harness stopped the run")]),
+    "s3-zero-period": (EX3, {"cycle": cycle_cell(
+        "    for p in range(1, max_period + 1):\n"
+        "        if len(signatures) >= 2 * p and signatures[-p:] == signatures[-2 * p:-p]:\n"
+        "            return p\n    return 0  # no cycle\n")},
+        [("check-cycle", "✗ no cycle, no answer")]),
+    "s3-raise-in-tokens-cell": (EX3, {"tokens": [(
+        "    return sum(getattr(usage, name, None) or 0 for name in USAGE_COUNTERS)  # a missing counter is 0",
+        "    return sum(getattr(usage, name, None) or 0 for name in USAGE_COUNTERS)  # a missing counter is 0\n\n\n"
+        "print(tokens_of(usage))\n")]},
+        [("check-tokens", "✗ the cell that defines tokens_of ran to its end")]),
+    "s3-tokens-running-total": (EX3, {"tokens": tokens_cell.__call__(
+        "    global SPENT\n    SPENT += sum((getattr(usage, n, None) or 0) for n in ('input_tokens', 'output_tokens', "
+        "'cache_creation_input_tokens', 'cache_read_input_tokens'))\n    return SPENT\n").replace(
+        "def tokens_of", "SPENT = 0  # tokens so far\n\n\ndef tokens_of")},
+        [("check-tokens", "✗ each run starts afresh")]),
+    "s3-append-after-ask": (EX3, {"guarded-loop": [(
+        "        signatures.append(signature_of(response.content))  # valve 3: before this turn runs\n"
+        "        period = find_loop(signatures)\n",
+        "        period = find_loop(signatures)\n        signatures.append(signature_of(response.content))\n")]},
+        [("check-progress", "✗ find_loop is asked once per tool-calling turn")]),
+    "s3-output-only": (EX3, {"guarded-loop": [
+        ("turns, requests, tokens_used = 0, 1, tokens_of(response.usage)",
+         "turns, requests, tokens_used = 0, 1, response.usage.output_tokens"),
+        (COUNT, "        tokens_used += response.usage.output_tokens\n")]},
+        [("check-budget", "✗ token-hog, max_turns=8, token_budget=40,000")]),
+    "s3-progress-text-model": (EX3, {"guarded-loop": [(
+        'AgentResult(f"Stopped by the harness: the last turns repeat a cycle of {period} "\n'
+        "                               f\"({' -> '.join(signatures[-period:])}); no progress.\",",
+        "AgentResult(final_text(response),")]},
+        [("check-progress", "✗ it says why it stopped")]),
+    "s3-cycle-off-by-one": (EX3, {"cycle": cycle_cell(
+        "    for p in range(1, max_period + 1):\n"
+        "        if len(signatures) > 2 * p and signatures[-p:] == signatures[-2 * p:-p]:\n"
+        "            return p\n    return None\n")},
+        [("check-cycle", "✗ it returns the period of a cycle at the end")]),
+    # exercise 4
+    "s4-why-slower": (EX4, {"why-wrong": "WHY_WRONG = {RAN_BEFORE_ASKED, DISCARD_UNDOES_NOTHING, HISTORY_CONTRADICTS_DISK, SLOWER}\n"},
+        [("check-why-wrong", "✗ no statement the run above shows to be untrue of this wiring (1 of yours)")]),
+    "s4-why-reads-wait": (EX4, {"why-wrong": "WHY_WRONG = {RAN_BEFORE_ASKED, DISCARD_UNDOES_NOTHING, HISTORY_CONTRADICTS_DISK, "
+                                             "READS_WAIT_TOO}\n"},
+        [("check-why-wrong", "✗ no statement the run above shows to be untrue of this wiring (1 of yours)")]),
+    "s4-why-cell-raises": (EX4, {"why-wrong": [("}\n# Not so", "}\nWHY_WRONG.add(RAN_BEFOR_ASKED)\n# Not so")]},
+        [("check-why-wrong", "✗ the cell that defines WHY_WRONG ran to its end")]),
+    "s4-approved-memory": (EX4, {"gate": [
+        ("    refused = set()\n", "    refused = set()\n    global APPROVED\n"),
+        (GATE_HEAD, GATE_HEAD + "APPROVED = set()  # (name, path) pairs the person said yes to\n\n\n"),
+        ("                approved = approve is not None and await approve(block.name, block.input) is True\n",
+         "                key = (block.name, block.input.get('path'))\n"
+         "                approved = key in APPROVED or (approve is not None and await approve(block.name, block.input) is True)\n"
+         "                if approved:\n                    APPROVED.add(key)\n")]},
+        [("check-gate", "✗ each run starts afresh"), ("check-parallel", "✗ each run starts afresh")]),
+    "s4-mutable-default-approved": (EX4, {"gate": [
+        ("approve=None, high_impact=HIGH_IMPACT):", "approve=None, high_impact=HIGH_IMPACT, approved_before=set()):"),
+        ("                approved = approve is not None and await approve(block.name, block.input) is True\n",
+         "                approved = block.name in approved_before or (approve is not None and await approve(block.name, block.input) is True)\n"
+         "                if approved:\n                    approved_before.add(block.name)\n")]},
+        [("check-gate", "✗ each run starts afresh"), ("check-fail-closed", "✗ each run starts afresh")]),
+    "s4-not-awaited": (EX4, {"gate": [("approved = approve is not None and await approve(block.name, block.input) is True",
+                                       "approved = approve is not None and approve(block.name, block.input) is True")]},
+        [("check-gate", "✗ every call that needs a yes was put to the approver")]),
+    "s4-late-binding": (EX4, {"gate": [("""\
+    for block in calls:  # 1. the gate: ask about every high-impact call; nothing has run yet
+        if block.name in high_impact:
+            try:
+                approved = approve is not None and await approve(block.name, block.input) is True
+            except Exception:  # a broken gate is a closed gate
+                approved = False
+            if not approved:
+                refused.add(block.id)
+""", """\
+    questions = {block.id: (lambda: approve(block.name, block.input)) for block in calls if block.name in high_impact}
+    for block_id, ask in questions.items():  # 1. the gate: every question before anything runs
+        try:
+            approved = approve is not None and await ask() is True
+        except Exception:  # a broken gate is a closed gate
+            approved = False
+        if not approved:
+            refused.add(block_id)
+""")]}, [("check-parallel", "✗ each call of the turn is handled with its own id and input")]),
+    "s4-raise-in-gate-cell": (EX4, {"gate": [(
+        "            results.append(tool_result(block.id, text, is_error))\n    return results",
+        "            results.append(tool_result(block.id, text, is_error))\n    return results\n\n\n"
+        "print(run_tool_uses.__doc__.splitlines()[3])\n")]},
+        [("check-gate", "✗ the cell that defines run_tool_uses ran to its end")]),
+    "s4-broken-gate-open": (EX4, {"gate": [("                approved = False\n",
+                                            "                approved = True  # the approval service is down: don't block the user\n")]},
+        [("check-fail-closed", "✗ an approver that raises an error")]),
+    "s4-tools-global": (EX4, {"gate": [("await arun_tool(tool_impls, block.name, block.input, tools)",
+                                        "await arun_tool(tool_impls, block.name, block.input, TOOLS)")]},
+        [("check-gate", "✗ approved: a call of a tool the caller offers, not in the lesson's TOOLS (send_email), runs")]),
+    "s4-rejection-own-words": (EX4, {"gate": [("results.append(tool_result(block.id, REJECTED_MESSAGE, is_error=True))",
+                                               'results.append(tool_result(block.id, f"{block.name} was rejected.", '
+                                               "is_error=True))")]},
+        [("check-gate", "✗ rejected: the model reads it as not approved")]),
+    "s4-reads-first": (EX4, {"gate": [
+        ("    refused = set()\n", "    refused = set()\n    early = {}\n"
+         "    for block in calls:  # the harmless calls first, nobody waits for them\n"
+         "        if block.name not in high_impact:\n"
+         "            early[block.id] = await arun_tool(tool_impls, block.name, block.input, tools)\n"),
+        ("            text, is_error = await arun_tool(tool_impls, block.name, block.input, tools)\n"
+         "            results.append(tool_result(block.id, text, is_error))\n",
+         "            text, is_error = early[block.id] if block.id in early else "
+         "await arun_tool(tool_impls, block.name, block.input, tools)\n"
+         "            results.append(tool_result(block.id, text, is_error))\n")]},
+        [("check-parallel", "✗ a turn of read_file, write_file and get_time: the question comes before ANY tool")]),
+}
+CAUSES_36 = {
+    "s1-globals-policy": [("check-allow", "✗ the valve follows", "your function reads the notebook's POLICY, not its `policy`")],
+    "s1-global-default-only": [("check-default-tier", "✗ the valve follows",
+                                "reads the notebook's DEFAULT_TIER, not its `default_tier` argument")],
+    "s1-approved-memory": [("check-ask", "✗ each run starts afresh", "a yes from an earlier run was reused"),
+                           ("check-parallel", "✗ each run starts afresh", "a yes from an earlier run was reused")],
+    "s1-approve-not-awaited": [("check-ask", "✗ every call that needs a yes was put to the approver",
+                                "approve(...) without `await` only makes a coroutine, which asks nobody and is never True")],
+    "s1-deny-no-result": [("check-deny", "✗ the send_email call got exactly one tool_result",
+                           "a call you do not run still needs its tool_result")],
+    "s1-raise-in-policy-cell": [("check-policy", "✗ the cell that defines POLICY ran to its end",
+                                 "your cell raised RuntimeError: TODO: confirm the tiers with the colleague (line 9)")],
+    "s1-raise-before-def": [("check-allow", "✗ run_tool_uses is written and runs",
+                             "your cell raised KeyError: 'name' (line 2), so run_tool_uses is not defined")],
+    "s1-late-binding": [("check-parallel", "✗ each call of the turn", "a function made in the loop")],
+    "s1-lambda-questions": [("check-parallel", "✗ each call of the turn", "(scratch/b.txt, every time)")],
+    "s1-deny-vague-text": [("check-deny", "✗ ... saying the tool is forbidden by policy", "the words 'forbidden' or 'policy'")],
+    "s1-impls-global": [("check-allow", "✗ the calls ran on the tool_impls", "not its `tool_impls` argument")],
+    "s1-tools-global": [("check-allow", "✗ each call is checked against the tools", "(the notebook's TOOLS_WITH_EMAIL")],
+    "s1-result-cache": [("check-allow", "✗ each run starts afresh", "a result from an earlier run was reused")],
+    "s2-max-turns-constant": [("check-turn-cap", "✗ the loop stops at its max_turns argument",
+                               "reads the notebook's MAX_TURNS (8), not its `max_turns` argument")],
+    "s2-global-turns": [("check-turn-cap", "✗ each run starts afresh", "gave ('max_turns', 3, 4), then ('max_turns', 3, 1)"),
+                        ("check-model-answer", "✗ each run starts afresh", "a count carries over from an earlier run")],
+    "s2-raise-leftover": [("check-turn-cap", "✗ the cell that defines run_capped", "your cell raised TypeError: run_capped()")],
+    "s2-cap-text-code": [("check-turn-cap", "✗ its text says the harness stopped the run", "name the cap")],
+    "s2-cap-text-model": [("check-turn-cap", "✗ its text says the harness stopped the run", "give the caller a sentence")],
+    "s2-global-requests": [("check-turn-cap", "✗ each run starts afresh", "then ('max_turns', 3, 9)"),
+                           ("check-model-answer", "✗ each run starts afresh", "a count carries over from an earlier run")],
+    "s2-diagnosis-swapped-kv": [("check-diagnosis", "✗ each key is a missing guard", "keys and values are swapped")],
+    "s2-diagnosis-set": [("check-diagnosis", "✗ DIAGNOSIS is a non-empty dict", "it is a set of 4")],
+    "s2-cap-at-bottom": [("check-model-answer", "✗ it returns the model's own answer", "the cap, asked after that request")],
+    "s2-stopped-by-words": [("check-turn-cap", "✗ it returns AgentResult", "but stopped_by is 'turn cap'")],
+    "s2-default-none": [("check-turn-cap", "✗ max_turns=0", "0 is a cap (not a single turn), not \"no cap given\"")],
+    "s2-text-is-content": [("check-model-answer", "✗ it returns the model's own answer", "its text is not the model's answer (a list")],
+    "s3-signatures-default": [("check-budget", "✗ each run starts afresh", "the list survives between runs"),
+                              ("check-progress", "✗ each run starts afresh", "the list survives between runs")],
+    "s3-signatures-global": [("check-budget", "✗ each run starts afresh", "the list survives between runs")],
+    "s3-global-tokens": [("check-budget", "✗ each run starts afresh", "something your function keeps outlives a run")],
+    "s3-budget-constant": [("check-budget", "✗ the loop stops at the max_turns and token_budget",
+                            "not its `token_budget` argument")],
+    "s3-cap-constant": [("check-budget", "✗ the loop stops at the max_turns and token_budget", "not its `max_turns` argument")],
+    "s3-budget-text-code": [("check-budget", "✗ the budget's stop comes with a text", "name the budget")],
+    "s3-zero-period": [("check-cycle", "✗ no cycle, no answer", "0 is not a period")],
+    "s3-raise-in-tokens-cell": [("check-tokens", "✗ the cell that defines tokens_of",
+                                 "your cell raised NameError: name 'usage' is not defined (line 10)")],
+    "s3-tokens-running-total": [("check-tokens", "✗ each run starts afresh", "it keeps a total between calls")],
+    "s3-append-after-ask": [("check-progress", "✗ find_loop is asked once per tool-calling turn",
+                             "asked before this turn's signature was appended")],
+    "s3-output-only": [("check-budget", "✗ token-hog", "tokens_used counts only output_tokens")],
+    "s3-progress-text-model": [("check-progress", "✗ it says why it stopped", "that is the model's own text")],
+    "s3-cycle-off-by-one": [("check-cycle", "✗ it returns the period", "a block repeated twice is exactly 2 × p signatures")],
+    "s4-why-slower": [("check-why-wrong", "✗ no statement the run above shows to be untrue", "speed is not why")],
+    "s4-why-reads-wait": [("check-why-wrong", "✗ no statement the run above shows to be untrue",
+                           "read_file and get_time ran without waiting for anybody")],
+    "s4-why-cell-raises": [("check-why-wrong", "✗ the cell that defines WHY_WRONG",
+                            "your cell raised NameError: name 'RAN_BEFOR_ASKED' is not defined (line 7)")],
+    "s4-approved-memory": [("check-gate", "✗ each run starts afresh", "a yes from an earlier run was reused"),
+                           ("check-parallel", "✗ each run starts afresh", "a yes from an earlier run was reused")],
+    "s4-mutable-default-approved": [("check-gate", "✗ each run starts afresh", "a yes from an earlier run was reused"),
+                                    ("check-fail-closed", "✗ each run starts afresh", "a yes from an earlier run was reused")],
+    "s4-not-awaited": [("check-gate", "✗ every call that needs a yes was put to the approver",
+                        "approve(...) without `await` only makes a coroutine, which asks nobody and is never True")],
+    "s4-late-binding": [("check-parallel", "✗ each call of the turn", "a function made in the loop")],
+    "s4-raise-in-gate-cell": [("check-gate", "✗ the cell that defines run_tool_uses",
+                               "your cell raised IndexError: list index out of range (line 24)")],
+    "s4-broken-gate-open": [("check-fail-closed", "✗ an approver that raises an error",
+                             "caught the approver's error and then ran write_file")],
+    "s4-tools-global": [("check-gate", "✗ approved: a call of a tool the caller offers", "pass the tools argument to arun_tool")],
+    "s4-rejection-own-words": [("check-gate", "✗ rejected: the model reads it as not approved", "send REJECTED_MESSAGE")],
+    "s4-reads-first": [("check-parallel", "✗ a turn of read_file, write_file and get_time", "here a tool ran before every question")],
+}
+
+WRONG = ISSUE_CLASSES | BEGINNER | VALVES | STATE
 
 # The first cause, for every wrong answer above: per check cell it names, each ✗ whose hint is not "follows from the
 # ✗ above", in order — (check cell id, the ✗ criterion it starts with, what its hint must say). The first of them is
@@ -736,8 +1133,8 @@ CAUSES = {
     "1-one-approval-per-turn": [("check-parallel", "✗ two write_file calls in one turn",
                                  "asked 1 time(s) for 2 calls: ask once per call")],
     "1-no-approver-runs": [("check-ask", "✗ no approver (approve=None)", "approve=None ran the tool")],
-    "1-ignores-tools-argument": [("check-allow", "✗ an allowed tool the caller offers",
-                                  "pass the tools argument to arun_tool")],
+    "1-ignores-tools-argument": [("check-allow", "✗ each call is checked against the tools the valve is given",
+                                  "other tools than its `tools` argument")],
     "1-every-block-is-a-call": [("check-allow", "✗ read_file and get_time (allow) each ran once",
                                  "treated the text block the model sends before its calls as a call"),
                                 ("check-deny", "✗ send_email (deny) never ran",
@@ -753,8 +1150,10 @@ CAUSES = {
     "1-no-approve-none-branch": [("check-ask", "✗ no approver (approve=None): write_file does not run",
                                   "check `approve is None` before calling it")],
     "b1-no-else-branch": [("check-deny", "✗ a tier that is none of the three", "the typo got no tool_result at all")],
-    "b1-uses-globals": [("check-default-tier", "✗ default_tier='allow'",
-                         "the default_tier argument, not a fixed tier")],
+    "b1-uses-globals": [("check-allow", "✗ the valve follows the policy and default_tier it is given",
+                         "your function reads the notebook's POLICY, not its `policy` argument"),
+                        ("check-default-tier", "✗ the valve follows the policy and default_tier it is given",
+                         "your function reads the notebook's DEFAULT_TIER, not its `default_tier` argument")],
     "b1-policy-index": [("check-default-tier", "✗ default_tier='allow'",
                          "raised KeyError: 'delete_file': look its tier up with policy.get")],
     "b1-deny-without-is-error": [("check-deny", "✗ ... with is_error: true", "tool_result(..., is_error=True)")],
@@ -762,8 +1161,8 @@ CAUSES = {
                               "return a list of tool_result blocks")],
     "b1-gather-everything": [("check-parallel", "✗ every approval of the turn was asked before any tool",
                               "first decide every call of the turn")],
-    "b1-forgot-await-approve": [("check-ask", "✗ write_file (ask) was put to the approver once",
-                                 "await approve(block.name, block.input)")],
+    "b1-forgot-await-approve": [("check-ask", "✗ every call that needs a yes was put to the approver",
+                                 "approve(...) without `await` only makes a coroutine — truthy")],
     "b1-sync-run-tool": [("check-allow", "✗ read_file and get_time (allow) each ran once",
                           "await arun_tool(tool_impls, block.name, block.input, tools)")],
     "b1-deny-also-runs": [("check-deny", "✗ send_email (deny) never ran", "a deny never reaches arun_tool")],
@@ -903,14 +1302,15 @@ CAUSES = {
     "4-tool-error-dropped": [("check-gate", "✗ approved, but the tool itself fails", "pass on the tool's own verdict")],
     "4-every-block-a-call": [("check-gate", "✗ write_file was put to the approver once",
                               "treated the text block the model sends before its calls as a call")],
-    "4-approve-name-only": [("check-gate", "✗ write_file was put to the approver once",
-                             "await approve(block.name, block.input)")],
+    "4-approve-name-only": [("check-gate", "✗ every call that needs a yes was put to the approver",
+                             "the approver was called with ('write_file',) and raised TypeError")],
     "4-rejection-says-policy": [("check-gate", "✗ rejected: the model reads it as not approved",
                                  "send REJECTED_MESSAGE")],
     "4-run-then-overwrite": [("check-gate", "✗ rejected: write_file never ran", "ask BEFORE the tool runs")],
     "4-refused-after-run": [("check-parallel", "✗ the other way round too, one tool_result per call in the order",
                              "not rejections after the runs")],
 }
+CAUSES |= CAUSES_36
 FOLLOWS = "follows from the ✗ above: fix that first"
 assert set(CAUSES) == {name for case in WRONG for name in case.split(" + ")}, "every wrong answer names its cause"
 

@@ -13,8 +13,8 @@ from harness_lib.client import MODEL, offline_api
 from harness_lib.loop import AgentResult, run_agent
 from harness_lib.tools import TOOLS
 
-from .kit import (Checks, _digest, _error_text, _t, bounded, counting_impls, not_defined_hint, offline, one_line,
-                  raised_name_hint, unfinished)
+from .kit import (Checks, _digest, _error_text, _t, bounded, counting_impls, model_texts, not_defined_hint, offline,
+                  one_line, raised_first, raised_name_hint, says_stop, unfinished)
 
 TOOLS_2 = [dict(t, description=t["description"] + " (grader's copy)") for t in TOOLS
            if t["name"] in ("read_file", "get_time")]  # the checks' own tool list: the loop must offer exactly it
@@ -75,6 +75,8 @@ def _problem_hint(run) -> str:
 
 def check_diagnosis(ns: dict) -> None:
     c = Checks("check-diagnosis", _t("ex02.diagnosis.title"))
+    if raised_first(c, ns, "DIAGNOSIS"):
+        return c.done()
     d = ns.get("DIAGNOSIS")
     vocab = {name: value for name, value in ns.items() if isinstance(value, str) and name.isupper()
              and _digest(value)[:8] in _KNOWN}
@@ -82,7 +84,8 @@ def check_diagnosis(ns: dict) -> None:
     c.ok(isinstance(d, dict) and d and all(k in known for k in d) and all(v in known for v in d.values()),
          _t("ex02.diagnosis.non_empty_dict"),
          not_defined_hint("DIAGNOSIS", _t("ex02.diagnosis.not_defined_yet")) if d is None else
-         _t("ex02.diagnosis.must_be_a_dict") if not isinstance(d, dict) else
+         _t("ex02.diagnosis.must_be_a_dict", kind=type(d).__name__, n=len(d) if hasattr(d, "__len__") else "?")
+         if not isinstance(d, dict) else
          _t("ex02.diagnosis.fill_in_one_entry") if not d else
          _t("ex02.diagnosis.use_the_constants"))
     if not (isinstance(d, dict) and d):
@@ -90,6 +93,9 @@ def check_diagnosis(ns: dict) -> None:
         c.done()
         return
     all_known = all(k in known for k in d) and all(v in known for v in d.values())
+    guards = _RUNAWAY_GUARDS | _DECOY_GUARDS
+    if all_known and all(_digest(k)[:8] not in guards for k in d) and all(_digest(v)[:8] in guards for v in d.values()):
+        c.cause(_t("ex02.diagnosis.keys_are_guards"), _t("ex02.diagnosis.keys_and_values_swapped"))
     c.ok(not any(_digest(k)[:8] in _DECOY_GUARDS for k in d if isinstance(k, str)),
          _t("ex02.diagnosis.every_key_a_runaway_guard"),
          _t("ex02.diagnosis.key_that_never_runs_away"))
@@ -114,8 +120,24 @@ def check_diagnosis(ns: dict) -> None:
     c.done()
 
 
+def _carried(run) -> bool:
+    """True when the result counts turns this run did not take (one call per turn in these scenarios): a count kept
+    from an earlier run."""
+    res = run.result if isinstance(run.result, AgentResult) else None
+    return res is not None and isinstance(res.turns, int) and isinstance(res.requests, int) and (
+        (res.turns > len(run.calls) and run.requests == 1) or res.requests > run.requests)
+
+
+def _summary(run) -> str:
+    """A run in a few words, to set two runs side by side: its (stopped_by, turns, requests), or its problem."""
+    res = run.result if isinstance(run.result, AgentResult) else None
+    return repr((res.stopped_by, res.turns, res.requests)) if res else (run.problem or "?")
+
+
 async def check_turn_cap(ns: dict) -> None:
     c = Checks("check-turn-cap", _t("ex02.turn_cap.title"))
+    if raised_first(c, ns, "run_capped", "MAX_TURNS"):
+        return c.done()
     fn = ns.get("run_capped")
     r = await capped(fn, "never-ends", max_turns=3)
     if unfinished(c, r.problem, "run_capped"):
@@ -126,6 +148,18 @@ async def check_turn_cap(ns: dict) -> None:
              _t("ex02.turn_cap.set_max_turns"))
         return c.done()
     r0 = await capped(fn, "never-ends", max_turns=0)
+    again = await capped(fn, "never-ends", max_turns=3)  # the same run again: what outlives a run shows
+    cap_constant = ns.get("MAX_TURNS")
+    n_again = (len(again.calls), _summary(again))
+    if (len(r.calls), _summary(r)) != n_again:
+        c.cause(_t("kit.state.each_run_afresh"), _t("ex02.state.same_run_twice", run="never-ends, max_turns=3",
+                                                    first=_summary(r),
+                                                    second=_summary(again)))
+    elif isinstance(cap_constant, int) and cap_constant != 3 and len(r.calls) == cap_constant == len(r0.calls):
+        c.cause(_t("ex02.state.uses_the_argument"), _t("ex02.state.constant_not_argument", cap=cap_constant))
+    elif isinstance(cap_constant, int) and cap_constant > 0 and len(r.calls) == 3 and len(r0.calls) == cap_constant:
+        c.cause(_t("ex02.turn_cap.max_turns_0_runs_no_turn", n=len(r0.calls), requests=r0.requests),
+                _t("ex02.state.zero_is_a_cap", n=len(r0.calls)))
     # a runaway although max_turns=0 stops at once: the cap is asked, but `turns` never reaches it
     never_counted = r.runaway and r0.problem is None and not r0.calls and r0.requests == 1
     c.ok(r.problem is None, _t("ex02.turn_cap.never_ends_is_stopped")
@@ -145,19 +179,25 @@ async def check_turn_cap(ns: dict) -> None:
          follows=miscount or broke)
     res = r.result if isinstance(r.result, AgentResult) else None
     got = (res.stopped_by, res.turns, res.requests) if res else None
-    not_the_cap = got is not None and got[0] != "max_turns"  # it ended by the while condition, not by the cap
+    not_the_cap = got is not None and got[0] == "tool_use"  # it ended by the while condition, not by the cap
+    mislabelled = got is not None and got[0] not in ("max_turns", "tool_use") and got[1:] == (3, 4)
     c.ok(got == ("max_turns", 3, 4), _t("ex02.turn_cap.returns_max_turns_result")
          + (_t("ex02.turn_cap.got", got=got) if got and got != ("max_turns", 3, 4) else ""),
          _problem_hint(r) if r.problem else
          _t("ex02.turn_cap.ended_by_while_not_cap", stopped_by=got[0]) if not_the_cap else
+         _t("ex02.turn_cap.stopped_by_is_max_turns", stopped_by=got[0]) if mislabelled else
          _t("ex02.turn_cap.requests_miscounted", got=got[2], sent=r.requests)
          if got[2] != r.requests and got[1] == n else
          _t("ex02.turn_cap.return_max_turns_result"),
          follows=broke or (miscount and got is not None and got[0] == "max_turns"))  # the cap fired a turn off
-    c.ok(res is not None and isinstance(res.text, str) and res.text.strip() != "",
-         _t("ex02.turn_cap.text_says_harness_stopped"),
+    text = res.text.strip() if res is not None and isinstance(res.text, str) else ""
+    own = bool(text) and text not in await model_texts(res, "never-ends", TOOLS_2)
+    c.ok(own and says_stop(text, "max_turns", (3,)),
+         _t("ex02.turn_cap.text_says_harness_stopped") + (_t("ex02.turn_cap.it_says", text=text[:80]) if res else ""),
          _problem_hint(r) if r.problem else
-         _t("ex02.turn_cap.give_a_stop_sentence"),
+         _t("ex02.turn_cap.give_a_stop_sentence") if not text else
+         _t("ex02.turn_cap.not_the_models_text") if not own else
+         _t("ex02.turn_cap.name_the_cap_and_its_limit"),
          follows=not_the_cap or broke)
     c.ok(res is not None and await resend(res.messages) is None,
          _t("ex02.turn_cap.history_can_be_continued"),
@@ -205,11 +245,16 @@ async def check_turn_cap(ns: dict) -> None:
 
 async def check_model_answer(ns: dict) -> None:
     c = Checks("check-model-answer", _t("ex02.model_answer.title"))
+    if raised_first(c, ns, "run_capped"):
+        return c.done()
     fn = ns.get("run_capped")
     reference = await run_agent(offline("demo"), TASK_2, TOOLS_2, counting_impls([]))
     r = await capped(fn, "demo", max_turns=2)  # the task needs exactly 2 tool turns, then the model ends its turn
     if unfinished(c, r.problem, "run_capped"):
         return c.done()
+    if _carried(r):
+        c.cause(_t("kit.state.each_run_afresh"), _t("ex02.state.counts_carried_over", turns=r.result.turns,
+                                                    ran=len(r.calls), requests=r.result.requests, sent=r.requests))
     c.ok(r.problem is None and len(r.calls) == 2 and r.requests == 3,
          _t("ex02.model_answer.demo_within_cap_of_2",
             n=len(r.calls), requests=r.requests) + (f" — {r.problem}" if r.problem else ""),
@@ -219,6 +264,10 @@ async def check_model_answer(ns: dict) -> None:
     res = r.result if isinstance(r.result, AgentResult) else None
     c.ok(res is not None and res.stopped_by == "end_turn" and res.text == reference.text,
          _t("ex02.model_answer.returns_the_answer"),
+         _t("ex02.model_answer.text_is_not_the_answer", kind=type(res.text).__name__, text=str(res.text)[:60])
+         if res is not None and res.stopped_by == "end_turn" else
+         _t("ex02.model_answer.cap_asked_after_the_answer")
+         if res is not None and (res.stopped_by, len(r.calls), r.requests) == ("max_turns", 2, 3) else
          _t("ex02.model_answer.end_by_while_condition")
          + (_t("ex02.model_answer.got_stopped", stopped_by=res.stopped_by) if res else "")
          if res is not None else _problem_hint(r))

@@ -16,7 +16,8 @@ from harness_lib.client import MODEL, offline_api
 from harness_lib.loop import AgentResult, final_text, run_agent
 from harness_lib.tools import TOOLS
 
-from .kit import Checks, _t, bounded, counting_impls, offline, one_line, raised_name_hint, unfinished
+from .kit import (Checks, _t, bounded, counting_impls, model_texts, offline, one_line, raised_first, raised_name_hint,
+                  says_stop, unfinished)
 
 TOOLS_3 = [dict(t, description=t["description"] + " (grader's copy)") for t in TOOLS
            if t["name"] in ("read_file", "get_time")]  # the checks' own tools: the loop must offer exactly them
@@ -55,13 +56,26 @@ async def usages_of(scenario: str, tools: list, task: str = TASK_3, requests: in
     return found
 
 
+class _Totals(list):
+    """The running token total per request; .output and .io: the same counting only output_tokens, or input and
+    output (what a loop that does not use tokens_of counts)."""
+
+    def __init__(self):
+        super().__init__()
+        self.output, self.io = [], []
+
+
 async def reference_run(scenario: str, task: str = TASK_3, tools: list | None = None, **limits):
     """The kit's own run_agent on the same scenario: what a right loop does -> (result, running token totals)."""
-    totals = []
+    totals = _Totals()
 
     def on_event(event):
         if event["event"] == "request":
-            totals.append((totals[-1] if totals else 0) + _all_four(SimpleNamespace(**event["usage"])))
+            usage = SimpleNamespace(**event["usage"])
+            totals.append((totals[-1] if totals else 0) + _all_four(usage))
+            totals.output.append((totals.output[-1] if totals.output else 0) + (usage.output_tokens or 0))
+            totals.io.append((totals.io[-1] if totals.io else 0) + (usage.input_tokens or 0)
+                             + (usage.output_tokens or 0))
     result = await run_agent(offline(scenario), task, tools or TOOLS_3, counting_impls([]), on_event=on_event,
                              **limits)
     return result, totals
@@ -77,6 +91,8 @@ def _call(fn, *args):
 
 async def check_tokens(ns: dict) -> None:
     c = Checks("check-tokens", _t("ex03.budget.tokens.title"))
+    if raised_first(c, ns, "tokens_of"):
+        return c.done()
     fn = ns.get("tokens_of")
     if not callable(fn):
         unfinished(c, "not defined yet", "tokens_of")
@@ -85,6 +101,10 @@ async def check_tokens(ns: dict) -> None:
     got, problem = _call(fn, plain)
     if unfinished(c, problem, "tokens_of"):
         return c.done()
+    again, _ = _call(fn, plain)
+    if problem is None and again != got:
+        c.cause(_t("kit.state.each_run_afresh"), _t("ex03.budget.state.tokens_of_keeps_a_total", first=got,
+                                                    second=again))
     c.ok(got == 1280 and type(got) is int, _t("ex03.budget.tokens.no_caching")
          + (f" — {problem}" if problem else "" if got == 1280 else _t("ex03.budget.tokens.got", got=got)),
          _t("ex03.budget.tokens.raised_problem", problem=problem) if problem
@@ -145,6 +165,53 @@ async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
     return run
 
 
+def _recording(seen: list):
+    """A find_loop the checks pass in: records the list it is given, and never finds a loop."""
+    def detector(signatures):
+        seen.append(list(signatures))
+    return detector
+
+
+async def run_causes(c, fn, ns, progress: bool = False) -> bool:
+    """The first ✗ when run_guarded's runs depend on more than their arguments: tokens_of keeps a total between
+    calls; the same run twice differs, or find_loop's first question of a run gets signatures of earlier runs (a
+    list made once: a default like signatures=[], a list at module level); a fixed cap or budget instead of the
+    max_turns / token_budget arguments; with `progress`, find_loop asked before the turn's signature is appended.
+    -> True when it named one (every later ✗ then follows from it)."""
+    tokens_of = ns.get("tokens_of")
+    if callable(tokens_of):
+        usage = Usage(input_tokens=100, output_tokens=10, cache_creation_input_tokens=0, cache_read_input_tokens=0)
+        (a, _), (b, _) = _call(tokens_of, usage), _call(tokens_of, usage)
+        if a is not None and b is not None and a != b:
+            c.cause(_t("kit.state.each_run_afresh"), _t("ex03.budget.state.tokens_of_keeps_a_total", first=a, second=b))
+            return True
+    seen, again = [], []
+    one = await guarded(fn, "never-ends", max_turns=2, token_budget=10 ** 9, find_loop=_recording(seen))
+    two = await guarded(fn, "never-ends", max_turns=2, token_budget=10 ** 9, find_loop=_recording(again))
+    if one.problem or two.problem:
+        return False  # the criteria say what broke
+    firsts = [len(s[0]) for s in (seen, again) if s]
+    spent = [run.result.tokens_used if isinstance(run.result, AgentResult) else None for run in (one, two)]
+    if _got(one) != _got(two) or any(n > 1 for n in firsts) or spent[0] != spent[1]:
+        c.cause(_t("kit.state.each_run_afresh"),
+                _t("ex03.budget.state.list_survives", n=max(firsts)) if any(n > 1 for n in firsts) else
+                _t("ex02.state.same_run_twice", run="never-ends, max_turns=2", first=(*_got(one), spent[0]),
+                   second=(*_got(two), spent[1])))
+        return True
+    if _got(one)[0] == "max_turns" and _got(one)[1] != 2:
+        c.cause(_t("ex03.budget.state.uses_its_limits"), _t("ex03.budget.state.fixed_cap", n=_got(one)[1]))
+        return True
+    if progress and firsts and firsts[0] == 0:
+        c.cause(_t("ex03.progress.find_loop_asked_each_turn"), _t("ex03.budget.append_then_ask"))
+        return True
+    hog = await guarded(fn, "token-hog", max_turns=12, token_budget=10 ** 9)
+    res = hog.result if isinstance(hog.result, AgentResult) else None
+    if res is not None and res.stopped_by == "token_budget":
+        c.cause(_t("ex03.budget.state.uses_its_limits"), _t("ex03.budget.state.fixed_budget", n=res.tokens_used))
+        return True
+    return False
+
+
 def _got(run) -> tuple | None:
     res = run.result if isinstance(run.result, AgentResult) else None
     return (res.stopped_by, res.turns, res.requests) if res else None
@@ -172,22 +239,14 @@ async def resend_3(messages) -> str | None:
         return one_line(err)
 
 
-async def harness_said(res, scenario: str, tools: list | None = None) -> bool:
-    """True when a stop's text is the harness's own sentence: not empty, and none of the texts the model wrote in
-    that run (the history's, and the response the loop stopped at, which it got again by sending the history)."""
+async def harness_said(res, scenario: str, tools: list | None = None, valve: str | None = None, limits=()) -> bool:
+    """True when a stop's text is the harness's own sentence: none of the texts the model wrote in that run, and
+    (given `valve`) one a person reads as "the harness stopped the run": it names the valve and, for the budget,
+    a number it stopped at (`limits`) — kit.says_stop."""
     text = res.text.strip() if isinstance(res.text, str) else ""
-    if not text:
+    if not text or text in await model_texts(res, scenario, tools or TOOLS_3):
         return False
-    model = {b.text.strip() for m in res.messages if isinstance(m, dict) and m.get("role") == "assistant"
-             and isinstance(m.get("content"), list) for b in m["content"] if getattr(b, "type", None) == "text"}
-    if res.messages and isinstance(res.messages[-1], dict) and res.messages[-1].get("role") == "user":
-        try:
-            stop = await offline(scenario).messages.create(model=MODEL, max_tokens=1024, tools=tools or TOOLS_3,
-                                                           messages=res.messages)
-            model.add(final_text(stop).strip())
-        except Exception:  # a history the API refuses: another criterion says so
-            pass
-    return text not in model
+    return valve is None or says_stop(text, valve, limits)
 
 
 def _count_hint(run, totals: list) -> str | None:
@@ -203,16 +262,23 @@ def _count_hint(run, totals: list) -> str | None:
         return _t("ex03.budget.count.only_last_response")
     if res.tokens_used == 0:
         return _t("ex03.budget.count.tokens_used_stays_0")
+    for kind in ("output", "io"):
+        if len(getattr(totals, kind, [])) >= n and res.tokens_used == getattr(totals, kind)[n - 1]:
+            return _t("ex03.budget.count.not_tokens_of", counted=_t("ex03.budget.count.counted_output")
+                      if kind == "output" else _t("ex03.budget.count.counted_io"))
     return _t("ex03.budget.count.add_after_every_request")
 
 
 async def check_budget(ns: dict) -> None:
     c = Checks("check-budget", _t("ex03.budget.title"))
+    if raised_first(c, ns, "run_guarded"):
+        return c.done()
     fn = ns.get("run_guarded")
     ref, _ = await reference_run("token-hog", max_turns=8, token_budget=40_000)
     r = await guarded(fn, "token-hog", max_turns=8, token_budget=40_000)
     if unfinished(c, r.problem, "run_guarded"):
         return c.done()
+    await run_causes(c, fn, ns)
     _, hog = await reference_run("token-hog", max_turns=8, token_budget=10 ** 9)  # the running total per request
     count_hint = _count_hint(r, hog)  # the count is the first thing the budget depends on
     miscounted = count_hint is not None
@@ -243,10 +309,12 @@ async def check_budget(ns: dict) -> None:
     c.ok(len(r.calls) == ref.turns, _t("ex03.budget.tools_ran_in_allowed_turns", turns=ref.turns, n=len(r.calls)),
          _loop_hint(r) if r.problem else
          _t("ex03.budget.stop_before_running_turn"), follows=after)
-    c.ok(res is not None and res.stopped_by == "token_budget" and await harness_said(res, "token-hog"),
-         _t("ex03.budget.stop_text_is_the_harnesss"),
+    said = res is not None and await harness_said(res, "token-hog")
+    c.ok(said and res.stopped_by == "token_budget" and says_stop(res.text, "token_budget", (40_000, res.tokens_used)),
+         _t("ex03.budget.stop_text_is_the_harnesss")
+         + (_t("ex02.turn_cap.it_says", text=str(res.text)[:80]) if res is not None else ""),
          _loop_hint(r) if res is None else
-         _t("ex03.budget.say_the_budget_stopped_it"),
+         _t("ex03.budget.say_the_budget_stopped_it") if not said else _t("ex03.budget.name_the_budget"),
          follows=after or (res is not None and res.stopped_by != "token_budget"))
     problem = await resend_3(res.messages) if res is not None else "no result"
     c.ok(problem is None, _t("ex02.turn_cap.history_can_be_continued"),

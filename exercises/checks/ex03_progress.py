@@ -18,8 +18,8 @@ from harness_lib.loop import AgentResult, tool_result
 from harness_lib.tools import run_tool
 
 from .ex03_budget import (TASK_3, TOOLS_3, _call, _count_hint, _got, _loop_hint, guarded, harness_said,
-                          reference_run, resend_3)
-from .kit import Cause, Checks, _t, counting_impls, offline, one_line, unfinished
+                          reference_run, resend_3, run_causes)
+from .kit import Cause, Checks, _t, counting_impls, offline, one_line, raised_first, unfinished
 
 REVISIT_TASK = "Read the first line of README.md, then tell me the time, then read the first line of README.md again"
 
@@ -33,10 +33,13 @@ def _recording_detector(seen: list, answer=None):
 
 async def check_progress(ns: dict) -> None:
     c = Checks("check-progress", _t("ex03.progress.title"))
+    if raised_first(c, ns, "run_guarded"):
+        return c.done()
     fn = ns.get("run_guarded")
     r = await guarded(fn, "stuck")
     if unfinished(c, r.problem, "run_guarded"):
         return c.done()
+    await run_causes(c, fn, ns, progress=True)
     got = _got(r)
     ran_repeat = got is not None and got[0] == "no_progress" and len(r.calls) > 1  # caught after the tools ran
     turn_counted = got == ("no_progress", 2, 2) and len(r.calls) == 1  # caught in time, but counted as a turn
@@ -54,10 +57,14 @@ async def check_progress(ns: dict) -> None:
          _t("ex03.progress.check_before_running_tools"),
          follows=ran_repeat or (got is not None and got[0] != "no_progress"))  # nothing stopped it: the ✗ above
     res = r.result if isinstance(r.result, AgentResult) else None
-    c.ok(res is not None and await resend_3(res.messages) is None and await harness_said(res, "stuck"),
-         _t("ex03.progress.says_why_it_stopped"),
+    continued = res is not None and await resend_3(res.messages) is None
+    own = res is not None and await harness_said(res, "stuck")
+    c.ok(continued and own and await harness_said(res, "stuck", valve="no_progress"),
+         _t("ex03.progress.says_why_it_stopped")
+         + (_t("ex02.turn_cap.it_says", text=str(res.text)[:80]) if res is not None and not own else ""),
          _loop_hint(r) if res is None else
-         _t("ex03.progress.return_before_appending_repeated"),
+         _t("ex03.progress.return_before_appending_repeated") if not continued else
+         _t("ex03.progress.not_the_models_text") if not own else _t("ex03.progress.name_the_repeat"),
          follows=res is not None and res.stopped_by != "no_progress")
     far = await guarded(fn, "never-ends", max_turns=4)
     c.ok(_got(far) == ("max_turns", 4, 5), _t("ex03.progress.never_ends_is_not_stuck")
@@ -116,6 +123,8 @@ def _block(kind, **fields):
 
 def check_signature(ns: dict) -> None:
     c = Checks("check-signature", _t("ex03.progress.signature.title"))
+    if raised_first(c, ns, "signature_of"):
+        return c.done()
     fn = ns.get("signature_of")
     if not callable(fn):
         unfinished(c, "not defined yet", "signature_of")
@@ -195,6 +204,8 @@ async def walk(detector, scenario: str, task: str = TASK_3, max_turns: int = 8) 
 
 async def check_cycle(ns: dict) -> None:
     c = Checks("check-cycle", _t("ex03.progress.cycle.title"))
+    if raised_first(c, ns, "find_short_cycle"):
+        return c.done()
     fn = ns.get("find_short_cycle")
     if not callable(fn):
         unfinished(c, "not defined yet", "find_short_cycle")
@@ -226,8 +237,13 @@ async def check_cycle(ns: dict) -> None:
     three = period(["A", "B", "C", "A", "B", "C"], max_period=3)
     six = period(["A"] * 6)
     # The first cause the cases show; the first ✗ names it, and what else fails follows from it.
+    everything = (*found.values(), *loud.values(), revisit, left, three, six)
     cause = (_t("ex03.progress.cycle.return_the_period")
-             if any(v is True for v in (*found.values(), *loud.values(), revisit, left, three, six)) else
+             if any(v is True for v in everything) else
+             _t("ex03.progress.cycle.zero_is_no_period")
+             if any(v == 0 and v is not False for v in everything) else
+             _t("ex03.progress.cycle.a_block_twice_is_enough")
+             if found["A A"] is None and found["A B A B"] is None and found["X A B A B"] == 2 else
              _t("ex03.progress.cycle.short_list_raised")
              if any(isinstance(v, str) for v in (*found.values(), *loud.values(), revisit, left, three, six)) else
              _t("ex03.progress.cycle.finds_repeats_anywhere")
@@ -280,6 +296,8 @@ async def check_cycle(ns: dict) -> None:
          _t("ex03.progress.cycle.aba_is_no_cycle_yet"), follows=known)
     loop = ns.get("run_guarded")
     mine = await guarded(loop, "ping-pong", find_loop=fn)
+    if _got(mine) != ("no_progress", 3, 4) and not c.failed and _got(mine) is not None:
+        await run_causes(c, loop, ns, progress=True)
     c.ok(_got(mine) == ("no_progress", 3, 4), _t("ex03.progress.cycle.ping_pong_stopped_in_run_guarded")
          + (_t("ex02.turn_cap.got", got=_got(mine)) if _got(mine) and _got(mine) != ("no_progress", 3, 4)
                                      else ""),

@@ -17,10 +17,11 @@ from types import SimpleNamespace
 import anthropic
 
 from harness_lib.client import MODEL
-from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
+from harness_lib.tools import DEFAULT_ROOT, HIGH_IMPACT, TOOLS, make_tool_impls
 
-from .kit import (EMAIL, Cause, Checks, _clock, _digest, _t, _valve, calls, error_hint, not_defined_hint, offline,
-                  one_line, only_result, read_as, recorded, unfinished)
+from .kit import (EMAIL, Cause, Checks, _clock, _digest, _t, _valve, calls, error_hint, late_bound,
+                  not_defined_hint, offline, one_line, only_result, raised_first, read_as, recorded, recording_approver,
+                  unasked_hint, unfinished)
 
 TOOLS_4 = TOOLS + [EMAIL]  # the lesson's four tools and send_email (a check passes its own high_impact set)
 GATE_TASK = "Read the first line of README.md, then tell me what time it is"  # high-impact: then it saves it
@@ -33,10 +34,13 @@ _STATEMENTS = {"b56927e5", "b92fe69a", "d80913ed", "5d4d7993", "732332a8", "194b
 _REASONS = {"b56927e5", "b92fe69a", "d80913ed"}
 _ARGUMENT = {"5d4d7993"}  # the colleague's own argument
 _UNTRUE = {"732332a8", "194b6f77", "50186d3b", "ee80071d"}  # what the run shows is not so
+_REFUTED = ("732332a8", "194b6f77", "50186d3b", "ee80071d")  # the same, in the order their refutations are named
 
 
 def check_why_wrong(ns: dict) -> None:
     c = Checks("check-why-wrong", _t("ex04.why_wrong.title"))
+    if raised_first(c, ns, "WHY_WRONG"):
+        return c.done()
     w = ns.get("WHY_WRONG")
     known = {v for k, v in ns.items() if isinstance(v, str) and k.isupper() and _digest(v)[:8] in _STATEMENTS}
     items = list(w) if isinstance(w, (set, frozenset, list, tuple)) else [] if w == {} else None
@@ -52,8 +56,14 @@ def check_why_wrong(ns: dict) -> None:
     marks = {_digest(i)[:8] for i in items if isinstance(i, str)}
     c.ok(not marks & _ARGUMENT, _t("ex04.why_wrong.disagrees_with_the_colleague"),
          _t("ex04.why_wrong.colleagues_own_argument"))
-    c.ok(not marks & _UNTRUE, _t("ex04.why_wrong.no_untrue_statement"),
-         _t("ex04.why_wrong.statement_that_did_not_happen"))
+    untrue = [m for m in _REFUTED if m in marks]
+    refuted = {"732332a8": _t("ex04.why_wrong.refuted.left_dangling"),
+               "194b6f77": _t("ex04.why_wrong.refuted.model_never_told"),
+               "50186d3b": _t("ex04.why_wrong.refuted.slower"),
+               "ee80071d": _t("ex04.why_wrong.refuted.reads_wait_too")}
+    c.ok(not untrue, _t("ex04.why_wrong.no_untrue_statement")
+         + (_t("ex04.why_wrong.untrue_count", n=len(untrue)) if untrue else ""),
+         _t("ex04.why_wrong.statement_that_did_not_happen", what=refuted[untrue[0]] if untrue else ""))
     named = len(marks & _REASONS)
     c.ok(named == len(_REASONS), _t("ex04.why_wrong.names_every_reason_run", named=named, n=len(_REASONS)),
          _t("ex04.why_wrong.go_through_run_again"),
@@ -78,13 +88,9 @@ async def gate_drive(valve, scenario, task, *, answer=True, approver="default", 
     answer: the approver's answer, a function (name, input) -> answer, or an exception to raise.
     -> run: .events [("asked"|"ran", name, input)], .rounds [(tool_use blocks, your results)], .error, .final,
        .files {path under scratch/: text} after the run"""
-    run = SimpleNamespace(events=[], rounds=[], error=None, final=None, files={})
-
-    async def approve(name, tool_input):
-        run.events.append(("asked", name, tool_input))
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer(name, tool_input) if callable(answer) else answer
+    run = SimpleNamespace(events=[], rounds=[], error=None, final=None, files={},
+                          high_impact=step.get("high_impact", HIGH_IMPACT), asks=approver == "default")
+    approve = recording_approver(run.events, answer)
 
     if not callable(valve):
         run.error = "run_tool_uses is not defined yet: run its cell"
@@ -148,17 +154,58 @@ def _early(run) -> bool:
     return False
 
 
+# one probe per check, each with a tool no other run of the checks asks about: (its task, its name)
+_PROBES = {"check-gate": ("Tell me the time.", "get_time"),
+           "check-fail-closed": ("Read the first line of probe-fail-closed.md.", "read_file"),
+           "check-parallel": ("Delete scratch/probe-parallel.txt.", "delete_file")}
+
+
+async def gate_causes(c, valve, *runs) -> bool:
+    """The first ✗ when what the runs show is not the gate's own doing in each run: an approver called but never
+    awaited; every question of a turn carrying the last call's input (a lambda made in a loop); first, a yes
+    reused from an earlier run (a probe: a tool made high-impact for it, said yes to, then no — no other run asks
+    about it)."""
+    task, name = _PROBES[c.cell_id]
+    yes = await gate_drive(valve, "demo", task, answer=True, high_impact=frozenset({name}))
+    no = await gate_drive(valve, "demo", task, answer=False, high_impact=frozenset({name}))
+    if _asked(yes, name) and _ran(no, name) and not _asked(no, name):
+        c.cause(_t("kit.state.each_run_afresh"), _t("kit.state.yes_reused", name=name))
+        return True
+    miscalled = [n for run in runs for k, n, _ in run.events if k == "miscalled"]
+    if miscalled:
+        c.cause(_t("kit.state.approver_awaited"), _t("kit.state.approver_miscalled", args=miscalled[0]))
+        return True
+    if not any(k == "asked" for run in runs for k, _, _ in run.events):  # nobody was ever asked
+        for run in runs:
+            risky = [u for uses, _ in run.rounds for u in uses if u.name in run.high_impact and run.asks
+                     and run.error is None and any(len(rs) == 1 for w, rs in calls(run, u.name) if w.id == u.id)]
+            if risky:
+                c.cause(_t("kit.state.approver_awaited"), unasked_hint(risky[0].name, bool(_ran(run, risky[0].name))))
+                return True
+    for run in runs:
+        for uses, _ in run.rounds:
+            risky = [u.input for u in uses if u.name == "write_file"]
+            asked = [i for n, i in _asked(run, "write_file")]
+            if late_bound(asked, risky):
+                c.cause(_t("kit.state.each_call_its_own"), _t("kit.state.late_binding", value=risky[-1].get("path")))
+                return True
+    return False
+
+
 def _finished(run) -> bool:
     return run.error is None and run.final is not None and run.final.stop_reason == "end_turn"
 
 
 async def check_gate(ns: dict) -> None:
     c = Checks("check-gate", _t("ex04.gate.title"))
+    if raised_first(c, ns, "run_tool_uses"):
+        return c.done()
     valve = _valve(ns)
     no = await gate_drive(valve, "high-impact", GATE_TASK, answer=False)
     if unfinished(c, no.error, "run_tool_uses"):
         return c.done()
     yes = await gate_drive(valve, "high-impact", GATE_TASK, answer=True)
+    await gate_causes(c, valve, no, yes)
     asked = _asked(no, "write_file")
     unasked = not asked  # nobody was asked: what depends on the answer follows from the ✗ below
     c.ok(len(asked) == 1 and asked[0][1].get("path") == "scratch/answer.txt",
@@ -210,15 +257,26 @@ async def check_gate(ns: dict) -> None:
          _t("ex04.gate.use_high_impact_argument")
          if not _asked(mail, "send_email") else ran_first,
          follows=unasked or (bool(_ran(mail, "send_email")) and bool(_ran(no, "write_file"))))
+    sent = await gate_drive(valve, "demo", "Email bob@example.com that the report is ready.", answer=True,
+                            high_impact=frozenset({"write_file", "delete_file", "send_email"}))
+    res = only_result(sent, "send_email")
+    c.ok(len(_ran(sent, "send_email")) == 1 and res and not res.get("is_error"),
+         _t("ex04.gate.callers_own_tool_runs") + (_t("ex01.deny.it_says", text=str(res.get("content"))[:80])
+                                                   if res and not _ran(sent, "send_email") else ""),
+         gate_hint(sent) if sent.error else _t("ex04.gate.pass_tools_to_arun_tool"),
+         follows=unasked or not _asked(sent, "send_email"))
     c.done()
 
 
 async def check_fail_closed(ns: dict) -> None:
     c = Checks("check-fail-closed", _t("ex04.fail_closed.title"))
+    if raised_first(c, ns, "run_tool_uses"):
+        return c.done()
     valve = _valve(ns)
     probe = await gate_drive(valve, "demo", ONE_WRITE, answer=False)
     if unfinished(c, probe.error, "run_tool_uses"):
         return c.done()
+    await gate_causes(c, valve, probe)
     cases = [
         (_t("ex04.fail_closed.no_approver"), dict(approver=None),
          _t("ex04.fail_closed.no_approver_is_a_no")),
@@ -235,6 +293,8 @@ async def check_fail_closed(ns: dict) -> None:
         ok = (not _ran(run, "write_file") and not run.files and res.get("is_error") is True and _finished(run))
         c.ok(ok, _t("ex04.fail_closed.refused_and_run_goes_on", label=label)
              + (f" — {run.error}" if run.error else ""),
+             _t("ex04.fail_closed.caught_and_ran") if isinstance(kwargs.get("answer"), ApproverBroke)
+             and _asked(run, "write_file") and _ran(run, "write_file") and not run.error else
              hint if _ran(run, "write_file") or run.files else gate_hint(run) if run.error else
              _t("ex04.fail_closed.answer_the_refused_call") if not res.get("is_error")
              else hint)
@@ -243,10 +303,13 @@ async def check_fail_closed(ns: dict) -> None:
 
 async def check_parallel_gate(ns: dict) -> None:
     c = Checks("check-parallel", _t("ex04.parallel_gate.title"))
+    if raised_first(c, ns, "run_tool_uses"):
+        return c.done()
     valve = _valve(ns)
     two = await gate_drive(valve, "parallel", TWO_WRITES, answer=lambda n, i: i.get("path") == "scratch/a.txt")
     if unfinished(c, two.error, "run_tool_uses"):
         return c.done()
+    await gate_causes(c, valve, two)
     asked = [i.get("path") for _, i in _asked(two, "write_file")]
     once = len(asked) < 2  # one question for the turn: what else fails here follows from it
     c.ok(asked == ["scratch/a.txt", "scratch/b.txt"],

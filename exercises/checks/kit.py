@@ -9,8 +9,14 @@
   every id.
 - `Checks`: prints one ✓ / ✗ line per criterion, a hint under each ✗; under the grader (HARNESS_GRADING=1) its
   done() raises while a ✗ is left. `Cause`: a hint with a key, so one cause met twice is named once.
-- `cell_error`, `not_defined_hint`, `raised_name_hint`: the hint when a name is missing because the learner's own
-  cell raised (IPython's last error and the cell's source, from linecache).
+- `cell_error`, `raised_first`, `not_defined_hint`, `raised_name_hint`: a ✏️ cell that raised (any error) is the
+  first ✗, with the error's type, message and line. The kit's import (the 🔒 cell; the gradebook's first seal) hooks
+  IPython's post_run_cell, so the last run of each cell is known (a cell fixed and run again no longer counts); without
+  it, IPython's last error and the cell's source in linecache.
+- What outlives a run, named first (`Checks.cause`: every later ✗ follows from it): `recording_approver` (a call
+  decided with no question though an approver was given: approve(...) not awaited; called with other arguments),
+  `late_bound` (every call handled with the last call's values), `says_stop` / `model_texts` (a stop's text is the
+  harness's own sentence naming the valve and, for the cap and the budget, a number it stopped at).
 - `offline(scenario)`: an offline client even with ANTHROPIC_API_KEY set; `bounded(...)`: a run stopped after a
   number of model requests, so a loop that never ends fails instead of hanging.
 - Helpers two exercises share: the recorded calls of a tool step (`calls`, `read_as`, `error_hint`), tools that
@@ -36,7 +42,8 @@ from types import SimpleNamespace
 import anthropic
 
 from harness_lib import lang
-from harness_lib.client import make_client, offline_api
+from harness_lib.client import MODEL, make_client, offline_api
+from harness_lib.loop import final_text
 from harness_lib.offline import read_tool_result
 from harness_lib.tools import make_tool_impls
 
@@ -81,13 +88,20 @@ class Checks:
 
     def __init__(self, cell_id: str, title: str):
         self.cell_id, self.title, self.failed, self.causes = cell_id, title, [], set()
+        self.blocked = False  # a cause() was named: every later ✗ follows from it
         print(f"🔍 {title}")
+
+    def cause(self, criterion: str, hint: str) -> None:
+        """A ✗ for a cause the check found before its criteria (a cell that raised, state kept between runs, an
+        approver never awaited...): it comes first, and every ✗ after it says it follows from it."""
+        self.ok(False, criterion, hint)
+        self.blocked = True
 
     def ok(self, passed, criterion: str, hint: str = "", follows: bool = False) -> bool:
         passed = bool(passed)
         if not passed:
             key = getattr(hint, "key", hint)
-            if self.failed and (follows or key in self.causes):
+            if self.failed and (follows or self.blocked or key in self.causes):
                 hint = _t("kit.checks.follows_from_above")
             else:
                 self.causes.add(key)
@@ -112,20 +126,79 @@ class Checks:
         print("  → " + _t("kit.checks.not_met_fix_and_rerun", n=n))
 
 
-_RAISED: dict[str, str] = {}  # name -> the error its defining cell raised, as cell_error() last found it
+_RAISED: dict = {}  # name -> the error its defining cell raised, as cell_error() last found it; "\0runs": each cell
+# run the post-run hook saw, [(source, error or None)], oldest first (the seal fingerprints this dict by its id only)
 # Under the gradebook a check runs in the grading process and the notebook is at the other end of a line
 # (exercises/judge.py sets this to its view of the notebook): then the notebook's kernel says which cell raised.
 LEARNER: contextvars.ContextVar = contextvars.ContextVar("learner", default=None)
+_RUNS = "\0runs"
+
+
+def _on_cell(result) -> None:
+    """IPython's post_run_cell: note each cell's source and the error it raised (None when it ran to its end)."""
+    try:
+        source = result.info.raw_cell if result.info is not None else ""
+        err = result.error_before_exec or result.error_in_exec
+        runs = _RAISED.setdefault(_RUNS, [])
+        runs.append((source or "", _describe(err, source) if isinstance(err, BaseException) else None))
+        del runs[:-200]
+    except Exception:  # noqa: BLE001 - a hint we cannot give is no hint
+        pass
+
+
+def _watch_cells() -> None:
+    """Hook _on_cell into the notebook's IPython (once: a kit imported anew replaces its earlier hook)."""
+    try:
+        ipython = sys.modules.get("IPython")  # already imported in a notebook's kernel; never imported here
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is None:
+            return
+        for hook in list(shell.events.callbacks.get("post_run_cell", [])):
+            if getattr(hook, "__qualname__", "") == "_on_cell" and getattr(hook, "__module__", "").endswith("kit"):
+                shell.events.unregister("post_run_cell", hook)
+        shell.events.register("post_run_cell", _on_cell)
+    except Exception:  # noqa: BLE001 - outside IPython (the gradebook's judge, a script) there are no cells
+        pass
+
+
+def _describe(err: BaseException, source: str | None = None) -> str:
+    """'RuntimeError: boom (line 3)': the error, and the line of the cell it came from."""
+    if isinstance(err, SyntaxError):
+        return f"{type(err).__name__}: {err.msg}" + (_t("kit.cell_error.line_number", n=err.lineno)
+                                                      if err.lineno else "")
+    line = cellish = None
+    tb = err.__traceback__
+    while tb is not None:  # the deepest frame whose file is the cell (a cell's code is cached under its own name)
+        filename = tb.tb_frame.f_code.co_filename
+        lines = linecache.getlines(filename)
+        if lines and source is not None and "".join(lines).strip() == source.strip():
+            line = tb.tb_lineno
+        elif re.search(r"ipykernel_|<ipython-input", filename):
+            cellish = tb.tb_lineno
+        tb = tb.tb_next
+    line = line or cellish
+    return one_line(err) + (_t("kit.cell_error.line_number", n=line) if line else "")
+
+
+def _defines(name: str):
+    return re.compile(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(|^{re.escape(name)}[ \t]*=", re.M)
 
 
 def cell_error(name: str) -> str | None:
-    """'SyntaxError: … (line n)' when the cell that defines `name` (a cell whose source has `def name(` or
-    `name =`) raised, else None. IPython keeps the last error in sys.last_value and each cell's source in
-    linecache, under the file name the error (or its traceback) names. Under the grader a failing check raises
-    too and becomes the last error, so what was found is remembered for the checks that come after it."""
+    """'RuntimeError: … (line n)' when the last run of the cell that defines `name` (a cell whose source has
+    `def name(` or `name =`) raised — whether or not `name` got defined before the error —, else None.
+
+    In a notebook the kit watches every cell's run (IPython's post_run_cell, from the 🔒 cell's import on), so a cell
+    fixed and run again no longer counts. Without that record (a cell run before the kit was imported) it falls back
+    on IPython's last error (sys.last_value) and the cell's source in linecache; under the grader a failing check
+    raises too and becomes the last error, so what was found is remembered for the checks that come after it."""
     notebook = LEARNER.get()
     if notebook is not None:  # judged in the gradebook: only the notebook's kernel has its errors
         return notebook.cell_error(name)
+    defines = _defines(name)
+    for source, error in reversed(_RAISED.get(_RUNS, [])):
+        if defines.search(source):
+            return error
     err = getattr(sys, "last_value", None)
     if not isinstance(err, BaseException):
         return _RAISED.get(name)
@@ -134,16 +207,29 @@ def cell_error(name: str) -> str | None:
     while tb is not None:
         files.append(tb.tb_frame.f_code.co_filename)
         tb = tb.tb_next
-    defines = re.compile(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(|^{re.escape(name)}[ \t]*=", re.M)
     if not any(defines.search("".join(linecache.getlines(f))) for f in files if f):
         return _RAISED.get(name)
-    if isinstance(err, SyntaxError):
-        found = f"{type(err).__name__}: {err.msg}" + (_t("kit.cell_error.line_number", n=err.lineno) if err.lineno
-                                                      else "")
-    else:
-        found = one_line(err)
+    found = _describe(err)
     _RAISED[name] = found
     return found
+
+
+_ERROR_LINE = re.compile(r"^[A-Za-z_][\w.]*: ")  # 'RuntimeError: …': what cell_error gives, never a forged answer
+
+
+def raised_first(c, ns, *names) -> bool:
+    """When the cell that defines one of `names` raised (on its last run) after defining it: the first ✗ says so —
+    the error's type, its message and the line —, and the check goes on, every later ✗ following from it (it judges
+    a cell that did not run to its end). The first thing a check asks. A name the error left undefined is the
+    check's own first ✗ ("... is written and runs", "POLICY is a dict"), whose hint names the same error
+    (not_defined_hint). -> False: the check goes on either way."""
+    for name in names:
+        error = cell_error(name) if name in ns else None
+        if isinstance(error, str) and _ERROR_LINE.match(error):
+            c.cause(_t("kit.raised.cell_ran_to_its_end", name=name), _t("kit.raised.cell_raised", error=error,
+                                                                         name=name))
+            return False
+    return False
 
 
 def not_defined_hint(name: str, what: str = "") -> str:
@@ -277,8 +363,18 @@ def read_as(name, result: dict) -> str:
 
 def error_hint(run) -> str:
     """A hint that follows from how the run broke (the same hint met again in one check is reported once: later
-    criteria say it follows from the ✗ above)."""
-    return _error_text(run.error or "")
+    criteria say it follows from the ✗ above): a call the valve left without its tool_result is named."""
+    error = run.error or ""
+    if "tool_result" in error or "tool_use" in error or "non-empty content" in error:
+        for uses, results in getattr(run, "rounds", []):
+            answered = {r.get("tool_use_id") for r in (results if isinstance(results, list) else [])
+                        if isinstance(r, dict)}
+            missing = [u.name for u in uses if u.id not in answered]
+            if missing:  # one cause, whichever call it names: a later ✗ it explains follows from it
+                text = (_t("kit.error_text.call_got_no_result", name=missing[0]) if answered else
+                        _t("kit.error_text.turn_got_no_result", name=missing[0]))
+                return Cause(text, key="a call without its result")
+    return _error_text(error)
 
 
 def _error_text(error: str) -> str:
@@ -314,9 +410,82 @@ def unfinished(c, problem, name: str) -> bool:
     return True
 
 
+def recording_approver(events: list, answer):
+    """The approver the checks pass in: records ("asked", name, input) in `events` when asked. answer: the answer, a
+    function (name, input) -> answer, or an exception to raise. A coroutine function, as the lesson's approvers: a
+    call that is not awaited asks nobody (what the checks then see: a call decided with no question). Called with
+    other arguments than (name, input) it records ("miscalled", ...) and raises the TypeError Python would."""
+    async def approve(*args, **kwargs):
+        if len(args) != 2 or kwargs:  # asked, but not with (name, input): Python's own words for the mistake
+            events.append(("miscalled", repr(args), kwargs))
+            raise TypeError("approve() missing 1 required positional argument: 'tool_input'" if len(args) < 2 else
+                            f"approve() takes 2 positional arguments but {len(args)} were given")
+        name, tool_input = args
+        events.append(("asked", name, tool_input))
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer(name, tool_input) if callable(answer) else answer
+    return approve
+
+
+def unasked_hint(name: str, ran: bool) -> str:
+    """The hint when an approver was given, the call needs a yes, and nobody was asked in any run of the check: a
+    call of approve(...) that is not awaited makes a coroutine and asks nobody — truthy (the call ran) and never
+    True (it was refused)."""
+    return _t("kit.state.ran_unasked", name=name) if ran else _t("kit.state.refused_unasked", name=name)
+
+
+def late_bound(seen: list, calls_in_order: list) -> bool:
+    """True when every one of several calls was handled with the LAST call's values: a function made in a loop (a
+    lambda, an inner def) that reads the loop variable when it runs, after the loop has moved on."""
+    return (len(calls_in_order) >= 2 and len(seen) == len(calls_in_order) and calls_in_order[0] != calls_in_order[-1]
+            and all(s == calls_in_order[-1] for s in seen))
+
+
+async def model_texts(res, scenario: str, tools: list) -> set:
+    """Every text the model wrote in a stopped run: the history's, and the response the loop stopped at (got again by
+    sending the returned history to a fresh client of the same scenario)."""
+    texts = {b.text.strip() for m in res.messages if isinstance(m, dict) and m.get("role") == "assistant"
+             and isinstance(m.get("content"), list) for b in m["content"] if getattr(b, "type", None) == "text"}
+    if res.messages and isinstance(res.messages[-1], dict) and res.messages[-1].get("role") == "user":
+        try:
+            stop = await offline(scenario).messages.create(model=MODEL, max_tokens=1024, tools=tools,
+                                                           messages=res.messages)
+            texts.add(final_text(stop).strip())
+        except Exception:  # noqa: BLE001 - a history the API refuses: another criterion says so
+            pass
+    return texts
+
+
+def says_stop(text, valve: str, limits=()) -> bool:
+    """A person reads `text` as "the harness stopped the run, by this valve": it names the valve (its words in
+    either language: turn / cap, token / budget, repeat / progress / loop ...), and for the cap and the budget a
+    number it stopped at (the limit, or for the budget what was spent), written with or without separators."""
+    if not isinstance(text, str) or not text.strip():
+        return False
+    low = text.lower()
+    if not any(word in low for word in _VALVE_WORDS[valve]):
+        return False
+    if not limits:
+        return True
+    digits = {re.sub(r"[^0-9]", "", n) for n in re.findall(r"\d[\d,._\u202f\u00a0 ]*\d|\d", text)}
+    return any(str(limit) in digits for limit in limits)
+
+
+_VALVE_WORDS = {  # what names a valve, in English and Spanish (the checks take either: a learner writes their own)
+    "max_turns": ("turn", "cap", "max_turns", "turno", "tope", "límite", "limite"),
+    "token_budget": ("token", "budget", "presupuesto"),
+    "no_progress": ("progress", "repeat", "loop", "cycle", "same", "stuck", "progreso", "repit", "bucle", "ciclo",
+                    "mism", "atasc"),
+}
+
+
 def _valve(ns):
     return ns.get("run_tool_uses")
 
 
 def _digest(*parts: str) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
+
+_watch_cells()  # the 🔒 cell's import (and the gradebook's first seal) starts watching the cells

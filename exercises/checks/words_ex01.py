@@ -153,6 +153,34 @@ MESSAGES = {
         "ex01.parallel.asked_n_times_for_2_calls":
             "the approver was asked {n} time(s) for 2 calls: ask once per call (with its own input), and run a call "
             "only on its own yes (ran: {ran})",
+        # the arguments, not the notebook's globals (check_allow, check_default_tier)
+        "ex01.state.follows_its_arguments":
+            "the valve follows the policy and default_tier it is given, not the notebook's POLICY and DEFAULT_TIER",
+        "ex01.state.reads_notebook_policy":
+            "your function reads the notebook's POLICY, not its `policy` argument: the argument says {name}: "
+            "{want!r}, the notebook's POLICY says {nb!r}, and the call was treated as {seen!r} — look the tier up "
+            "with policy.get(block.name, default_tier) (the checks pass their own policy)",
+        "ex01.state.reads_notebook_default":
+            "your function reads the notebook's DEFAULT_TIER, not its `default_tier` argument: the unlisted {name} "
+            "should get {want!r} (the argument) and was treated as {seen!r}, the notebook's DEFAULT_TIER — "
+            "policy.get(block.name, default_tier)",
+        "ex01.state.uses_tool_impls": "the calls ran on the tool_impls the valve is given",
+        "ex01.state.not_the_tool_impls":
+            "none of the tools the checks passed in ran, yet {names} got a result: your function runs tools of its "
+            "own (the notebook's make_impls()?), not its `tool_impls` argument — arun_tool(tool_impls, block.name, "
+            "block.input, tools)",
+        "ex01.state.result_reused":
+            "{name} did not run in this run, yet its call got {content!r}: a result from an earlier run was reused — "
+            "keep no results between runs (a dict at module level lives on): run every "
+            "call that may run",
+        "ex01.deny.call_never_reached": "not seen: the run stopped before the valve got the send_email call ({error})",
+        "ex01.deny.got_n_results": " (it got {n})",
+        "ex01.deny.it_says": " (it says: {text!r})",
+        "ex01.state.uses_its_tools": "each call is checked against the tools the valve is given",
+        "ex01.state.not_its_tools":
+            "given tools without get_time, your function still ran get_time: it checks the calls against other tools "
+            "than its `tools` argument (the notebook's TOOLS_WITH_EMAIL or the lesson's TOOLS?) — arun_tool("
+            "tool_impls, block.name, block.input, tools) answers a tool it does not list with an error",
     },
     "es": {
         # drive
@@ -326,5 +354,35 @@ MESSAGES = {
         "ex01.parallel.asked_n_times_for_2_calls":
             "se preguntó {n} vez (veces) al aprobador para 2 llamadas: pregunta una vez por llamada (con su propia "
             "entrada) y ejecuta cada llamada solo con su propio sí (se ejecutaron: {ran})",
+        # the arguments, not the notebook's globals (check_allow, check_default_tier)
+        "ex01.state.follows_its_arguments":
+            "la válvula sigue la policy y el default_tier que recibe, no POLICY ni DEFAULT_TIER del cuaderno",
+        "ex01.state.reads_notebook_policy":
+            "tu función lee POLICY del cuaderno, no su argumento `policy`: el argumento dice {name}: {want!r}, POLICY "
+            "del cuaderno dice {nb!r}, y la llamada se trató como {seen!r} — busca el nivel con "
+            "policy.get(block.name, default_tier) (los controles pasan su propia policy)",
+        "ex01.state.reads_notebook_default":
+            "tu función lee DEFAULT_TIER del cuaderno, no su argumento `default_tier`: la herramienta no listada "
+            "{name} debería recibir {want!r} (el argumento) y se trató como {seen!r}, el DEFAULT_TIER del cuaderno — "
+            "policy.get(block.name, default_tier)",
+        "ex01.state.uses_tool_impls": "las llamadas se ejecutaron con las tool_impls que recibe la válvula",
+        "ex01.state.not_the_tool_impls":
+            "no se ejecutó ninguna de las herramientas que pasaron los controles y aun así {names} recibió un "
+            "resultado: tu función ejecuta herramientas propias (¿make_impls() del cuaderno?), no su argumento "
+            "`tool_impls` — arun_tool(tool_impls, block.name, block.input, tools)",
+        "ex01.state.result_reused":
+            "{name} no se ejecutó en esta ejecución y aun así su llamada recibió {content!r}: se reutilizó un "
+            "resultado de una ejecución anterior — no guardes resultados entre "
+            "ejecuciones (un dict a nivel de módulo sobrevive): ejecuta cada llamada que pueda ejecutarse",
+        "ex01.deny.call_never_reached":
+            "no se vio: la ejecución se detuvo antes de que la válvula recibiera la llamada a send_email ({error})",
+        "ex01.deny.got_n_results": " (recibió {n})",
+        "ex01.deny.it_says": " (dice: {text!r})",
+        "ex01.state.uses_its_tools": "cada llamada se comprueba con las herramientas que recibe la válvula",
+        "ex01.state.not_its_tools":
+            "con unas tools sin get_time, tu función ejecutó get_time igualmente: comprueba las llamadas con otras "
+            "herramientas que su argumento `tools` (¿TOOLS_WITH_EMAIL del cuaderno o TOOLS de la lección?) — "
+            "arun_tool(tool_impls, block.name, block.input, tools) responde con un error a una herramienta que no "
+            "está en la lista",
     },
 }

@@ -23,7 +23,9 @@ MESSAGES = {
         "ex02.diagnosis.non_empty_dict":
             "DIAGNOSIS is a non-empty dict {missing guard: runaway} built from the constants of the 🔒 cell",
         "ex02.diagnosis.not_defined_yet": "DIAGNOSIS is not defined yet: run the exercise cell",
-        "ex02.diagnosis.must_be_a_dict": "DIAGNOSIS must be a dict",
+        "ex02.diagnosis.must_be_a_dict":
+            "DIAGNOSIS must be a dict {{missing guard: runaway}}; it is a {kind} of {n}: pair each guard with the "
+            "runaway its absence allows",
         "ex02.diagnosis.fill_in_one_entry": "fill in DIAGNOSIS: at least one entry",
         "ex02.diagnosis.use_the_constants":
             "use the constants' names (e.g. NO_TURN_CAP), not your own text: free text cannot be checked",
@@ -82,7 +84,8 @@ MESSAGES = {
         "ex02.turn_cap.return_max_turns_result":
             "return AgentResult(text, 'max_turns', turns, requests, 0, messages) when the cap fires; turns counts "
             "the turns that ran, requests every request sent",
-        "ex02.turn_cap.text_says_harness_stopped": "its text says the harness stopped the run (not empty)",
+        "ex02.turn_cap.text_says_harness_stopped":
+            "its text says the harness stopped the run: it names the turn cap and its limit (3)",
         "ex02.turn_cap.give_a_stop_sentence":
             'give the caller a sentence, e.g. f"Stopped by the harness: turn cap of {max_turns} reached."',
         # (also in ex03_budget.py)
@@ -135,6 +138,46 @@ MESSAGES = {
         "ex02.model_answer.loop_only_while_tool_use":
             'loop only `while response.stop_reason == "tool_use"`: any other stop reason (refusal, max_tokens, …) '
             'ends the loop and is returned as stopped_by; `!= "end_turn"` runs an empty tool step',
+        # what outlives a run, the argument or the constant (check_turn_cap), the diagnosis's shape
+        "ex02.diagnosis.keys_are_guards": "each key is a missing guard, each value the runaway its absence allows",
+        "ex02.diagnosis.keys_and_values_swapped":
+            "keys and values are swapped: every key is a runaway and every value a guard — the key is the missing "
+            "guard "
+            "(NO_…, STOP_…), the value the runaway its absence allows",
+        "ex02.state.same_run_twice":
+            "the same run ({run}) gave {first}, then {second}: something your function keeps "
+            "outlives a run — a counter or a list at module level (`global`), or a default like x=[] — make every "
+            "count inside the function, so that each call starts from 0",
+        "ex02.state.uses_the_argument": "the loop stops at its max_turns argument",
+        "ex02.state.constant_not_argument":
+            "your function reads the notebook's MAX_TURNS ({cap}), not its `max_turns` argument: with max_turns=3, "
+            "and with max_turns=0, it ran {cap} turns — compare `turns >= max_turns` (MAX_TURNS is only its default)",
+        "ex02.state.zero_is_a_cap":
+            "with max_turns=0 it ran {n} turns, as many as MAX_TURNS: 0 is a cap (not a single turn), not \"no cap "
+            "given\" — `max_turns or MAX_TURNS` and `if max_turns and …` read 0 as false; compare `turns >= "
+            "max_turns` as it is",
+        "ex02.turn_cap.stopped_by_is_max_turns":
+            "the cap fired at the right turn, but stopped_by is {stopped_by!r}: callers (and the inspector) read "
+            "exactly stopped_by='max_turns'",
+        "ex02.turn_cap.it_says": " (it says: {text!r})",
+        "ex02.turn_cap.not_the_models_text":
+            'that is the model\'s own text, not the harness\'s: say in your words that the harness stopped the run '
+            'at the turn cap, e.g. f"Stopped by the harness: turn cap of {max_turns} reached."',
+        "ex02.turn_cap.name_the_cap_and_its_limit":
+            'a person must read it as "the harness stopped the run at the turn cap": name the cap (turn, cap or '
+            'max_turns) and its limit (here 3), e.g. f"Stopped by the harness: turn cap of {max_turns} reached."',
+        "ex02.model_answer.cap_asked_after_the_answer":
+            "the model answered at its 2nd turn, and the cap, asked after that request, replaced its answer: end by "
+            "its while condition and return final_text(response) — ask `turns >= max_turns` at the top of the body, "
+            "before a turn, not after a request",
+        "ex02.state.counts_carried_over":
+            "it reports turns={turns} and requests={requests}, yet in this run {ran} turn(s) ran and the API "
+            "received {sent} request(s): a count carries over from an earlier run — a counter at module level "
+            "(`global`) or kept on an object lives on between runs: make `turns = "
+            "0` and `requests = 1` inside the function",
+        "ex02.model_answer.text_is_not_the_answer":
+            "stopped_by='end_turn' is right, but its text is not the model's answer (a {kind}: {text!r}): return "
+            "final_text(response), the text of the last response",
     },
     "es": {
         # capped
@@ -157,7 +200,9 @@ MESSAGES = {
             "DIAGNOSIS es un dict no vacío {salvaguarda que falta: desbocamiento} hecho con las constantes de la "
             "celda 🔒",
         "ex02.diagnosis.not_defined_yet": "DIAGNOSIS aún no está definido: ejecuta la celda del ejercicio",
-        "ex02.diagnosis.must_be_a_dict": "DIAGNOSIS tiene que ser un dict",
+        "ex02.diagnosis.must_be_a_dict":
+            "DIAGNOSIS tiene que ser un dict {{protección que falta: desbocamiento}}; es un {kind} de {n}: empareja "
+            "cada protección con el desbocamiento que permite su ausencia",
         "ex02.diagnosis.fill_in_one_entry": "rellena DIAGNOSIS: al menos una entrada",
         "ex02.diagnosis.use_the_constants":
             "usa los nombres de las constantes (p. ej. NO_TURN_CAP), no un texto tuyo: un texto libre no se puede "
@@ -221,7 +266,8 @@ MESSAGES = {
         "ex02.turn_cap.return_max_turns_result":
             "devuelve AgentResult(text, 'max_turns', turns, requests, 0, messages) cuando salta el tope; turns "
             "cuenta los turnos ejecutados, y requests todas las peticiones enviadas",
-        "ex02.turn_cap.text_says_harness_stopped": "su texto dice que el arnés detuvo la ejecución (no vacío)",
+        "ex02.turn_cap.text_says_harness_stopped":
+            "su texto dice que el arnés detuvo la ejecución: nombra el tope de turnos y su límite (3)",
         "ex02.turn_cap.give_a_stop_sentence":
             'dale una frase a quien llama, p. ej. f"El arnés se detuvo: llegó al tope de turnos de {max_turns}."',
         # (also in ex03_budget.py)
@@ -285,5 +331,47 @@ MESSAGES = {
             'da vueltas solo `while response.stop_reason == "tool_use"`: cualquier otro motivo de parada (refusal, '
             'max_tokens, …) termina el bucle y se devuelve como stopped_by; `!= "end_turn"` ejecuta un paso de '
             'herramientas vacío',
+        # what outlives a run, the argument or the constant (check_turn_cap), the diagnosis's shape
+        "ex02.diagnosis.keys_are_guards":
+            "cada clave es una protección que falta, cada valor el desbocamiento que permite su ausencia",
+        "ex02.diagnosis.keys_and_values_swapped":
+            "claves y valores están al revés: cada clave es un desbocamiento y cada valor una protección — la clave es "
+            "la protección que falta (NO_…, STOP_…), el valor el desbocamiento que permite su ausencia",
+        "ex02.state.same_run_twice":
+            "la misma ejecución ({run}) dio {first} y luego {second}: algo que guarda tu función "
+            "sobrevive a una ejecución — un contador o una lista a nivel de módulo (`global`), o un valor por "
+            "defecto como x=[] — crea cada cuenta dentro de la función, para que cada llamada empiece en 0",
+        "ex02.state.uses_the_argument": "el bucle se detiene en su argumento max_turns",
+        "ex02.state.constant_not_argument":
+            "tu función lee MAX_TURNS del cuaderno ({cap}), no su argumento `max_turns`: con max_turns=3, y con "
+            "max_turns=0, ejecutó {cap} turnos — compara `turns >= max_turns` (MAX_TURNS es solo su valor por "
+            "defecto)",
+        "ex02.state.zero_is_a_cap":
+            "con max_turns=0 ejecutó {n} turnos, tantos como MAX_TURNS: 0 es un tope (ni un solo turno), no \"no "
+            "me dieron tope\" — `max_turns or MAX_TURNS` e `if max_turns and …` leen 0 como falso; compara `turns "
+            ">= max_turns` tal cual",
+        "ex02.turn_cap.stopped_by_is_max_turns":
+            "el tope saltó en el turno correcto, pero stopped_by es {stopped_by!r}: quien llama (y el inspector) "
+            "lee exactamente stopped_by='max_turns'",
+        "ex02.turn_cap.it_says": " (dice: {text!r})",
+        "ex02.turn_cap.not_the_models_text":
+            'ese es el texto del propio modelo, no el del arnés: di con tus palabras que el arnés detuvo la '
+            'ejecución en el tope de turnos, p. ej. f"El arnés se detuvo: llegó al tope de turnos de {max_turns}."',
+        "ex02.turn_cap.name_the_cap_and_its_limit":
+            'quien lo lea tiene que entender "el arnés detuvo la ejecución en el tope de turnos": nombra el tope '
+            '(turno, tope, límite o max_turns) y su límite (aquí 3), p. ej. f"El arnés se detuvo: llegó al tope de '
+            'turnos de {max_turns}."',
+        "ex02.model_answer.cap_asked_after_the_answer":
+            "el modelo respondió en su 2.º turno, y el tope, preguntado después de esa petición, sustituyó su "
+            "respuesta: termina por la condición del while y devuelve final_text(response) — pregunta `turns >= "
+            "max_turns` al principio del cuerpo, antes de un turno, no después de una petición",
+        "ex02.state.counts_carried_over":
+            "indica turns={turns} y requests={requests}, pero en esta ejecución se ejecutaron {ran} turno(s) y la "
+            "API recibió {sent} petición(es): una cuenta viene de una ejecución anterior — un contador a nivel de "
+            "módulo (`global`) o guardado en un objeto sobrevive entre "
+            "ejecuciones: pon `turns = 0` y `requests = 1` dentro de la función",
+        "ex02.model_answer.text_is_not_the_answer":
+            "stopped_by='end_turn' está bien, pero su texto no es la respuesta del modelo (un {kind}: {text!r}): "
+            "devuelve final_text(response), el texto de la última respuesta",
     },
 }

@@ -75,7 +75,8 @@ MESSAGES = {
             "the tools ran in exactly the {turns} turns that were allowed (ran: {n})",
         "ex03.budget.stop_before_running_turn": "stop before running the turn that would spend more, not after",
         "ex03.budget.stop_text_is_the_harnesss":
-            "the budget's stop comes with a text that says the harness stopped the run (not the model's text)",
+            "the budget's stop comes with a text that says the harness stopped the run: its own words (not the "
+            "model's), naming the token budget and a number it stopped at",
         "ex03.budget.say_the_budget_stopped_it":
             "when the budget stops the run, say so in your own words, e.g. f\"Stopped by the harness: {tokens_used} "
             "tokens used, reaching the token budget of {token_budget}.\" — the model's last text is not an answer, "
@@ -111,6 +112,34 @@ MESSAGES = {
         "ex03.budget.add_all_four_counters":
             "the loop must add tokens_of(response.usage) — all four counters — not input_tokens + output_tokens: a "
             "cached prompt shows up in cache_read_input_tokens",
+        # run_causes: what a run depends on besides its arguments
+        "ex03.budget.name_the_budget":
+            'a person must read it as "the harness stopped the run at the token budget": name the budget (token or '
+            'budget) and a number (the budget, or the tokens spent), e.g. f"Stopped by the harness: {tokens_used} '
+            'tokens used, reaching the token budget of {token_budget}."',
+        "ex03.budget.state.tokens_of_keeps_a_total":
+            "tokens_of gave {first}, then {second}, for the same usage: it keeps a total between calls — return what "
+            "this one usage costs; the loop adds the responses up",
+        "ex03.budget.state.list_survives":
+            "find_loop's first question of a run got {n} signatures, though the run had taken one turn: the list "
+            "survives between runs — make it inside the function (`signatures = []` in the body): a default like "
+            "signatures=[], or a list at module level, is made once and shared by every run",
+        "ex03.budget.state.uses_its_limits": "the loop stops at the max_turns and token_budget it is given",
+        "ex03.budget.state.fixed_cap":
+            "with max_turns=2 it ran {n} turns: your function compares with a fixed number (or a constant), not its "
+            "`max_turns` argument — `if turns >= max_turns:`",
+        "ex03.budget.state.fixed_budget":
+            "with token_budget=1,000,000,000 the budget stopped it at {n} tokens: your function compares with a fixed "
+            "number (40_000?), not its `token_budget` argument — `if tokens_used >= token_budget:`",
+        "ex03.budget.append_then_ask":
+            "find_loop was asked before this turn's signature was appended (its first question of a run got an "
+            "empty list): append signature_of(response.content) first, then ask find_loop(signatures) — asked "
+            "the other way round, a repeat is caught a turn late, after the repeated call ran",
+        "ex03.budget.count.not_tokens_of":
+            "tokens_used counts only {counted}: add tokens_of(response.usage) — every billed counter — after every "
+            "request, the first one included",
+        "ex03.budget.count.counted_output": "output_tokens",
+        "ex03.budget.count.counted_io": "input_tokens + output_tokens (not the cache counters)",
     },
     "es": {
         # check_tokens
@@ -190,8 +219,8 @@ MESSAGES = {
             "las herramientas se ejecutaron exactamente en los {turns} turnos permitidos (se ejecutaron: {n})",
         "ex03.budget.stop_before_running_turn": "detente antes de ejecutar el turno que gastaría más, no después",
         "ex03.budget.stop_text_is_the_harnesss":
-            "la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución (no el texto del "
-            "modelo)",
+            "la parada por presupuesto trae un texto que dice que el arnés detuvo la ejecución: con sus propias "
+            "palabras (no las del modelo), nombrando el presupuesto de tokens y un número en el que se detuvo",
         "ex03.budget.say_the_budget_stopped_it":
             'cuando el presupuesto detenga la ejecución, dilo con tus palabras, p. ej. f"El arnés se detuvo: se '
             'gastaron {tokens_used} tokens y se alcanzó el tope de presupuesto de {token_budget}." — el último '
@@ -233,5 +262,35 @@ MESSAGES = {
         "ex03.budget.add_all_four_counters":
             "el bucle tiene que sumar tokens_of(response.usage) —los cuatro contadores—, no input_tokens + "
             "output_tokens: un prompt en caché aparece en cache_read_input_tokens",
+        # run_causes: what a run depends on besides its arguments
+        "ex03.budget.name_the_budget":
+            'quien lo lea tiene que entender "el arnés detuvo la ejecución por el presupuesto de tokens": nombra el '
+            'presupuesto (token o presupuesto) y un número (el presupuesto, o los tokens gastados), p. ej. f"El '
+            'arnés se detuvo: se gastaron {tokens_used} tokens y se alcanzó el presupuesto de {token_budget}."',
+        "ex03.budget.state.tokens_of_keeps_a_total":
+            "tokens_of dio {first} y luego {second} para el mismo usage: guarda un total entre llamadas — devuelve lo "
+            "que cuesta este usage; el bucle suma las respuestas",
+        "ex03.budget.state.list_survives":
+            "la primera pregunta a find_loop de una ejecución recibió {n} firmas, aunque la ejecución llevaba un "
+            "turno: la lista sobrevive entre ejecuciones — créala dentro de la función (`signatures = []` en el "
+            "cuerpo): un valor por defecto como signatures=[], o una lista a nivel de módulo, se crea una vez y la "
+            "comparten todas las ejecuciones",
+        "ex03.budget.state.uses_its_limits": "el bucle se detiene en el max_turns y el token_budget que recibe",
+        "ex03.budget.state.fixed_cap":
+            "con max_turns=2 ejecutó {n} turnos: tu función compara con un número fijo (o una constante), no con su "
+            "argumento `max_turns` — `if turns >= max_turns:`",
+        "ex03.budget.state.fixed_budget":
+            "con token_budget=1.000.000.000 el presupuesto lo detuvo en {n} tokens: tu función compara con un número "
+            "fijo (¿40_000?), no con su argumento `token_budget` — `if tokens_used >= token_budget:`",
+        "ex03.budget.append_then_ask":
+            "se preguntó a find_loop antes de añadir la firma de este turno (su primera pregunta de una ejecución "
+            "recibió una lista vacía): añade primero signature_of(response.content) y luego pregunta "
+            "find_loop(signatures) — al revés, una repetición se detecta un turno tarde, después de ejecutar la "
+            "llamada repetida",
+        "ex03.budget.count.not_tokens_of":
+            "tokens_used cuenta solo {counted}: suma tokens_of(response.usage) — todos los contadores facturados — "
+            "después de cada petición, la primera incluida",
+        "ex03.budget.count.counted_output": "output_tokens",
+        "ex03.budget.count.counted_io": "input_tokens + output_tokens (no los contadores de caché)",
     },
 }

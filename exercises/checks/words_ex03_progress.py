@@ -147,6 +147,19 @@ MESSAGES = {
             "plugged into your run_guarded: ping-pong stops as no progress after 3 turns and 4 requests",
         "ex03.progress.cycle.run_guarded_must_use_find_loop":
             "run_guarded must stop when find_loop(signatures) returns a period (see check-progress)",
+        # the stop's text; what a period is
+        "ex03.progress.not_the_models_text":
+            "that is the model's own text, not the harness's: say in your words that the harness stopped the run "
+            "because the turns repeat",
+        "ex03.progress.name_the_repeat":
+            'a person must read it as "the harness stopped the run: no progress": say that the turns repeat (repeat, '
+            'loop, cycle, same, no progress), e.g. "Stopped by the harness: the last turns repeat; no progress."',
+        "ex03.progress.cycle.zero_is_no_period":
+            "0 is not a period: a period is 1 or more (the length of the block that repeats), and no cycle is None — "
+            "`return None`, not 0",
+        "ex03.progress.cycle.a_block_twice_is_enough":
+            "a block repeated twice is exactly 2 × p signatures (A A is 2: period 1; A B A B is 4: period 2): it "
+            "asks for more than that — `len(signatures) >= 2 * p`",
     },
     "es": {
         # check_progress
@@ -309,5 +322,19 @@ MESSAGES = {
             "enchufado a tu run_guarded: el ping-pong se detiene por falta de progreso tras 3 turnos y 4 peticiones",
         "ex03.progress.cycle.run_guarded_must_use_find_loop":
             "run_guarded tiene que detenerse cuando find_loop(signatures) devuelve un periodo (mira check-progress)",
+        # the stop's text; what a period is
+        "ex03.progress.not_the_models_text":
+            "ese es el texto del propio modelo, no el del arnés: di con tus palabras que el arnés detuvo la ejecución "
+            "porque los turnos se repiten",
+        "ex03.progress.name_the_repeat":
+            'quien lo lea tiene que entender "el arnés detuvo la ejecución: no hay progreso": di que los turnos se '
+            'repiten (repite, bucle, ciclo, mismo, sin progreso), p. ej. "El arnés se detuvo: los últimos turnos se '
+            'repiten; no hay progreso."',
+        "ex03.progress.cycle.zero_is_no_period":
+            "0 no es un periodo: un periodo es 1 o más (la longitud del bloque que se repite), y sin ciclo es None — "
+            "`return None`, no 0",
+        "ex03.progress.cycle.a_block_twice_is_enough":
+            "un bloque repetido dos veces son exactamente 2 × p firmas (A A son 2: periodo 1; A B A B son 4: periodo "
+            "2): pide más que eso — `len(signatures) >= 2 * p`",
     },
 }

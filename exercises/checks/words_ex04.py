@@ -19,9 +19,19 @@ MESSAGES = {
         "ex04.why_wrong.colleagues_own_argument":
             "one of your statements is the colleague's own argument, which the run above disproves",
         "ex04.why_wrong.no_untrue_statement": "no statement the run above shows to be untrue of this wiring",
-        "ex04.why_wrong.statement_that_did_not_happen":
-            "one of your statements is not what happened: look at the tool_result the model got, and at which calls "
-            "waited for the person",
+        "ex04.why_wrong.statement_that_did_not_happen": "one of your statements is not what happened: {what}",
+        "ex04.why_wrong.untrue_count": " ({n} of yours)",
+        "ex04.why_wrong.refuted.left_dangling":
+            "the run shows the rejected write_file got its tool_result (is_error, REJECTED_MESSAGE) and the next "
+            "request went through — nothing was left dangling",
+        "ex04.why_wrong.refuted.model_never_told":
+            "the run shows the model was told: write_file's tool_result says it was not approved, and the model's "
+            "answer repeats it",
+        "ex04.why_wrong.refuted.slower":
+            "the run shows no extra wait: the person is asked once, before the tool runs or after it — asking "
+            "first costs the same wait, so speed is not why this wiring is no gate",
+        "ex04.why_wrong.refuted.reads_wait_too":
+            "the run shows only write_file was asked about: read_file and get_time ran without waiting for anybody",
         "ex04.why_wrong.names_every_reason_run": "names every reason the run above shows ({named} of {n} named)",
         "ex04.why_wrong.go_through_run_again":
             "go through the run again: what did the disk say after the no, what was the model told, and when was "
@@ -123,6 +133,14 @@ MESSAGES = {
         "ex04.parallel_gate.ask_first_then_run":
             "first ask about every high-impact call, then run the calls (the reads too): a read that runs while the "
             "person is still deciding is already under way whatever they answer",
+        "ex04.gate.callers_own_tool_runs":
+            "approved: a call of a tool the caller offers, not in the lesson's TOOLS (send_email), runs",
+        "ex04.gate.pass_tools_to_arun_tool":
+            "pass the tools argument to arun_tool (arun_tool(tool_impls, block.name, block.input, tools)): it checks "
+            "the call against the tools the caller gave, and the notebook's TOOLS has no send_email",
+        "ex04.fail_closed.caught_and_ran":
+            "your gate caught the approver's error and then ran write_file: an approver that raises is a no — in "
+            "the `except Exception:` branch refuse the call (approved = False), do not run it",
     },
     "es": {
         # check_why_wrong
@@ -141,9 +159,21 @@ MESSAGES = {
             "una de tus afirmaciones es el propio argumento de tu compañera, y la ejecución de arriba lo desmiente",
         "ex04.why_wrong.no_untrue_statement":
             "ninguna afirmación que la ejecución de arriba muestre falsa para este montaje",
-        "ex04.why_wrong.statement_that_did_not_happen":
-            "una de tus afirmaciones no es lo que ocurrió: mira el tool_result que recibió el modelo, y qué "
-            "llamadas esperaron a la persona",
+        "ex04.why_wrong.statement_that_did_not_happen": "una de tus afirmaciones no es lo que ocurrió: {what}",
+        "ex04.why_wrong.untrue_count": " ({n} de las tuyas)",
+        "ex04.why_wrong.refuted.left_dangling":
+            "la ejecución muestra que el write_file rechazado recibió su tool_result (is_error, REJECTED_MESSAGE) y "
+            "la petición siguiente pasó — nada quedó colgando",
+        "ex04.why_wrong.refuted.model_never_told":
+            "la ejecución muestra que al modelo se le dijo: el tool_result de write_file dice que no se aprobó, y la "
+            "respuesta del modelo lo repite",
+        "ex04.why_wrong.refuted.slower":
+            "la ejecución no muestra ninguna espera de más: a la persona se le pregunta una vez, antes de ejecutar "
+            "la herramienta o después — preguntar primero cuesta la misma espera, así que la velocidad no es por qué "
+            "este montaje no es una compuerta",
+        "ex04.why_wrong.refuted.reads_wait_too":
+            "la ejecución muestra que solo se preguntó por write_file: read_file y get_time se ejecutaron sin "
+            "esperar a nadie",
         "ex04.why_wrong.names_every_reason_run":
             "nombra todas las razones que muestra la ejecución de arriba (nombradas: {named} de {n})",
         "ex04.why_wrong.go_through_run_again":
@@ -265,5 +295,14 @@ MESSAGES = {
             "pregunta primero por cada llamada de alto impacto y después ejecuta las llamadas (también las "
             "lecturas): una lectura que se ejecuta mientras la persona aún decide ya está en marcha responda lo que "
             "responda",
+        "ex04.gate.callers_own_tool_runs":
+            "aprobada: se ejecuta una llamada a una herramienta que ofrece quien llama y que no está en TOOLS de la "
+            "lección (send_email)",
+        "ex04.gate.pass_tools_to_arun_tool":
+            "pasa el argumento tools a arun_tool (arun_tool(tool_impls, block.name, block.input, tools)): comprueba "
+            "la llamada con las herramientas que dio quien llama, y TOOLS del cuaderno no tiene send_email",
+        "ex04.fail_closed.caught_and_ran":
+            "tu compuerta capturó el error del aprobador y luego ejecutó write_file: un aprobador que lanza es un no "
+            "— en la rama `except Exception:` rechaza la llamada (approved = False), no la ejecutes",
     },
 }

@@ -41,12 +41,48 @@ MESSAGES = {
             "look at every block of content, not only the first",
         "kit.error_text.run_tool_uses_timed_out":
             "run_tool_uses did not return within 60 s: is it waiting on something?",
+        "kit.error_text.call_got_no_result":
+            "the {name} call got no tool_result, so the next request was refused: every tool_use block needs "
+            "exactly one tool_result (tool_use_id=block.id), a call you do not run too",
+        "kit.error_text.turn_got_no_result":
+            "the {name} call got no tool_result, so the next request was refused: every tool_use block needs "
+            "exactly one tool_result (tool_use_id=block.id), a call you do not run too; look at every block of "
+            "content, not only the first",
         "kit.error_text.run_stopped_with_error":
             "the run stopped with {error}: run_tool_uses must return a list with one tool_result per tool_use block",
         # unfinished
         "kit.unfinished.written_and_runs": "{name} is written and runs",
         "kit.unfinished.still_raises_not_implemented": "write {name}: it still raises NotImplementedError",
         "kit.unfinished.other_criteria_wait": "(the other criteria are checked once it runs)",
+        # raised_first
+        "kit.raised.cell_ran_to_its_end": "the cell that defines {name} ran to its end",
+        "kit.raised.cell_raised":
+            "your cell raised {error}: the cell that defines {name} must run to its end — fix that line and run "
+            "the cell again",
+        # unasked_hint
+        "kit.state.ran_unasked":
+            "nobody was asked about {name}, which needs a yes, yet it ran: approve(...) without `await` only makes "
+            "a coroutine — truthy, and it asks nobody — so `await approve(block.name, block.input)` (or the call "
+            "was handled as if it needed no yes)",
+        "kit.state.approver_miscalled":
+            "the approver was called with {args} and raised TypeError, which your gate took for a no: call it with "
+            "the call's name and input — await approve(block.name, block.input)",
+        "kit.state.refused_unasked":
+            "{name} was refused, yet the approver it was given was never asked: approve(...) without `await` only "
+            "makes a coroutine, which asks nobody and is never True — `await approve(block.name, block.input)`",
+        # state kept between runs (the checks' state causes, late_bound)
+        "kit.state.approver_awaited": "every call that needs a yes was put to the approver it was given",
+        "kit.state.each_run_afresh": "each run starts afresh: nothing an earlier run decided carries over",
+        "kit.state.yes_reused":
+            "a yes from an earlier run was reused: in this run nobody was asked about {name}, yet it ran (an earlier "
+            "run had said yes) — keep no approvals outside one call of run_tool_uses (a set at module level, or a "
+            "default like approved=set(), lives on between runs): ask about every call, every time",
+        "kit.state.each_call_its_own": "each call of the turn is handled with its own id and input",
+        "kit.state.late_binding":
+            "every call of the turn was handled as the last one ({value}, every time): a function "
+            "made in the loop (a lambda, an inner def) reads `block` when it runs, after the loop has moved on — "
+            "give it the block as an argument (lambda b=block: …, def job(b=block)), or ask and run in the loop "
+            "body",
     },
     "es": {
         # Checks
@@ -83,6 +119,14 @@ MESSAGES = {
             "cada bloque tool_use necesita exactamente un tool_result (tool_use_id=block.id) en el siguiente "
             "mensaje user; recorre todos los bloques de content, no solo el primero",
         "kit.error_text.run_tool_uses_timed_out": "run_tool_uses no terminó en 60 s: ¿está esperando algo?",
+        "kit.error_text.call_got_no_result":
+            "la llamada a {name} no recibió tool_result, así que se rechazó la petición siguiente: cada bloque "
+            "tool_use necesita exactamente un tool_result (tool_use_id=block.id), también una llamada que no "
+            "ejecutas",
+        "kit.error_text.turn_got_no_result":
+            "la llamada a {name} no recibió tool_result, así que se rechazó la petición siguiente: cada bloque "
+            "tool_use necesita exactamente un tool_result (tool_use_id=block.id), también una llamada que no "
+            "ejecutas; recorre todos los bloques de content, no solo el primero",
         "kit.error_text.run_stopped_with_error":
             "la ejecución se detuvo con {error}: run_tool_uses debe devolver una lista con un tool_result por "
             "bloque tool_use",
@@ -90,5 +134,35 @@ MESSAGES = {
         "kit.unfinished.written_and_runs": "{name} está escrita y se ejecuta",
         "kit.unfinished.still_raises_not_implemented": "escribe {name}: todavía lanza NotImplementedError",
         "kit.unfinished.other_criteria_wait": "(los demás criterios se comprueban cuando se ejecute)",
+        # raised_first
+        "kit.raised.cell_ran_to_its_end": "la celda que define {name} se ejecutó hasta el final",
+        "kit.raised.cell_raised":
+            "tu celda lanzó {error}: la celda que define {name} tiene que ejecutarse hasta el final — corrige esa "
+            "línea y vuelve a ejecutar la celda",
+        # unasked_hint
+        "kit.state.ran_unasked":
+            "no se preguntó a nadie por {name}, que necesita un sí, y aun así se ejecutó: approve(...) sin `await` "
+            "solo crea una corrutina —que es verdadera y no pregunta a nadie—, así que `await approve(block.name, "
+            "block.input)` (o la llamada se trató como si no necesitara un sí)",
+        "kit.state.approver_miscalled":
+            "se llamó al aprobador con {args} y lanzó TypeError, que tu compuerta tomó por un no: llámalo con el "
+            "nombre y la entrada de la llamada — await approve(block.name, block.input)",
+        "kit.state.refused_unasked":
+            "{name} se rechazó, pero nunca se preguntó al aprobador que recibió: approve(...) sin `await` solo crea "
+            "una corrutina, que no pregunta a nadie y nunca es True — `await approve(block.name, block.input)`",
+        # state kept between runs (the checks' state causes, late_bound)
+        "kit.state.approver_awaited": "cada llamada que necesita un sí se le preguntó al aprobador que recibió",
+        "kit.state.each_run_afresh": "cada ejecución empieza de cero: nada de lo que decidió una anterior se arrastra",
+        "kit.state.yes_reused":
+            "se reutilizó un sí de una ejecución anterior: en esta nadie fue preguntado por {name} y aun así se "
+            "ejecutó (una ejecución anterior había dicho que sí) — no guardes aprobaciones fuera de una llamada a "
+            "run_tool_uses (un set a nivel de módulo, o un valor por defecto como approved=set(), sobrevive entre "
+            "ejecuciones): pregunta por cada llamada, cada vez",
+        "kit.state.each_call_its_own": "cada llamada del turno se trata con su propio id y su propia entrada",
+        "kit.state.late_binding":
+            "todas las llamadas del turno se trataron como la última ({value}, cada vez): una "
+            "función creada en el bucle (una lambda, un def interno) lee `block` cuando se ejecuta, cuando el bucle "
+            "ya ha avanzado — pásale el bloque como argumento (lambda b=block: …, def job(b=block)), o pregunta y "
+            "ejecuta en el cuerpo del bucle",
     },
 }
