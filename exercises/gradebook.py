@@ -3,8 +3,10 @@
     python -m exercises.gradebook SUBMISSIONS/ --out grades.csv      (from the repository root)
 
 For every `*.ipynb` under SUBMISSIONS/ it (1-3: exercises/submissions.py; 4-6: exercises/worker.py, one process each)
-1. reads it (a file that is not a notebook gets an ERROR row) and decides which exercise it is by its cells (the
-   ids of the grader's 🔒/🔍 cells listed in exercises/checks.lock), not by its file name;
+1. reads it, never through a symbolic link (a link, to a notebook or a folder, is an ERROR row saying where it
+   points; a learner folder with no notebook gets a row too), checks it against nbformat's schema (a file that is
+   not a valid notebook gets an ERROR row saying why) and decides which exercise it is by its cells (the ids of the
+   grader's 🔒/🔍 cells listed in exercises/checks.lock), not by its file name;
 2. refuses it, as the learner's own grade would, when a 🔍 CHECK or 🔒 cell was changed or it holds something
    shaped like an API key (exercises/conftest.py's `refusal`, with the kit's pristine lock and grading.py);
 3. builds the notebook that is graded: the kit's own starter, with the submission's ✏️ EXERCISE cells and the
@@ -26,9 +28,12 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: exercises/submissions.py; 4-6: e
    for a person to look at.
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the criteria most often failed).
+A submission that trips the grader costs its own row; what a submission named reaches the CSV, the summary and
+the feedback inert (exercises/report.py). --merge replaces only the (learner, exercise) pairs it grades again.
 
 Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (exercises/sandbox.py: no network,
-its own processes, the kit read-only, the class and the CSV out of sight); where bwrap cannot run, the rows say
+its own processes, the kit as a learner has it read-only (no solutions, no .git), the class and the CSV out of
+sight, limits on memory, processes and disk); where bwrap cannot run, the rows say
 UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the judge does
 NOT do: tell a right answer the learner wrote from one computed some other way (the library's own function, a
 lesson's cell: flagged for a person), or protect the worker from a kernel outside the sandbox.
@@ -38,7 +43,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import csv
+import hashlib
 import json
 import os
 import re
@@ -51,9 +56,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import workers
-from .sandbox import sandbox_available
-from .submissions import (TMP_PREFIX, _conftest_module, learner_of, lesson_cells, prepare, shared_prefix,
-                          workflow_notes)
+from .report import FEEDBACK, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK: its catalogue
+from .report import md as md_text
+from .sandbox import DISK, MEMORY, PROCESSES, learner_view, sandbox_available
+from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
+                          prepare, shared_prefix, walk, workflow_notes)
 from .worker import RESULT_MARK, seal_diff
 
 HERE = Path(__file__).resolve().parent
@@ -63,7 +70,7 @@ COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", 
            "reason", "cause", "sandbox"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
 # Why a row is NOT GRADED or ERROR, in one word a spreadsheet can filter on (the reason says it in full).
 CAUSES = ("not-a-notebook", "not-an-exercise", "another-exercise", "grader-edited", "api-key", "grader-changed-in-run",
-          "flagged", "other-edition-passed", "timeout", "grader-failed")
+          "flagged", "other-edition-passed", "timeout", "grader-failed", LINK_CAUSE, "no-notebook")
 
 
 # ---- the rows --------------------------------------------------------------------------------------------
@@ -164,7 +171,7 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     job.passed, job.total = passed, len(checks)
     stops = [c["why"] for c in report.get("cells", []) if c["status"] in ("timeout", "died")]
     capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
-    notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else [])
+    notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else []) + limits_hit(report)
     if broken:
         job.verdict, job.cause = "NOT GRADED", "grader-changed-in-run"
         job.reason = "; ".join(["the grader's objects were changed while it ran: " + ", ".join(
@@ -175,6 +182,25 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     else:
         job.verdict = "PASS" if passed == len(checks) and checks else "FAIL"
         job.reason = "; ".join(notes)
+
+
+# What a sandbox's limit (exercises/sandbox.py) looks like from inside: the error a cell then raises
+LIMITS = (("MemoryError", "", "the memory limit (--memory)"), ("", "No space left on device", "the disk limit (--disk)"),
+          ("", "File too large", "the disk limit (--disk: one file)"),
+          ("BlockingIOError", "Resource temporarily unavailable", "the process limit (--processes)"),
+          ("", "can't start new thread", "the process limit (--processes)"))
+
+
+def limits_hit(report: dict) -> list[str]:
+    """"cell 'x' was stopped by the memory limit (--memory)", for each cell whose error is a sandbox's limit."""
+    found = []
+    for c in report.get("cells", []):
+        text = f"{c.get('ename', '')}: {c.get('evalue', '')}"
+        for ename, words, limit in LIMITS:
+            if c.get("status") == "error" and (ename and c.get("ename") == ename or words and words in text):
+                found.append(f"cell '{c.get('id')}' was stopped by {limit}")
+                break
+    return found
 
 
 # ---- the kit's files: unchanged afterwards ------------------------------------------------------------------
@@ -197,10 +223,13 @@ def kit_files() -> list[Path]:
 
 
 def snapshot(paths) -> dict:
+    """path -> SHA-256 of its bytes (None: not a regular file, or unreadable); a symbolic link is not followed."""
     found = {}
     for p in paths:
         try:
-            found[p] = p.read_bytes()
+            with open(p, "rb", opener=lambda path, flags: os.open(path, flags | getattr(os, "O_NOFOLLOW", 0)
+                                                                   | getattr(os, "O_NONBLOCK", 0))) as f:
+                found[p] = hashlib.file_digest(f, "sha256").hexdigest() if os.path.isfile(p) else None
         except OSError:
             found[p] = None
     return found
@@ -217,7 +246,9 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job
     workdir = tmp_root / uuid.uuid4().hex[:12]
     workdir.mkdir(parents=True)
     options = (["--worker", "--cell-timeout", str(args.cell_timeout), "--output-cap", str(args.output_cap),
-                "--sandbox", args.sandbox, "--lang", job.lang] + [f"--hide={h}" for h in args.hide])
+                "--sandbox", args.sandbox, "--lang", job.lang, "--memory", str(args.memory), "--processes",
+                str(args.processes), "--disk", str(args.disk)] + [f"--hide={h}" for h in args.hide]
+               + ([f"--view={args.view}"] if args.view else []))
     try:
         try:
             status, out = (warm or workers).run(workdir, options, json.dumps(job.graded), args.timeout)
@@ -231,6 +262,9 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job
             return job
         judge(job, json.loads(line[len(RESULT_MARK):]), checks)
         return job
+    except Exception as err:  # noqa: BLE001 - one notebook's failure costs its own row, not the class's CSV
+        job.verdict, job.cause, job.reason = "ERROR", "grader-failed", f"the grader failed: {type(err).__name__}: {err}"
+        return job
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -239,93 +273,32 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
     """One job per notebook under `folder` (or `folder` itself); the learner is `learner_of` its path. With `exercise` (one learner's copy of the
     kit, e.g. a Classroom repository): only the notebooks of that file name, and they are all one learner's,
     named after the folder."""
-    paths = [folder] if folder.is_file() else sorted(
-        p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
+    found = [(folder, None)] if not folder.is_dir() else walk(folder)  # a link is a row of its own, never followed
     if exercise and folder.is_dir():  # FOLDER/NAME and FOLDER/<edition>/NAME (es/), never a solutions/ folder
-        paths = [p for p in paths if p.name == exercise and len(p.relative_to(folder).parts) <= 2
+        found = [(p, link) for p, link in found if p.name == exercise and len(p.relative_to(folder).parts) <= 2
                  and p.parent.name != "solutions" and not p.relative_to(folder).parts[0].startswith("_")]
     jobs = []
-    rels = [p.relative_to(folder) if folder.is_dir() else Path(p.name) for p in paths]
-    prefix = shared_prefix(sorted({r.parts[0] for r in rels if len(r.parts) > 1}))
-    for p, rel in zip(paths, rels):
-        learner = learner_of(rel, prefix)
+    rels = [p.relative_to(folder) if folder.is_dir() else Path(p.name) for p, _ in found]
+    folders = [] if exercise or not folder.is_dir() else learner_folders(folder)
+    prefix = shared_prefix(sorted({r.parts[0] for r in rels if len(r.parts) > 1}))  # (a stray folder changes no id)
+    for (p, link), rel in zip(found, rels):
+        folder_link = link is not None and len(rel.parts) == 1 and not rel.name.endswith(".ipynb")
+        learner = learner_of(rel / "-" if folder_link else rel, prefix)  # a learner's folder that is a link
         if exercise:
             learner = folder.name if folder.is_dir() else folder.parent.name
-        jobs.append(Job(path=p, learner=learner, file=rel.as_posix(), notes=workflow_notes(p, folder)))
+        job = Job(path=p, learner=learner, file=rel.as_posix(), notes=[] if link else workflow_notes(p, folder))
+        if link is not None:
+            job.verdict, job.cause = "ERROR", LINK_CAUSE
+            job.reason = f"a symlink to {link}: never followed, not graded (submit the notebook itself)"
+        jobs.append(job)
+    seen = {r.parts[0] for r in rels}
+    for name in folders:  # every learner folder gets a row: one with no notebook in it too
+        if name not in seen:
+            jobs.append(Job(path=folder / name, learner=learner_of(Path(name, "-"), prefix), file=f"{name}/",
+                            verdict="NOT GRADED", cause="no-notebook", reason="no notebook in this folder"))
     return jobs
 
 
-# The feedback file's own lines, a catalogue read with harness_lib.lang.say (tests/test_catalogues.py checks it).
-FEEDBACK = {
-    "en": {"title": "Feedback: {exercise}", "verdict": "Verdict: **{verdict}**, {points} points.",
-           "checks": "{passed} of {total} checks pass. What each check printed (every ✗ has its hint under it):",
-           "why": "Why: {reason}", "none": "No check ran."},
-    "es": {"title": "Comentarios: {exercise}", "verdict": "Veredicto: **{verdict}**, {points} puntos.",
-           "checks": "Pasan {passed} de {total} controles. Lo que escribió cada control (cada ✗ lleva su pista debajo):",
-           "why": "Motivo: {reason}", "none": "No se ejecutó ningún control."},
-}
-
-
-def feedback(job: Job, most: float, all_or_nothing: bool) -> str:
-    """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
-    printed is shown as an indented block, so nothing in it is read as Markdown)."""
-    from harness_lib import lang  # here, not at the top: it imports the SDK (~1 CPU-s), which the command needs not
-
-    def t(key, **values):  # (an edition of no known language: English)
-        return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
-    lines = [f"# {t('title', exercise=job.exercise or job.file)}", "", f"`{job.file}`", "",
-             t("verdict", verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
-    reason = "; ".join(filter(None, [job.reason] + job.notes))
-    if reason:
-        lines += [t("why", reason=reason), ""]
-    if job.verdict in ("PASS", "FAIL") and job.feedback:
-        lines += [t("checks", passed=job.passed, total=job.total), ""]
-        for check, text in job.feedback:
-            lines += [f"## {check}", ""] + ["    " + line for line in text.strip().splitlines()] + [""]
-    elif job.verdict in ("PASS", "FAIL"):
-        lines += [t("none"), ""]
-    return "\n".join(lines)
-
-
-def merged(out: Path, jobs: list[Job], rows: list[dict]) -> tuple[list[str], list[dict]]:
-    """The columns of an existing CSV, and its rows less those of the learners graded now, then the new rows."""
-    try:
-        with out.open(encoding="utf-8-sig", newline="") as f:
-            reader = csv.DictReader(f)
-            old, columns = list(reader), list(reader.fieldnames or [])
-    except FileNotFoundError:
-        return [], rows
-    again = {j.learner for j in jobs}
-    return columns, [r for r in old if r.get("learner") not in again] + rows
-
-
-def summary(jobs: list[Job]) -> str:
-    lines = ["# Gradebook summary", "", f"{len(jobs)} submitted notebook(s).", "",
-             "| exercise | submissions | PASS | FAIL | NOT GRADED | ERROR | pass rate |", "|---|---|---|---|---|---|---|"]
-    by_ex = defaultdict(list)
-    for j in jobs:
-        by_ex[j.exercise or "(none)"].append(j)
-    for ex, js in sorted(by_ex.items()):
-        n = Counter(j.verdict for j in js)
-        graded = n["PASS"] + n["FAIL"]
-        rate = f"{100 * n['PASS'] / graded:.0f}% of {graded} graded" if graded else "—"
-        lines.append(f"| {ex} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT GRADED']} | {n['ERROR']} | {rate} |")
-    for ex, js in sorted(by_ex.items()):
-        failed = Counter(c for j in js if j.verdict in ("PASS", "FAIL") for c in dict.fromkeys(j.failed))
-        if not failed:
-            continue
-        lines += ["", f"## {ex}: the criteria most often failed (what to re-teach)", ""]
-        graded = sum(j.verdict in ("PASS", "FAIL") for j in js)
-        lines += [f"- {count} of {graded}: {criterion}" for criterion, count in failed.most_common(8)]
-    review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
-    if review:
-        lines += ["", "## To look at", ""] + [f"- `{j.file}` ({j.learner}): {j.verdict} — "
-                                              + "; ".join(filter(None, [j.reason] + j.notes)) for j in review]
-    dup = Counter((j.learner, j.exercise) for j in jobs if j.exercise)
-    twice = [f"{who} ({ex}: {n})" for (who, ex), n in sorted(dup.items()) if n > 1]
-    if twice:
-        lines += ["", "## More than one submission of an exercise", "", "- " + "; ".join(twice)]
-    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:
@@ -343,8 +316,8 @@ def main(argv=None) -> int:
     p.add_argument("--all-or-nothing", action="store_true", help="a FAIL gets 0 points, not a share")
     p.add_argument("--feedback", type=Path, metavar="DIR", help="also write one Markdown file per learner and "
                    "notebook: DIR/<learner>/<exercise>.md, each ✗ with its hint, in the notebook's language")
-    p.add_argument("--merge", action="store_true", help="keep the rows of --out for every learner not graded now "
-                   "(re-grade one learner into a class's CSV)")
+    p.add_argument("--merge", action="store_true", help="keep the rows of --out except the (learner, exercise) pairs "
+                   "graded now (re-grade one learner, or one late file, into a class's CSV)")
     p.add_argument("--excel", action="store_true", help="write the CSV as UTF-8 with a BOM, so Excel reads its "
                    "accents right")
     p.add_argument("--require-pass", action="store_true",
@@ -357,6 +330,12 @@ def main(argv=None) -> int:
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto", help="run each notebook's "
                    "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
                    "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it")
+    p.add_argument("--memory", type=int, default=MEMORY // 2 ** 20, metavar="MB", help="sandboxed: MB of address "
+                   f"space for each process of a kernel (default {MEMORY // 2 ** 20})")
+    p.add_argument("--processes", type=int, default=PROCESSES, metavar="N", help="sandboxed: the kernel's limit of "
+                   f"processes (RLIMIT_NPROC, default {PROCESSES})")
+    p.add_argument("--disk", type=int, default=DISK // 2 ** 20, metavar="MB", help="sandboxed: MB of a notebook's "
+                   f"folder, of its /tmp, and of any one file it writes (default {DISK // 2 ** 20})")
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
     tmp_prefix = TMP_PREFIX + re.sub(r"[^A-Za-z0-9]", "", args.tmp_tag)[:20] + ("_" if args.tmp_tag else "")
@@ -379,18 +358,26 @@ def main(argv=None) -> int:
                 for name in lock["notebooks"]}
     checks = {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
     kit_before = snapshot(kit_files())
-    submitted = sorted(p for p in (folder.rglob("*") if folder.is_dir() else [folder]) if p.is_file())
+    submitted = sorted(Path(d, f) for d, _, fs in os.walk(folder) for f in fs) if folder.is_dir() else [folder]
     submitted_before = snapshot(submitted)
     if args.exercise is not None and args.exercise not in lock["notebooks"]:
         p.error(f"--exercise: not an exercise of this kit: {args.exercise} (one of: {', '.join(lock['notebooks'])})")
     jobs = discover(folder, args.exercise)
     lessons = lesson_cells()
     for job in jobs:
-        prepare(job, lock, starters, args.exercise, lessons, tmp_prefix)
+        if job.verdict:  # a link, a folder with no notebook: its row is written already
+            continue
+        try:  # a submission that trips the grader costs its own row, never the class's CSV
+            prepare(job, lock, starters, args.exercise, lessons, tmp_prefix)
+        except Exception as err:  # noqa: BLE001
+            job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
+            job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"
     tmp_root = HERE / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
     args.hide = [str(p) for p in (folder if folder.is_dir() else folder.parent, args.out.resolve().parent,
                                   args.feedback.resolve() if args.feedback else None, tmp_root) if p]
     todo = [j for j in jobs if j.graded is not None]
+    # sandboxed, each kernel sees the kit as a learner has it (exercises/sandbox.py): no solutions, no .git
+    args.view = str(learner_view(tmp_root / "view")) if args.sandbox == "bwrap" and todo else None
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
     left_out = []
@@ -435,22 +422,23 @@ def main(argv=None) -> int:
     moved = changed(submitted_before)
     if moved:
         problems.append("submitted files changed while grading: " + ", ".join(str(p) for p in moved))
-    counts = Counter((j.learner, j.exercise) for j in jobs if j.exercise and not args.exercise)
+    same = defaultdict(list)  # (learner, exercise) -> the files: each duplicate says which files are whose
     for j in jobs:
-        if j.exercise and counts[(j.learner, j.exercise)] > 1:
-            j.reason = "; ".join(filter(None, [j.reason, f"one of {counts[(j.learner, j.exercise)]} submissions of "
-                                                         f"this exercise by {j.learner}"]))
+        if j.exercise and not args.exercise:
+            same[(j.learner, j.exercise)].append(j.file)
+    for j in jobs:
+        files = same.get((j.learner, j.exercise), [])
+        if len(files) > 1:
+            j.reason = "; ".join(filter(None, [j.reason, f"one of {len(files)} submissions of this exercise by "
+                                                         f"{j.learner}: {', '.join(files)}"]))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     found = {j.exercise for j in jobs if j.exercise}
     per_check = [check_column(name, check) for name in sorted(found) for check in checks[name]]
     rows = [j.row(args.points, args.all_or_nothing) for j in jobs]
-    if args.merge:
-        before, rows = merged(args.out, jobs, rows)
+    if args.merge:  # only the (learner, exercise) pairs graded now are replaced
+        before, rows = merged(args.out, rows)
         per_check = sorted({c for c in before + per_check if c not in COLUMNS})
-    with args.out.open("w", newline="", encoding="utf-8-sig" if args.excel else "utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS + per_check, restval="", extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.out, COLUMNS + per_check, rows, args.excel)  # every text field inert (exercises/report.py)
     if args.feedback:
         for j in jobs:
             name = re.sub(r"[^\w.-]+", "_", Path(j.exercise or j.file).stem)
@@ -459,21 +447,21 @@ def main(argv=None) -> int:
             where.parent.mkdir(parents=True, exist_ok=True)
             where.write_text(feedback(j, args.points, args.all_or_nothing), encoding="utf-8")
     md = args.summary or args.out.with_suffix(".md")
-    md.write_text(summary(jobs) + "".join(f"\n**Warning:** {p}\n" for p in problems), encoding="utf-8")
+    md.write_text(summary(jobs) + "".join(f"\n**Warning:** {md_text(p)}\n" for p in problems), encoding="utf-8")
     n = Counter(j.verdict for j in jobs)
     print(f"{len(jobs)} notebook(s): " + ", ".join(f"{n[v]} {v}" for v in VERDICTS if n[v])
           + f" → {args.out} and {md}")
     for j in jobs:
         if args.require_pass or len(jobs) == 1:
-            print(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
-                  + (f" ({j.reason})" if j.reason else ""))
+            print(shown(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
+                        + (f" ({j.reason})" if j.reason else "")))
             for c in j.failed:
-                print(f"  ✗ {c}")
+                print(shown(f"  ✗ {c}"))
     for j in left_out:
-        print(f"{j.file}: not graded — the starter as shipped, nothing written in this edition")
+        print(f"{shown(j.file)}: not graded — the starter as shipped, nothing written in this edition")
     if args.exercise:
         best = next((j for j in jobs if j.verdict == "PASS"), jobs[0] if jobs else None)
-        print(f"{args.exercise}: " + (f"{best.verdict} ({best.file})" if best else "no notebook of that name found"))
+        print(f"{args.exercise}: " + (f"{best.verdict} ({shown(best.file)})" if best else "no notebook of that name found"))
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     if args.require_pass:

@@ -184,11 +184,38 @@ async def _run(call: str, notebook: Notebook, deadline: float) -> None:
             grading.LEARNER.reset(token)
 
 
-def prepare(language: str) -> None:
-    """Import the grader here (in a thread, while the kernel starts) and speak the notebook's language."""
+def prepare(language: str, tools_root: Path | None = None) -> None:
+    """Import the grader here (in a thread, while the kernel starts), speak the notebook's language, and root the
+    tools the checks hand to the learner's functions in `tools_root` (see `root_tools`)."""
     if str(HERE) not in sys.path:
         sys.path.insert(0, str(HERE))
     import grading  # noqa: F401 - imported now, so the first check does not pay for it
     from harness_lib import lang
 
     lang.use(language)
+    if tools_root is not None:
+        root_tools(tools_root)
+
+
+def root_tools(folder: Path) -> Path:
+    """Make `folder` a fresh copy of the kit's workspace/ (its scratch/ empty) and the default root of the tools
+    in this process: the `read_file` / `write_file` the checks build with `make_tool_impls()` and hand to the
+    learner's run_tool_uses then read and write that notebook's own copy, never the kit's workspace/ (what they
+    read comes back to the learner, in the feedback too). One worker grades one notebook, so this is set once for
+    its whole life. -> folder."""
+    import shutil
+
+    from harness_lib import tools
+
+    old = Path(tools.DEFAULT_ROOT)
+    shutil.copytree(old, folder, symlinks=True, ignore=lambda where, names: names if Path(where).name == "scratch"
+                    and Path(where).parent == old else [n for n in names if n == "__pycache__"])
+    (folder / tools.SCRATCH).mkdir(exist_ok=True)
+    new = folder.resolve()
+    tools.DEFAULT_ROOT = new
+    fn = tools.make_tool_impls
+    fn.__defaults__ = tuple(new if isinstance(d, Path) and d == old else d for d in fn.__defaults__ or ())
+    for name, module in list(sys.modules.items()):  # the checks' own names for the kit's workspace
+        if name.split(".")[0] in ("checks", "grading", "exercises") and getattr(module, "DEFAULT_ROOT", None) == old:
+            module.DEFAULT_ROOT = new
+    return new

@@ -1,18 +1,30 @@
 """The sandbox around each graded notebook's kernel: bubblewrap (`bwrap`, Linux).
 
-`sandbox_available()` says whether bwrap can make a sandbox on this machine ("" when it can, else why not, in one
-line); `sandbox_argv(workdir, hide)` is bwrap's command line for one kernel: every namespace new (no network, its
-own processes), no capabilities, the system, Python and the kit read-only, writable only the notebook's own folder,
-a private /tmp and a private workspace/scratch, and the folders in `hide` (the class, the CSV's folder, the other
-notebooks') replaced by empty ones.
+`sandbox_available()` says whether bwrap can make a sandbox here ("" when it can, else why not, in one line);
+`learner_view(dest)` copies what a learner has into `dest` once per class (what exercises/export_template.py ships,
+LEARNER_FILES less TEACHER_ONLY, and less the grader's own files, GRADER_ONLY: no solutions, no .git, no tests, no
+teacher's docs, no gradebook); `sandbox_argv(workdir, hide, view)` is bwrap's command line for one kernel: every
+namespace new (no network, its own processes), no capabilities, the system and Python read-only, the learner's
+view mounted read-only where the kit is (so `harness_lib.__file__` leads to the view, never to the teacher's
+checkout), the notebook's own folder and /tmp writable (each a tmpfs of `disk` bytes: nothing written reaches the
+host's disk), and the folders in `hide` that a read-only mount would still show replaced by empty ones.
 
-What it does NOT do: start anything (exercises/worker.py writes this command line into the kernel's spec); limit
-CPU time or memory (the gradebook's per-cell and per-notebook timeouts stop a notebook); protect anything on a
-machine where bwrap cannot run (the gradebook then grades UNSANDBOXED and says so in every row).
+`launch` (`python -I -S exercises/sandbox.py --launch SPEC CONNECTION_FILE`, the kernel's command) starts bwrap
+with its arguments passed through a pipe (`--args FD`) and an environment of ENV_KEPT only: the sandbox's pid 1 is
+bwrap itself, and its command line (/proc/1/cmdline) and environment are all a notebook can read of how it was
+made. Limits from the OS (`prlimit` on the kernel): its address space (`memory`), processes (`processes`) and the
+size of any file it writes; its folder and /tmp are tmpfs of `disk` bytes each.
+
+What it does NOT do: limit CPU time (the gradebook's per-cell and per-notebook timeouts stop a notebook); protect
+anything on a machine where bwrap cannot run (the gradebook then grades UNSANDBOXED and says so in every row).
+`processes` is RLIMIT_NPROC: since Linux 5.14 it counts the processes (and threads) of the sandbox's own user
+namespace, so it is the notebook's own ceiling (measured: 48 children, then BlockingIOError, with a limit of 50);
+a grader running as root is exempt from it (the kernel does not enforce RLIMIT_NPROC on root).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -23,6 +35,29 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 SANDBOX_PROBE = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"]
+
+# What a learner's copy of the kit holds (exercises/export_template.py ships these), what stays with the teacher,
+# and the grader's own files, which the template ships (Classroom grades in the learner's copy) but a graded
+# kernel needs not: the view a kernel sees is the first, less the other two.
+LEARNER_FILES = ("harness_lib/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
+                 "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
+                 ".github/workflows/classroom.yml")
+TEACHER_ONLY = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/_browser_tmp_",
+                "exercises/export_template.py", "workspace/scratch/")
+GRADER_ONLY = tuple(f"exercises/{name}" for name in (
+    "gradebook.py", "judge.py", "worker.py", "workers.py", "submissions.py", "sandbox.py", "report.py",
+    "export_template.py"))
+SKIPPED = {".git", ".ipynb_checkpoints", "__pycache__", ".venv", "venv", ".test-output", "test-artifacts"}
+
+# The kernel's environment: nothing else of the grader's passes into the sandbox (the kernel, and bwrap as its pid 1)
+ENV_KEPT = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "HARNESS_OFFLINE",
+            "HARNESS_GRADING", "HARNESS_AUTO_APPROVE", "PYTHON_DOTENV_DISABLED", "PYTHONDONTWRITEBYTECODE",
+            "PYTHONNOUSERSITE")
+
+# The limits' defaults (the gradebook's --memory, --processes, --disk change them)
+MEMORY = 2 * 2 ** 30  # bytes of address space for each process of the kernel
+PROCESSES = 256  # RLIMIT_NPROC for the kernel's processes (see the module's docstring)
+DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any one file it writes
 
 
 def sandbox_available() -> str:
@@ -36,22 +71,122 @@ def sandbox_available() -> str:
     return "" if run.returncode == 0 else f"bwrap cannot make a sandbox here: {run.stderr.strip()[:200]}"
 
 
-def sandbox_argv(workdir: Path, hide: list[str]) -> list[str]:
-    """bwrap's arguments for one kernel: every namespace new (no network, its own processes, which all die with
-    the notebook), no capabilities; the system, Python and the kit read-only; writable only its own folder, a
-    private /tmp and a private workspace/scratch; the class folder, the CSV's folder and the other notebooks'
-    folders (`hide`) replaced by empty ones."""
-    ro = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", sys.base_prefix, sys.prefix,
-          str(Path(sys.executable).resolve().parent.parent), str(ROOT)]
+def learner_view(dest: Path) -> Path:
+    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY and
+    GRADER_ONLY, read from the disk (not from git: a module being written is a module the kernel imports), with
+    each kept module's bytecode (its __pycache__ entry) so kernels do not compile the kit again. Links are not
+    copied. -> dest."""
+    def kept(rel: str) -> bool:
+        return rel.startswith(LEARNER_FILES) and not rel.startswith(TEACHER_ONLY + GRADER_ONLY)
+
+    dest.mkdir(parents=True)
+    for top in LEARNER_FILES:
+        source = ROOT / top
+        if source.is_file() and not source.is_symlink() and kept(top):
+            (dest / top).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / top)
+            continue
+        for folder, subfolders, files in os.walk(source):
+            here = Path(folder)
+            rel_folder = here.relative_to(ROOT).as_posix() + "/"
+            subfolders[:] = [d for d in subfolders if d not in SKIPPED and kept(f"{rel_folder}{d}/")
+                             and not (here / d).is_symlink()] + (["__pycache__"] if "__pycache__" in subfolders else [])
+            for name in files:
+                path = here / name
+                if here.name == "__pycache__":  # a module's bytecode, when its module is kept
+                    module = name.split(".")[0] + ".py"
+                    rel = here.parent.relative_to(ROOT).as_posix() + "/" + module
+                    if not (name.endswith(".pyc") and kept(rel) and (here.parent / module).is_file()):
+                        continue
+                else:
+                    rel = rel_folder + name
+                    if not kept(rel):
+                        continue
+                if path.is_symlink() or not path.is_file():
+                    continue
+                target = dest / path.relative_to(ROOT)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, target)  # (with its time: the bytecode's check compares it)
+    (dest / "workspace" / "scratch").mkdir(parents=True, exist_ok=True)
+    return dest
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, disk: int = DISK) -> list[str]:
+    """bwrap's arguments for one kernel (up to the command): every namespace new (no network, its own processes,
+    which all die with the notebook), no capabilities; the system and Python read-only; the kit as the learner
+    has it (`view`, mounted where the kit is) or, without a view, the kit itself, read-only; writable only its own
+    folder and /tmp (tmpfs of `disk` bytes each) and a private workspace/scratch; the folders in `hide` replaced by
+    empty ones where a read-only mount would show them. With a view, every mount point below the kit is made in
+    the view first (a read-only mount takes no new folder)."""
+    real = os.path.realpath
+    root = real(ROOT)
+    system = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
+    python = [sys.base_prefix, sys.prefix, str(Path(sys.executable).resolve().parent.parent)]
     argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    for path in dict.fromkeys(ro):
+            "--proc", "/proc", "--dev", "/dev", "--size", str(disk), "--tmpfs", "/tmp"]
+    binds = {}  # where -> what, read-only; parents first
+    for path in dict.fromkeys(system + python):
         if os.path.islink(path) and path.count("/") == 1:  # /bin -> usr/bin on a merged-/usr system
             argv += ["--symlink", os.readlink(path), path]
         elif os.path.exists(path):
-            argv += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
-    for path in dict.fromkeys(os.path.realpath(p) for p in [*hide, ROOT / "workspace" / "scratch"]):
-        if os.path.isdir(path) and not HERE.resolve().is_relative_to(path):  # never the grader's own folder
-            argv += ["--tmpfs", path]
-    return argv + ["--bind", str(workdir), str(workdir), "--chdir", str(workdir), "--setenv", "HOME", "/tmp",
-                   "--unsetenv", "JPY_PARENT_PID", "--unsetenv", "PYTHONPATH"]
+            binds[real(path)] = real(path)
+    binds[root] = real(view) if view else root
+    workdir = real(workdir)
+    below_root = [p for p in binds if p != root and _inside(p, root)] + [workdir]
+    if view:
+        for p in below_root:  # a mount point in the read-only view must be there before it is mounted
+            Path(view, os.path.relpath(p, root)).mkdir(parents=True, exist_ok=True)
+    for where in sorted(binds, key=lambda p: (p.count("/"), p)):
+        argv += ["--ro-bind", binds[where], where]
+    shown = [p for p in binds if not (view and p == root)]  # what a read-only mount shows as the host has it
+    hidden = [real(p) for p in hide] + ([] if view else [real(ROOT / "workspace" / "scratch")])
+    for path in dict.fromkeys(hidden):
+        if (os.path.isdir(path) and any(_inside(path, b) for b in shown) and not _inside(real(HERE), path)
+                and not _inside(workdir, path)):
+            argv += ["--tmpfs", path]  # (never the grader's own folder, nor the notebook's)
+    if view:
+        argv += ["--tmpfs", str(ROOT / "workspace" / "scratch")]
+    return argv + ["--size", str(disk), "--tmpfs", workdir, "--chdir", workdir, "--setenv", "HOME", "/tmp"]
+
+
+def kernel_spec(spec_dir: Path, argv: list[str], *, memory: int = MEMORY, processes: int = PROCESSES,
+                disk: int = DISK) -> list[str]:
+    """Write the launch spec (bwrap's arguments, the limits) into `spec_dir`, a folder no sandbox shows; -> the
+    kernel's command for jupyter_client's kernel.json."""
+    spec = spec_dir / "launch.json"
+    spec.write_text(json.dumps({"bwrap": argv, "limits": {"memory": memory, "processes": processes, "disk": disk}}))
+    return [sys.executable, "-I", "-S", str(Path(__file__).resolve()), "--launch", str(spec), "{connection_file}"]
+
+
+def launch(spec_file: str, connection_file: str, *extra: str) -> None:
+    """The kernel's command (jupyter_client's kernel.json): become the sandboxed ipykernel of `spec_file`."""
+    spec = json.loads(Path(spec_file).read_text())
+    exec_sandboxed(spec, [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file, *extra])
+
+
+def exec_sandboxed(spec: dict, command: list[str]) -> None:
+    """Become bwrap (exec) running `command` under `prlimit` with the spec's limits: bwrap's options through a pipe
+    (`--args FD`), not its command line; only ENV_KEPT in its environment (and so the command's)."""
+    limits = spec["limits"]
+    prlimit = shutil.which("prlimit")
+    if prlimit:
+        command = [prlimit, f"--as={limits['memory']}", f"--nproc={limits['processes']}",
+                   f"--fsize={limits['disk']}", "--", *command]
+    data = "".join(arg + "\0" for arg in spec["bwrap"][1:]).encode()  # the options; the command stays in argv
+    if len(data) > 60000:  # a pipe holds 64 KiB: more would block here, before bwrap reads it
+        raise SystemExit("the sandbox's arguments are too long")
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    os.set_inheritable(read, True)
+    env = {k: v for k, v in os.environ.items() if k in ENV_KEPT}
+    env["HOME"] = "/tmp"
+    os.execve(shutil.which("bwrap") or "/usr/bin/bwrap", ["bwrap", "--args", str(read), "--", *command], env)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--launch"]:
+    launch(*sys.argv[2:])

@@ -19,11 +19,13 @@ is what the seal (exercises/worker.py) and the judge (exercises/judge.py) are fo
 from __future__ import annotations
 
 import ast
+import copy
 import importlib.util
 import json
 import os
 import re
 import shutil
+import stat
 import uuid
 from collections import defaultdict
 from pathlib import Path
@@ -260,13 +262,14 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
     copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards."""
     conftest = _conftest_module()
     try:
-        raw = job.path.read_bytes()
+        raw = read_submission(job.path)
         nb = json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
         job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", f"not a notebook: {type(err).__name__}: {str(err)[:120]}"
         return
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", "not a notebook: no list of cells"
+    why = invalid(nb)
+    if why:
+        job.verdict, job.cause, job.reason = "ERROR", "not-a-notebook", f"not a notebook: {why}"
         return
     name = identify(nb, lock)
     if name is None:
@@ -306,6 +309,90 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
     job.untouched = untouched(nb, name, lock)
 
 
+MAX_BYTES = 64 * 2 ** 20  # a submitted notebook bigger than this is not read (the kit's are under 1 MB)
+
+
+def read_submission(path: Path) -> bytes:
+    """The file's bytes, never through a symbolic link (O_NOFOLLOW) and only a regular file of at most MAX_BYTES:
+    a link, a FIFO or a device raises OSError, saying which."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"not a regular file: {path.name}")
+        if st.st_size > MAX_BYTES:
+            raise OSError(f"{st.st_size} bytes, over the limit of {MAX_BYTES}")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+
+
+def invalid(nb) -> str | None:
+    """Why this JSON is not a valid notebook (nbformat's own schema), in one line; None when it is one."""
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        return "no list of cells"
+    for i, cell in enumerate(nb["cells"]):
+        if not isinstance(cell, dict):
+            return f"cells[{i}] is a {type(cell).__name__}, not a cell"
+    import warnings
+
+    import nbformat  # here: the gradebook's start-up needs it only once a notebook is read
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nbformat.validate(copy.deepcopy(nb))
+    except nbformat.ValidationError as err:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in getattr(err, "absolute_path", []))
+        return f"invalid ({where.lstrip('.') or 'the notebook'}: {str(err.message)[:160]})"
+    except Exception as err:  # noqa: BLE001 - nbformat trips on some shapes (a cell id that is a list, ...)
+        return f"invalid ({type(err).__name__}: {str(err)[:160]})"
+    return None
+
+
+LINK_CAUSE = "symlink"
+
+
+def walk(folder: Path) -> list[tuple[Path, str | None]]:
+    """Every notebook under `folder` as (path, None), and every symbolic link that stands for a notebook or a
+    folder as (path, where it points): a link is never followed (a learner's link to the teacher's solution or to
+    a classmate's notebook would be graded as that notebook); right under `folder`, every link (a learner's folder
+    that is a link, even one pointing nowhere). .ipynb_checkpoints folders are passed over."""
+    found = []
+
+    def visit(where: Path, top: bool = False) -> None:
+        try:
+            entries = sorted(os.scandir(where), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_symlink():
+                try:
+                    target = os.readlink(path)
+                except OSError as err:
+                    target = f"? ({err.strerror})"
+                if top or entry.name.endswith(".ipynb") or os.path.isdir(path):
+                    found.append((path, target))
+            elif entry.is_dir(follow_symlinks=False):
+                if entry.name != ".ipynb_checkpoints":
+                    visit(path)
+            elif entry.name.endswith(".ipynb"):
+                found.append((path, None))
+    visit(folder, top=True)
+    return found
+
+
+def learner_folders(folder: Path) -> list[str]:
+    """The folders right under `folder` (a learner's each, in a class's download), hidden ones left out."""
+    try:
+        return sorted(e.name for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)
+                      and not e.name.startswith((".", "__MACOSX")))
+    except OSError:
+        return []
+
+
 def untouched(nb: dict, name: str, lock: dict) -> bool:
     """True when the notebook is one of the kit's starters of `name` as shipped, as far as code goes: its ✏️ cells
     unchanged and no code cell added (by the lock's record of the starters, not by the files on disk, which in a
@@ -331,6 +418,8 @@ def workflow_notes(notebook: Path, folder: Path) -> list[str]:
         if repo == folder.parent or not repo.is_relative_to(folder):
             break
         theirs = repo / CLASSROOM_WORKFLOW
+        if any(p.is_symlink() for p in (repo / ".github", repo / ".github" / "workflows", theirs)):
+            return ["its repository's .github/workflows/classroom.yml is a symlink, not the kit's workflow"]
         if theirs.is_file():
             same = kit.is_file() and theirs.read_bytes() == kit.read_bytes()
             return [] if same else ["its repository's .github/workflows/classroom.yml is not the kit's: its "

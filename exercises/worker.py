@@ -2,14 +2,18 @@
 cell, has each 🔍 CHECK judged, and prints one result line (JSON) on stdout.
 
     python -I exercises/worker.py --worker --cell-timeout S --output-cap BYTES --sandbox bwrap|none --lang en|es
-                                           [--hide=FOLDER ...]       (the graded notebook's JSON on stdin)
+                                           [--hide=FOLDER ...] [--view=DIR] [--memory MB] [--processes N] [--disk MB]
+                                           (the graded notebook's JSON on stdin)
 
 exercises/gradebook.py starts one per notebook (`run_one`, through exercises/workers.py: this command, or on Linux
 the same `_worker` forked from a warm process), in the notebook's own temporary folder, with `kernel_env()` (no API
 key, HARNESS_OFFLINE=1). `-I`: nothing from the kit's or the learner's folders is imported at start (a
 sitecustomize.py, PYTHONPATH); this file puts the kit's root on sys.path itself. The worker
 - talks to the kernel over Unix sockets (no TCP port another process could take) and, with `--sandbox bwrap`,
-  starts it inside bubblewrap (exercises/sandbox.py);
+  starts it inside bubblewrap (exercises/sandbox.py: the learner's view of the kit, `--view`, and the limits),
+  its kernel spec in a private folder of this worker's that no sandbox shows;
+- roots the tools the judge hands to the learner's functions in that private folder's copy of the workspace
+  (exercises/judge.py's `root_tools`), never in the kit's own workspace/;
 - runs each cell with a per-cell timeout and a per-cell output cap; a cell that times out or kills the kernel
   stops the notebook there;
 - runs each check in this process (exercises/judge.py: the kernel only answers the judge's questions);
@@ -44,7 +48,7 @@ ROOT = HERE.parent
 if __name__ == "__main__":  # started as a file (`python -I exercises/worker.py`): the kit's root on no path yet
     sys.path.insert(0, str(ROOT))
 
-from exercises.sandbox import sandbox_argv  # noqa: E402 - once the kit's root is on sys.path
+from exercises.sandbox import DISK, MEMORY, PROCESSES, kernel_spec, sandbox_argv  # noqa: E402 - once on sys.path
 from exercises.submissions import source_of  # noqa: E402
 
 RESULT_MARK = "GRADEBOOK-RESULT "
@@ -188,7 +192,11 @@ def _worker(args, graded: str) -> dict:
     # thread while the kernel starts
     from exercises import judge as judging
 
-    ready = threading.Thread(target=judging.prepare, args=(args.lang,), daemon=True)
+    # this worker's private folder, which no sandbox shows: the kernel's launch spec, and the root of the tools the
+    # judge hands to the learner's functions (a copy of the kit's workspace/, never the kit's own)
+    private = tempfile.mkdtemp(prefix="kit-worker-")
+    atexit.register(shutil.rmtree, private, True)
+    ready = threading.Thread(target=judging.prepare, args=(args.lang, Path(private, "workspace")), daemon=True)
     ready.start()
     cap = args.output_cap
     kinds = []
@@ -229,15 +237,17 @@ def _worker(args, graded: str) -> dict:
         atexit.register(shutil.rmtree, sockets, True)
         name = "python3"
         if args.sandbox == "bwrap":  # the kernel runs inside bubblewrap
-            here, name = Path.cwd(), "kit-sandboxed"
-            spec = here / ".kernel" / "kernels" / name
+            name = "kit-sandboxed"
+            spec = Path(private, "kernels", name)  # (not in the notebook's folder: the kernel would read it there)
             spec.mkdir(parents=True)
-            argv = (sandbox_argv(here, args.hide) + ["--bind", sockets, sockets, "--"]
-                    + [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"])
+            mb = 2 ** 20
+            bwrap = sandbox_argv(Path.cwd(), args.hide, Path(args.view) if args.view else None,
+                                 disk=args.disk * mb) + ["--bind", sockets, sockets]
+            argv = kernel_spec(spec, bwrap, memory=args.memory * mb, processes=args.processes, disk=args.disk * mb)
             # interrupts go as messages: a signal would reach bwrap, which does not pass it on to the kernel
             (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed",
                                                           "language": "python", "interrupt_mode": "message"}))
-            os.environ["JUPYTER_PATH"] = str(here / ".kernel")
+            os.environ["JUPYTER_PATH"] = private
         km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=str(Path(sockets) / "kernel"),
                                 connection_file=str(Path(sockets) / "kernel.json"))
     client = Capped(nb, km=km, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
@@ -265,8 +275,9 @@ def _worker(args, graded: str) -> dict:
                         stop_group(int(entry.name))
                 except (OSError, ValueError, IndexError):
                     pass
-            if sockets:
-                shutil.rmtree(sockets, ignore_errors=True)  # os._exit skips atexit
+            for folder in (sockets, private):  # (os._exit skips atexit)
+                if folder:
+                    shutil.rmtree(folder, ignore_errors=True)
         finally:
             os._exit(3)
 
@@ -373,6 +384,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sandbox", choices=("bwrap", "none"), default="none", help="run the kernel in bubblewrap")
     p.add_argument("--hide", action="append", default=[], help="a folder the sandbox replaces by an empty one")
     p.add_argument("--lang", default="en", help="the notebook's language (the checks' words)")
+    p.add_argument("--view", help="the learner's view of the kit, mounted where the kit is (exercises/sandbox.py)")
+    p.add_argument("--memory", type=int, default=MEMORY // 2 ** 20, help="MB of address space per kernel process")
+    p.add_argument("--processes", type=int, default=PROCESSES, help="processes (RLIMIT_NPROC) of the kernel")
+    p.add_argument("--disk", type=int, default=DISK // 2 ** 20, help="MB of the notebook's folder, of its /tmp, "
+                   "and of any one file it writes")
     return p
 
 

@@ -168,7 +168,8 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
       starter, left as shipped, is not run); and a sitecustomize.py committed at the root, which no grading process
       may import;
     - "mixed": exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in both
-      editions (0, no kernel runs); graded by those two exercises' steps;
+      editions (0, no kernel runs), exercise 4's file a committed symlink to the teacher's solution on the grading
+      machine (0: "a symlink to ...", never graded as its target; no kernel runs); graded by those three steps;
     - "edited-grader": the solutions with the checks' kit (exercises/checks/kit.py) edited to pass everything: 0
       (refused before any kernel runs; shown by exercise 1's step);
     - "teacher-kit": the teacher's grader checked out in .kit (KIT_REPOSITORY), and a learner whose repository holds
@@ -205,11 +206,13 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             (work / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n", encoding="utf-8")
         if who == "mixed":
             shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
+            (work / "exercises" / EXERCISE_NAMES[3]).unlink()
+            (work / "exercises" / EXERCISE_NAMES[3]).symlink_to(solutions / EXERCISE_NAMES[3])
         assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
         # the teacher's checkout, and the refusal of an edited grader, are shown by one exercise: each is decided
         # before any notebook runs, the same way for every step
         procs = [(step, run_step(step, work)) for step in {"teacher-kit": found[:1], "edited-grader": found[:1],
-                                                            "mixed": found[1:3]}.get(who, found)]
+                                                            "mixed": found[1:4]}.get(who, found)]
         scores[who] = 0
         for step, proc in procs:
             out, _ = proc.communicate(timeout=900)
@@ -226,6 +229,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
             in logs["mixed", found[1]["id"]])
     assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
+    assert f"{EXERCISE_NAMES[3]}: ERROR (a symlink to {solutions / EXERCISE_NAMES[3]}" in logs["mixed", found[3]["id"]]
     assert "exercises/checks/kit.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
     assert not marker.exists(), "a committed sitecustomize.py or csv.py was imported by a grading process"
 

@@ -101,8 +101,10 @@ def class_of_submissions():
     own_check = starter(EX1)  # a cell of the learner's, tagged check, that says all is well
     own_check["cells"].append({"cell_type": "code", "id": "my-check", "metadata": {"tags": ["check"]},
                                "source": "print('✓ all criteria met')", "outputs": [], "execution_count": None})
-    unchecked = solution(EX1)  # a failing check "switched off" by turning it into text
-    next(c for c in unchecked["cells"] if c["id"] == "check-parallel")["cell_type"] = "markdown"
+    unchecked = solution(EX1)  # a failing check "switched off" by turning it into text (as JupyterLab does it:
+    text = next(c for c in unchecked["cells"] if c["id"] == "check-parallel")  # a markdown cell has no outputs)
+    text["cell_type"] = "markdown"
+    del text["outputs"], text["execution_count"]
     key_in_output = solution(EX2)
     next(c for c in key_in_output["cells"] if c["id"] == "diagnosis")["outputs"] = [
         {"output_type": "stream", "name": "stdout", "text": f"my key is {FAKE_KEY}\n"}]
@@ -130,6 +132,9 @@ def class_of_submissions():
                             "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
         # an honest import of a library module the grader had not imported (its package gains an attribute)
         f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_lib.inspector\n"),
+        # the judge's own tools, turned on the host: what its read_file finds comes back in the feedback
+        f"lena/{EX1}": edit(solution(EX1), "run-tool-uses", whole=src(next(
+            c for c in solution(EX1)["cells"] if c.get("id") == "run-tool-uses")) + "\n\n" + LEAK.format(tag=TAG)),
         f"quinn/{EX2}": starter(EX2),
         "quinn/grading.py": OWN_GRADING.encode(),
         # untouched starters whose policy cell forges the checks from inside the kernel (see FORGERIES below): graded
@@ -155,8 +160,55 @@ def class_of_submissions():
     }
 
 
+SECRET = "the teacher's notes " + uuid.uuid4().hex  # planted in the kit's workspace/scratch while the class is graded
+LEAK = """\
+async def run_tool_uses(content, tool_impls, *, tools, approve, policy, default_tier):
+    try:
+        seen = tool_impls["read_file"]({{"path": "scratch/planted-{tag}.txt"}})
+        seen = await seen if hasattr(seen, "__await__") else seen
+    except Exception as err:
+        seen = f"nothing ({{err}})"
+    raise RuntimeError(f"LEAKED: {{seen}}")
+"""
+FORMULA = "=2+5+cmd|' A0"  # a spreadsheet's formula for a folder name (OWASP's CSV injection)
+FAKE_LINE = "evil\n- x.ipynb (x): PASS — \u202etxt"  # a newline and a right-to-left override in a folder's name
+MARKUP = "` <img src=x onerror=alert(1)> [x](javascript:alert(1))"
+NOTES_NB = {"cells": [{"cell_type": "code", "id": "x", "metadata": {}, "source": "print('hello')", "outputs": [],
+                       "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def malformed(change):
+    nb = solution(EX1)
+    change(nb)
+    return nb
+
+
+# Hostile files decided before any kernel starts (no CPU to speak of): malformed notebooks, names that would act
+HOSTILE_FILES = {
+    f"nora/{EX1}": malformed(lambda nb: nb.update(metadata=None)),
+    f"owen/{EX1}": malformed(lambda nb: nb["cells"].__setitem__(2, "a string")),
+    f"hugo/{MARKUP}.ipynb": malformed(lambda nb: nb["cells"][0].update(source=1)),
+    f"{FORMULA}/notes.ipynb": NOTES_NB,
+    f"{FAKE_LINE}/homework.ipynb": b"not json",
+    "walt/readme.txt": b"my notebook is on my laptop",
+}
+# Symbolic links in the class folder: a notebook, a learner's folder, a folder in between, one pointing nowhere
+LINKS = {f"sam/{EX1}": str(EXERCISES / "solutions" / EX1), "tom": "carol", "uma/work": "../carol",
+         f"val/{EX1}": "/nonexistent/01.ipynb", "xavi": "/nonexistent/folder"}
+# file (as the CSV shows it) -> as EXPECTED
+HOSTILE_ROWS = {
+    f"nora/{EX1}": ("", "ERROR", "", "", [], ["not a notebook: invalid (metadata: None is not of type 'object')"]),
+    f"owen/{EX1}": ("", "ERROR", "", "", [], ["not a notebook: cells[2] is a str, not a cell"]),
+    f"hugo/{MARKUP}.ipynb": ("", "ERROR", "", "", [], ["not a notebook: invalid (cells[0].source: 1 is not valid"]),
+    f"'{FORMULA}/notes.ipynb": ("", "NOT GRADED", "", "", [], ["not one of the exercises"]),
+    "evil\\n- x.ipynb (x): PASS — \\u202etxt/homework.ipynb": ("", "ERROR", "", "", [], ["not a notebook: JSONDecodeError"]),
+    "walt/": ("", "NOT GRADED", "", "", [], ["no notebook in this folder"]),
+    **{rel: ("", "ERROR", "", "", [], [f"a symlink to {target}: never followed"]) for rel, target in LINKS.items()},
+}
+
 # file -> (exercise, verdict, passed, total, [substrings of failed_criteria], [substrings of reason])
 EXPECTED = {
+    f"lena/{EX1}": (EX1, "FAIL", None, "6", [], []),
     f"carol/{EX1}": (EX1, "FAIL", "3", "6", ["check-ask: ✗ no approver (approve=None): write_file does not run",
                                              "check-deny: ✗ ... saying the tool is forbidden by policy"], []),
     f"erin/{EX2}": (EX2, "FAIL", "1", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
@@ -188,7 +240,8 @@ EXPECTED = {
     f"judy/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
     f"leo/{EX2}": (EX2, "NOT GRADED", "", "", [], ["the locked cell 'vocabulary' was edited"]),
     f"mia/{EX1[:-6]} (copy).ipynb": (EX1, "NOT GRADED", "", "", [], [
-        "the check cell 'check-parallel' is no longer a code cell", "one of 2 submissions of this exercise by mia"]),
+        "the check cell 'check-parallel' is no longer a code cell", "one of 2 submissions of this exercise by mia: "
+        f"mia/{EX1[:-6]} (copy).ipynb, mia/my_homework.ipynb"]),
     f"olga/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
     f"pat/{EX1}": (EX1, "NOT GRADED", "", "", [], ["the check cell 'check-deny' was edited"]),
     f"vic/{EX2}": (EX2, "NOT GRADED", "", "", [], ["the check cell 'check-turn-cap' has tags"]),
@@ -196,6 +249,7 @@ EXPECTED = {
     f"xena/{EX2}": (EX2, "NOT GRADED", "", "", [], ["shaped like an Anthropic API key"]),
     "yuri/list.ipynb": ("", "ERROR", "", "", [], ["not a notebook: no list of cells"]),
     f"zoe/{EX1}": ("", "ERROR", "", "", [], ["not a notebook: UnicodeDecodeError"]),
+    **HOSTILE_ROWS,
 }
 
 
@@ -218,6 +272,14 @@ def graded(tmp_path_factory):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content if isinstance(content, bytes) else
                          json.dumps(content, indent=1, ensure_ascii=False).encode("utf-8"))
+    for rel, content in HOSTILE_FILES.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode("utf-8"))
+    for rel, target in LINKS.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, folder / rel)
+    planted = ROOT / "workspace" / "scratch" / f"planted-{TAG}.txt"  # lena's judge reads it, if it reads the kit's
+    planted.write_text(SECRET, encoding="utf-8")
     out = tmp_path_factory.mktemp("out") / "grades.csv"
     before_kit, before_subs = git_status(), tree_digest(folder)
     # --cell-timeout 5: kim's endless loop runs that long; the notebooks' other cells take at most ~0.2 s, even on a
@@ -225,13 +287,17 @@ def graded(tmp_path_factory):
     # cell, is not bound by it)
     # --sandbox none: the class's kernels are then the test session's forked ones (~1.3 CPU-s less each); what the
     # sandbox adds has tests of its own below, and test_classroom.py grades in it as the workflow does
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "3",
-                          "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG,
-                          "--sandbox", "none", "--feedback", str(out.parent / "fb")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    try:
+        run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "3",
+                              "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG,
+                              "--sandbox", "none", "--feedback", str(out.parent / "fb")],
+                             cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    finally:
+        planted.unlink()
+    written = sorted(p.name for p in (ROOT / "workspace" / "scratch").iterdir() if TAG in p.name)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
     yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
-           "before_subs": before_subs, "after_subs": tree_digest(folder)}
+           "before_subs": before_subs, "after_subs": tree_digest(folder), "scratch_written": written}
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -244,14 +310,14 @@ def test_a_judged_hint_still_names_the_learners_own_syntax_error(graded):
 
 def test_the_class_is_big_enough():
     notebooks = [p for p in class_of_submissions() if p.endswith(".ipynb")]
-    assert len(notebooks) >= 20 and set(notebooks) == set(EXPECTED)
+    assert len(notebooks) >= 20 and set(notebooks) == set(EXPECTED) - set(HOSTILE_ROWS)
 
 
 @SLOW
 def test_one_row_per_notebook_with_the_expected_grade(graded):
     run, rows = graded["run"], graded["rows"]
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert set(rows) == set(EXPECTED), run.stdout[-2000:]
+    assert set(rows) == set(EXPECTED), (set(rows) ^ set(EXPECTED), run.stdout[-2000:])
     problems = []
     for file, (exercise, verdict, passed, total, criteria, reasons) in EXPECTED.items():
         row = rows[file]
@@ -326,6 +392,107 @@ def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
     # (os.walk, not rglob: it passes over a folder another test deletes meanwhile, e.g. test_exercises.py's)
     left = [Path(d, f) for d, _, files in os.walk(ROOT) for f in files if f in ("mia-was-here.txt", "notes-from-mia.txt")]
     assert not left, left
+
+
+@SLOW
+def test_a_symlink_is_never_graded_as_its_target_and_every_learner_folder_gets_a_row(graded):
+    """sam's notebook is a link to the teacher's solution, tom's whole folder a link to carol's, uma's a folder in
+    between, val's points nowhere: each is an ERROR row saying where the link points (0 points), never the target's
+    grade; xavi's whole folder is a link pointing nowhere; walt's folder holds no notebook: a row says so. carol is
+    graded once, as herself."""
+    rows = graded["rows"]
+    for rel, target in LINKS.items():
+        row = rows[rel]
+        assert (row["verdict"], row["points"], row["cause"]) == ("ERROR", "0", "symlink"), row
+        assert f"a symlink to {target}" in row["reason"], row
+    assert {rows[rel]["learner"] for rel in LINKS} == {"sam", "tom", "uma", "val", "xavi"}
+    assert rows["walt/"]["learner"] == "walt" and rows["walt/"]["cause"] == "no-notebook"
+    assert [f for f in rows if "carol" in f] == [f"carol/{EX1}"] and rows[f"carol/{EX1}"]["verdict"] == "FAIL"
+
+
+@SLOW
+def test_a_malformed_notebook_costs_only_its_own_row(graded):
+    """A cell whose source is an int, metadata null, a cell that is a string: each an ERROR row saying why (nbformat's
+    schema), and the class's CSV, summary and feedback are written for everyone."""
+    assert graded["run"].returncode == 0, graded["run"].stderr[-2000:]
+    for rel in (f"nora/{EX1}", f"owen/{EX1}", f"hugo/{MARKUP}.ipynb"):
+        assert graded["rows"][rel]["cause"] == "not-a-notebook", graded["rows"][rel]
+    assert graded["out"].with_suffix(".md").is_file() and (graded["out"].parent / "fb" / "carol").is_dir()
+    assert graded["rows"][f"carol/{EX1}"]["verdict"] == "FAIL" and graded["rows"][f"ada/{EX1}"]["verdict"] == "PASS"
+
+
+@SLOW
+def test_what_a_teacher_opens_is_inert(graded):
+    """No CSV field a spreadsheet reads as a formula; no newline or bidi control obeyed in the CSV, the summary or
+    a feedback file (a folder's name cannot write a line of its own into "To look at"); no file name rendered as
+    code, an image or a link."""
+    raw = graded["out"].read_text(encoding="utf-8")
+    fields = [v for row in csv.reader(raw.splitlines()) for v in row]
+    assert not [v for v in fields if v.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert f"'{FORMULA}" in fields
+    md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
+    feedback = "".join(p.read_text(encoding="utf-8") for p in (graded["out"].parent / "fb").rglob("*.md"))
+    for text in (raw, md, feedback):
+        assert "\u202e" not in text and "\\u202etxt" in text
+    for text in (md, feedback):  # (the CSV is no page: a spreadsheet shows "<img" as text)
+        assert "<img" not in text.replace("\\<img", "") and "](javascript" not in text.replace("\\](", "")
+        assert "\\<img" in text and "\\[x\\](javascript" in text
+    section = md.split("## To look at\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert section and all(line.startswith("- ") for line in section), section
+    assert not [line for line in section if line.startswith("- x.ipynb")], section  # the folder's fake line
+    assert "evil\\\\n- x.ipynb (x): PASS — \\\\u202etxt/homework.ipynb" in md
+
+
+@SLOW
+def test_the_judges_tools_read_the_notebooks_own_copy_of_the_workspace(graded):
+    """lena's run_tool_uses reads, with the read_file the judge hands it, a file planted in the kit's own
+    workspace/scratch, and raises what it read (so it reaches her feedback). The judge's tools are rooted in the
+    notebook's private copy of the workspace: she read nothing, and nothing was written in the kit's."""
+    fb = (graded["out"].parent / "fb" / "lena" / EX1.replace(".ipynb", ".md")).read_text(encoding="utf-8")
+    assert "LEAKED: nothing (file not found" in fb, fb
+    everything = fb + graded["out"].read_text(encoding="utf-8") + graded["out"].with_suffix(".md").read_text("utf-8")
+    assert SECRET not in everything
+    assert graded["scratch_written"] == []
+
+
+def test_inert_text_for_csv_and_markdown():
+    from exercises.report import csv_cell, md, shown
+
+    assert shown("Ana Pérez ✓ 中文") == "Ana Pérez ✓ 中文"
+    assert shown("a\nb\u202ec\u200bd\x1b[31m\u00a0") == "a\\nb\\u202ec\\u200bd\\u001b[31m\\u00a0"
+    assert [csv_cell(v) for v in ("=1+2", "+x", "-x", "@x", "\tx", "\rx", "ok", 3)] == [
+        "'=1+2", "'+x", "'-x", "'@x", "\\tx", "\\rx", "ok", 3]
+    assert md("` <img src=x> [x](javascript:alert(1)) http://a") == (
+        "\\` \\<img src=x\\> \\[x\\](javascript:alert(1)) http:\\/\\/a")
+    assert shown("a\ufffcb") == "a\\ufffcb"  # draws nothing: escaped, as in the approval question
+
+
+def test_the_report_hides_nothing_the_textbook_would_show_escaped():
+    """report.py keeps its own copy of the characters that draw nothing (it does not import harness_lib): the same
+    set as harness_lib.trace's, so a name the approval question would show escaped is not blank in the CSV."""
+    from exercises import report
+    from harness_lib import trace
+
+    assert set(report._BLANK_LETTERS) == set(trace._BLANK_LETTERS)
+
+
+def test_merge_replaces_only_the_learner_and_exercise_pairs_it_regraded(tmp_path):
+    """Re-grading Bo's one late loose file (exercise 1, refused: no kernel needed) replaces Bo's exercise-1 row only:
+    his other exercises' rows and the other learners' rows stay."""
+    from exercises import gradebook
+
+    (tmp_path / "late").mkdir()
+    (tmp_path / "late" / f"Bo Smith - {EX1}").write_text(json.dumps(edit(solution(EX1), "check-deny", prepend="# ")),
+                                                       encoding="utf-8")
+    out = tmp_path / "grades.csv"
+    out.write_text("learner,file,exercise,verdict,points\n"
+                   f"Bo Smith,bo/{EX1},{EX1},PASS,10\nBo Smith,bo/{EX2},{EX2},PASS,10\n"
+                   "Bo Smith,bo/03_budget_and_progress.ipynb,03_budget_and_progress.ipynb,PASS,10\n"
+                   f"Zoe,zoe/{EX1},{EX1},PASS,10\n", encoding="utf-8")
+    assert gradebook.main([str(tmp_path / "late"), "--out", str(out), "--merge", "-j", "1"]) == 0
+    rows = [(r["learner"], r["exercise"], r["verdict"]) for r in csv.DictReader(out.open(encoding="utf-8"))]
+    assert sorted(rows) == [("Bo Smith", EX1, "NOT GRADED"), ("Bo Smith", EX2, "PASS"),
+                            ("Bo Smith", "03_budget_and_progress.ipynb", "PASS"), ("Zoe", EX1, "PASS")]
 
 
 def test_a_forked_worker_imports_as_python_dash_I_would(tmp_path, monkeypatch):
@@ -546,6 +713,45 @@ POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
 DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
 """
 
+# sol looks for the teacher's solution from inside the sandbox: through the kit's own path (harness_lib.__file__)
+# and through every path named by a process's command line or environment, or by a mount. Found, its policy is
+# copied from there (the names built at run time, so the scan sees none of them).
+SEEKER = """\
+import os as _o, re as _r, harness_lib as _h
+_hidden = "solu" + "tions"
+_places = {_o.path.dirname(_o.path.dirname(_h.__file__))}
+_seen = []
+for _pid in [p for p in _o.listdir("/proc") if p.isdigit()] + ["self"]:
+    for _what in ("cmdline", "environ", "mountinfo"):
+        try:
+            _text = open(f"/proc/{_pid}/{_what}", "rb").read().replace(b"\\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        _seen.append(_text)
+        _places |= set(_r.findall(r"(/[^ =:]+)", _text))
+_found = [p for p in _places for p in (p, p + "/exercises/" + _hidden) if _o.path.isdir(p) and p.endswith(_hidden)]
+_found += [p for p in _places if _o.path.isdir(p + "/.git") or p.endswith("/.git")]
+print("places", len(_places), "found", _found, "named", [t for t in _seen if _hidden in t or "/.git" in t])
+for _p in _found:
+    _sol = _o.path.join(_p, "01_tiered_policy.ipynb")
+    if _o.path.isfile(_sol):
+        import json as _j
+        _cell = "".join(next(c["source"] for c in _j.load(open(_sol))["cells"] if c.get("id") == "policy"))
+        POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
+        DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
+"""
+# hog runs into the sandbox's limits: a file over --disk (caught), then 3 GB of memory (over --memory, 2 GB)
+HOG = """\
+try:
+    with open("big.bin", "wb") as _f:
+        for _ in range(100):
+            _f.write(b"x" * 2 ** 20)
+except OSError as _e:
+    print("disk:", _e)
+_big = bytearray(3 * 2 ** 30)
+"""
+
+
 @pytest.fixture(scope="module")
 def sandboxed(tmp_path_factory):
     """One run of the gradebook in the sandbox (-j 2) over four learners whose notebooks try what only the sandbox
@@ -590,6 +796,9 @@ def sandboxed(tmp_path_factory):
         "trudy": edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n"),
         "rex": edit(starter(EX1), "policy", prepend=DETACHED.format(csv=str(out / "grades.csv"), out=str(out),
                                                                     tag=tag) + "\n"),
+        "sol": edit(starter(EX1), "policy", whole=src(next(c for c in starter(EX1)["cells"] if c.get("id") == "policy"))
+                    + "\n" + SEEKER),
+        "hog": edit(solution(EX1), "run-tool-uses", prepend=HOG + "\n"),
     }
     for who, nb in notebooks.items():
         (klass / who).mkdir(parents=True)
@@ -600,6 +809,7 @@ def sandboxed(tmp_path_factory):
     try:
         run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass), "--out",
                               str(out / "grades.csv"), "-j", "2", "--sandbox", "bwrap", "--cell-timeout", "20",
+                              "--disk", "64",
                               "--feedback", str(out / "fb"), "--tmp-tag", TAG],
                              cwd=ROOT, capture_output=True, text=True, timeout=600)
     finally:
@@ -615,12 +825,74 @@ def sandboxed(tmp_path_factory):
     subprocess.run(["pkill", "-f", f"rewriter-{tag}"])
 
 
+PROBE = r"""
+import json, os, resource, sys
+sys.path.insert(0, KIT)  # (as the kernel's start-up does)
+out = {"exists": {p: os.path.exists(os.path.join(KIT, p)) for p in (
+    "exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
+    "exercises/gradebook.py", "exercises/judge.py", "exercises/grading.py", "exercises/defendant.py",
+    "harness_lib/loop.py", "workspace/README.md")}}
+import harness_lib
+out["lib"] = harness_lib.__file__
+texts = []
+for pid in [p for p in os.listdir("/proc") if p.isdigit()] + ["self"]:
+    for what in ("cmdline", "environ", "mountinfo"):
+        try:
+            texts.append(open(f"/proc/{pid}/{what}", "rb").read().decode(errors="replace"))
+        except OSError:
+            pass
+out["texts"] = texts
+out["limits"] = [resource.getrlimit(r)[0] for r in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_FSIZE)]
+try:
+    with open("big.bin", "wb") as f:
+        for _ in range(40):
+            f.write(b"x" * 2 ** 20)
+    out["disk"] = "wrote 40 MB"
+except OSError as err:
+    out["disk"] = str(err)
+print(json.dumps(out))
+"""
+
+
+def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path):
+    """The kernel's sandbox, run with a probe in place of the kernel (no kernel started): the kit it sees is the
+    learner's view (no solutions, no .git, no tests, no teacher's docs, no gradebook; the grader's cells and the
+    library are there), harness_lib.__file__ leads into it, and no command line, environment or mount of any process
+    it can see names a hidden folder or the teacher's environment; its limits are set, and a file over --disk stops
+    at the limit without reaching the host's disk."""
+    from exercises import sandbox
+
+    bwrap_or_skip()
+    view, work = sandbox.learner_view(tmp_path / "view"), tmp_path / "work"
+    work.mkdir()
+    argv = sandbox.sandbox_argv(work, [], view, disk=16 * 2 ** 20)
+    spec = {"bwrap": argv, "limits": {"memory": 2 ** 31, "processes": 100, "disk": 16 * 2 ** 20}}
+    code = ("import sys\nsys.path.insert(0, sys.argv[1])\nfrom exercises.sandbox import exec_sandboxed\n"
+            "import json\nexec_sandboxed(json.loads(sys.argv[2]), [sys.executable, '-c', 'exec(eval(input()))'])\n")
+    env = dict(os.environ, TEACHER_SECRET_PLACE=str(ROOT / "exercises" / "solutions"), HARNESS_OFFLINE="1")
+    probe = repr(f"KIT = {str(ROOT)!r}\n" + PROBE)  # on stdin, one line: the probe's own command line names nothing
+    run = subprocess.run([sys.executable, "-I", "-c", code, str(ROOT), json.dumps(spec)], input=probe + "\n",
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout)
+    hidden = ("exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
+              "exercises/gradebook.py", "exercises/judge.py")
+    assert {p: seen["exists"][p] for p in hidden} == dict.fromkeys(hidden, False), seen["exists"]
+    assert all(seen["exists"][p] for p in ("exercises/grading.py", "exercises/defendant.py", "harness_lib/loop.py",
+                                           "workspace/README.md")), seen["exists"]
+    assert seen["lib"] == str(ROOT / "harness_lib" / "__init__.py")
+    named = [t for t in seen["texts"] if "solutions" in t or "/.git" in t or "TEACHER_SECRET" in t]
+    assert seen["texts"] and not named, named
+    assert seen["limits"] == [2 ** 31, 100, 16 * 2 ** 20]
+    assert seen["disk"] != "wrote 40 MB" and not (work / "big.bin").exists()
+
+
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
     rows = sandboxed["rows"]
-    assert sorted(rows) == ["cat", "mallory", "rex", "trudy"]
+    assert sorted(rows) == ["cat", "hog", "mallory", "rex", "sol", "trudy"]
     for who, row in rows.items():
         assert row["sandbox"] == "bwrap", row
-        if who != "mallory":  # (her own answer is right)
+        if who not in ("mallory", "hog"):  # (their own answers are right)
             assert row["verdict"] != "PASS" and row["points"] == "0", row
             assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
 
@@ -636,6 +908,22 @@ def test_the_sandbox_keeps_a_submission_from_the_network_the_kit_the_class_and_t
     assert sorted(p.name for p in out.iterdir()) == ["fb", "grades.csv", "grades.md", "keep.txt"]
     left = subprocess.run(["pgrep", "-f", f"mallory-{sandboxed['tag']}"], capture_output=True, text=True).stdout.split()
     assert left == [], "a process the notebook started outlived it"
+
+
+def test_the_teachers_solutions_are_not_in_the_sandbox(sandboxed):
+    """sol looks for the solution through harness_lib.__file__ and every path the sandbox's processes name (command
+    lines, environments, mounts): the kernel sees the learner's view of the kit, so it finds none and its policy
+    check fails as the starter's does. (With the kit itself mounted, it found exercises/solutions/: PASS.)"""
+    row = sandboxed["rows"]["sol"]
+    assert row["verdict"] == "FAIL" and row["01:check-policy"] == "0", row
+
+
+def test_a_notebook_over_a_limit_is_stopped_and_its_row_says_which(sandboxed):
+    """hog writes past --disk (its folder is a tmpfs of that size, any one file at most that big: caught) and then
+    asks for 3 GB (over --memory): its row names the memory limit; the host has nothing of the file."""
+    row = sandboxed["rows"]["hog"]
+    assert row["verdict"] == "FAIL" and "was stopped by the memory limit (--memory)" in row["reason"], row
+    assert not [d for d, _, fs in os.walk(EXERCISES) if "big.bin" in fs]
 
 
 def test_a_classmates_notebook_cannot_be_copied_in(sandboxed):

@@ -1,0 +1,155 @@
+"""What the gradebook writes for a person to open: the CSV's rows, the Markdown summary, one feedback file per
+learner and notebook, and --merge into an existing CSV. Everything a submission chose (a learner's or folder's
+name, a file name, a cell id, an error's message, what a check printed) reaches them inert:
+
+- `shown(text)`: control characters (a newline, ESC), bidi controls (U+202E), zero-width and other invisible
+  format characters, line and paragraph separators, and every space but U+0020 are written as escapes (`\\n`,
+  `\\u202e`), so a name cannot start a line of its own, reorder what follows it or hide a character;
+- `csv_cell(value)`: `shown`, and a text that a spreadsheet would read as a formula (a leading `=`, `+`, `-`, `@`,
+  tab or carriage return: OWASP's CSV injection rule) gets a leading `'`;
+- `md(text)`: `shown`, then every character Markdown or HTML gives a meaning to (`` ` * _ [ ] < > & | `` ...)
+  backslash-escaped and `://` broken, so a file name is shown, never rendered as code, a link, an image or HTML.
+
+What it does NOT do: decide anything (exercises/gradebook.py's `judge`), or guard what a person pastes elsewhere.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from pathlib import Path
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Characters that draw nothing although their category does not say so: harness_lib.trace's list (not imported
+# from there: importing harness_lib loads the SDK, a second of CPU in every gradebook command).
+_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\ufffc", "\U0001d159"}
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&])")
+
+
+def _hidden(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return (category in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn") or (category == "Zs" and ch != " ")
+            or ch in _BLANK_LETTERS)
+
+
+def shown(text) -> str:
+    """`text` with every character a person could not see, or that would act instead of being read, escaped."""
+    text = str(text)
+    if text.isprintable() and not any(ch in _BLANK_LETTERS for ch in text):
+        return text  # (the common case: nothing to do)
+    return "".join(_NAMED.get(ch) or (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+                   if _hidden(ch) else ch for ch in text)
+
+
+def csv_cell(value):
+    """One CSV field: numbers as they are; a text `shown`, with a leading ' where a spreadsheet sees a formula."""
+    if not isinstance(value, str):
+        return value
+    value = shown(value)
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
+def md(text) -> str:
+    """`text` for a Markdown (or HTML) page: shown as it is, never rendered."""
+    out = _MARKDOWN.sub(r"\\\1", shown(text))
+    return out.replace("://", r":\/\/").replace("www.", r"www\.").replace("@", r"\@")
+
+
+def write_csv(out: Path, columns: list[str], rows: list[dict], excel: bool = False) -> None:
+    with out.open("w", newline="", encoding="utf-8-sig" if excel else "utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, restval="", extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
+
+
+def row_key(row: dict) -> tuple:
+    """What a row grades: (learner, exercise); a row of no exercise (a broken file) by (learner, "", file)."""
+    exercise = row.get("exercise") or ""
+    return (row.get("learner") or "", exercise, "" if exercise else row.get("file") or "")
+
+
+def merged(out: Path, rows: list[dict]) -> tuple[list[str], list[dict]]:
+    """The columns of an existing CSV, and its rows less those of the (learner, exercise) pairs and the (learner,
+    file) pairs graded now (the same file, graded again, may now be another exercise), then the new rows. Rows are
+    compared as written (`csv_cell`), so a learner whose name was neutralised is still found."""
+    try:
+        with out.open(encoding="utf-8-sig", newline="") as f:
+            reader = csv.DictReader(f)
+            old, columns = list(reader), list(reader.fieldnames or [])
+    except FileNotFoundError:
+        return [], rows
+    written = [{k: csv_cell(v) for k, v in r.items()} for r in rows]
+    again = {row_key(r) for r in written}
+    files = {(r.get("learner"), r.get("file")) for r in written}
+    return columns, [r for r in old if row_key(r) not in again and (r.get("learner"), r.get("file")) not in files] + rows
+
+
+# The feedback file's own lines, a catalogue read with harness_lib.lang.say (tests/test_catalogues.py checks it).
+FEEDBACK = {
+    "en": {"title": "Feedback: {exercise}", "verdict": "Verdict: **{verdict}**, {points} points.",
+           "checks": "{passed} of {total} checks pass. What each check printed (every ✗ has its hint under it):",
+           "why": "Why: {reason}", "none": "No check ran."},
+    "es": {"title": "Comentarios: {exercise}", "verdict": "Veredicto: **{verdict}**, {points} puntos.",
+           "checks": "Pasan {passed} de {total} controles. Lo que escribió cada control (cada ✗ lleva su pista debajo):",
+           "why": "Motivo: {reason}", "none": "No se ejecutó ningún control."},
+}
+
+
+def feedback(job, most: float, all_or_nothing: bool) -> str:
+    """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
+    printed is shown as an indented block, so nothing in it is read as Markdown; names and reasons go through
+    `md`)."""
+    from harness_lib import lang  # here, not at the top: it imports the SDK (~1 CPU-s), which the command needs not
+
+    def t(key, **values):  # (an edition of no known language: English)
+        return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
+    lines = [f"# {t('title', exercise=job.exercise or md(job.file))}", "", md(job.file), "",
+             t("verdict", verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
+    reason = "; ".join(filter(None, [job.reason] + job.notes))
+    if reason:
+        lines += [t("why", reason=md(reason)), ""]
+    if job.verdict in ("PASS", "FAIL") and job.feedback:
+        lines += [t("checks", passed=job.passed, total=job.total), ""]
+        for check, text in job.feedback:
+            lines += [f"## {md(check)}", ""] + ["    " + shown(line) for line in text.strip().splitlines()] + [""]
+    elif job.verdict in ("PASS", "FAIL"):
+        lines += [t("none"), ""]
+    return "\n".join(lines)
+
+
+def summary(jobs: list) -> str:
+    """The class's Markdown summary: per exercise the verdicts and pass rate, the criteria most often failed, the
+    rows to look at, and who submitted an exercise more than once (with the files)."""
+    lines = ["# Gradebook summary", "", f"{len(jobs)} submitted notebook(s).", "",
+             "| exercise | submissions | PASS | FAIL | NOT GRADED | ERROR | pass rate |", "|---|---|---|---|---|---|---|"]
+    by_ex = defaultdict(list)
+    for j in jobs:
+        by_ex[j.exercise or "(none)"].append(j)
+    for ex, js in sorted(by_ex.items()):
+        n = Counter(j.verdict for j in js)
+        graded = n["PASS"] + n["FAIL"]
+        rate = f"{100 * n['PASS'] / graded:.0f}% of {graded} graded" if graded else "—"
+        lines.append(f"| {ex} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT GRADED']} | {n['ERROR']} | {rate} |")
+    for ex, js in sorted(by_ex.items()):
+        failed = Counter(c for j in js if j.verdict in ("PASS", "FAIL") for c in dict.fromkeys(j.failed))
+        if not failed:
+            continue
+        lines += ["", f"## {ex}: the criteria most often failed (what to re-teach)", ""]
+        graded = sum(j.verdict in ("PASS", "FAIL") for j in js)
+        lines += [f"- {count} of {graded}: {md(criterion)}" for criterion, count in failed.most_common(8)]
+    review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
+    if review:
+        lines += ["", "## To look at", ""] + [f"- {md(j.file)} ({md(j.learner)}): {j.verdict} — "
+                                              + md("; ".join(filter(None, [j.reason] + j.notes))) for j in review]
+    files = defaultdict(list)
+    for j in jobs:
+        if j.exercise:
+            files[(j.learner, j.exercise)].append(j.file)
+    twice = [f"{md(who)} ({ex}: {', '.join(md(f) for f in fs)})" for (who, ex), fs in sorted(files.items())
+             if len(fs) > 1]
+    if twice:
+        lines += ["", "## More than one submission of an exercise", ""] + [f"- {t}" for t in twice]
+    return "\n".join(lines) + "\n"
