@@ -286,8 +286,14 @@ def _worker(args, graded: str) -> dict:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the gradebook was gone already
             kill()
+    kernel = {}
+    if args.sandbox != "bwrap":  # no sandbox to hide the kit's workspace/scratch/: the kernel's tools get a copy
+        tools_root = Path(private, "kernel-workspace")  # (HARNESS_TOOL_ROOT: harness_lib.tools.DEFAULT_ROOT)
+        shutil.copytree(ROOT / "workspace", tools_root, symlinks=True, ignore=shutil.ignore_patterns("scratch"))
+        (tools_root / "scratch").mkdir()
+        kernel["env"] = dict(os.environ, HARNESS_TOOL_ROOT=str(tools_root))
     stopped = None
-    with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+    with client.setup_kernel(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kernel):
         for index, (kind, cell_id) in enumerate(kinds):
             cell = nb.cells[index]
             if stopped:

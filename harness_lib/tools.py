@@ -3,7 +3,8 @@
 The lesson gives the model two harmless tools, get_time and read_file, so the stop_reason loop has
 something to call. write_file and delete_file are demonstrators for valve 4, the approval gate: they
 are in HIGH_IMPACT, so the loop asks a person before running them. read_file sees only the project
-root (the repo's workspace/ folder by default); write_file and delete_file see only root/scratch/.
+root (the repo's workspace/ folder by default, or the folder the HARNESS_TOOL_ROOT environment variable
+names); write_file and delete_file see only root/scratch/.
 How a path is kept inside those folders (checked as text, then walked on disk without following a
 link) is harness_lib.sandbox's one idea: this module calls it for every path.
 
@@ -35,7 +36,9 @@ from .sandbox import (SCRATCH, ToolError, open_file, os_errors, parent_folder, p
 
 READ_LIMIT = 2000  # read_file returns at most this many characters...
 READ_BYTES = READ_LIMIT * 4  # ...read from at most this many bytes (a UTF-8 character is 1 to 4 bytes)
-DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "workspace"
+# The project root the tools see unless you give another: the folder HARNESS_TOOL_ROOT names, else the kit's
+# workspace/ folder. (The kit's own test run points it at a throwaway copy, so it never touches your scratch/.)
+DEFAULT_ROOT = Path(os.environ.get("HARNESS_TOOL_ROOT") or Path(__file__).resolve().parent.parent / "workspace")
 
 # The lesson's set of actions that need a person's OK (valve 4). No http_post tool ships with the kit;
 # it is listed because the lesson names it, so a tool you add under that name is gated too.

@@ -1,26 +1,32 @@
 """Test plumbing: a test run leaves the kit's work tree as it found it (tests/conftest.py's session hooks use this).
 
 A run may write into the kit only under .test-output/ (git-ignored: the browser tests' screenshots, hypothesis's
-example database). At the start of a run `state()` notes `git status --ignored --porcelain` and the entries of
-workspace/scratch/; at its end `forget_new_scratch()` deletes what the tools wrote into workspace/scratch/ meanwhile
-(exercise 01 and lesson 05 write there on purpose: their tools' root is the kit's workspace/), and `left_behind()`
-lists every status line that differs, which fails the run. Not counted: .test-output/, and Python's bytecode caches
-(__pycache__/, written next to the modules by imports, and on purpose by tests/conftest.py's compile_the_kit).
-Outside a git clone (no `git`, or an exported copy) nothing is checked.
+example database). Everything the tools of the lessons and exercises write goes to a throwaway copy of workspace/
+(tests/conftest.py points HARNESS_TOOL_ROOT at it), never into the kit's workspace/scratch/, where a learner who
+ran the notebooks by hand keeps their own files.
+
+At the start of a run `state()` notes `git status --ignored --porcelain` and a digest of every git-ignored file a
+learner may have made (workspace/scratch/'s files, anything else ignored outside the skipped folders below); at
+its end `left_behind()` lists every status line that differs and every such file that was changed or deleted, which
+fails the run. Not counted: .test-output/, Python's bytecode caches (__pycache__/, written next to the modules by
+imports, and on purpose by tests/conftest.py's compile_the_kit), and the folders of an install (.venv/, ...),
+which are not read. Outside a git clone (no `git`, or an exported copy) nothing is checked.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 OUTPUT = ".test-output"  # the one folder a run writes into (tests/browser_support.py: OUTPUT)
+# Ignored folders whose files are not a learner's work: installs, caches, build output. Not read.
+NOT_READ = {OUTPUT, "__pycache__", ".venv", "venv", "build", "node_modules", ".hypothesis", ".git", "mutants"}
 
 
-def state(root: Path) -> tuple[set[str], set[str]] | None:
-    """(`git status --ignored --porcelain` lines, the entries of workspace/scratch/), or None outside a git clone."""
+def state(root: Path) -> tuple[set[str], dict[str, str]] | None:
+    """(`git status --ignored --porcelain` lines, {path: sha256} of the ignored files), or None outside a clone."""
     if not (root / ".git").exists():
         return None
     try:
@@ -30,26 +36,59 @@ def state(root: Path) -> tuple[set[str], set[str]] | None:
         return None
     if status.returncode != 0:
         return None
-    scratch = root / "workspace" / "scratch"
-    return set(status.stdout.splitlines()), set(os.listdir(scratch)) if scratch.is_dir() else set()
+    lines = set(status.stdout.splitlines())
+    return lines, ignored_files(root, [_path(line) for line in lines if line.startswith("!! ")])
 
 
-def forget_new_scratch(root: Path, before: set[str]) -> list[str]:
-    """Delete the entries of workspace/scratch/ that are not in `before`; returns their names."""
-    scratch = root / "workspace" / "scratch"
-    new = sorted(set(os.listdir(scratch)) - before) if scratch.is_dir() else []
-    for name in new:
-        path = scratch / name
+def ignored_files(root: Path, entries: list[str]) -> dict[str, str]:
+    """{relative path: sha256} of the files in `entries` (git's ignored paths; a folder ends in /), folders walked,
+    the NOT_READ folders and links left out."""
+    digests = {}
+    for entry in entries:
+        path = root / entry
+        if _skipped(entry):
+            continue
         if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
+            for folder, subfolders, files in os.walk(path):
+                subfolders[:] = [name for name in subfolders if name not in NOT_READ and not name.endswith(".egg-info")]
+                for name in files:
+                    digests.update(_digest(root, Path(folder) / name))
         else:
-            path.unlink(missing_ok=True)
-    return new
+            digests.update(_digest(root, path))
+    return digests
 
 
-def left_behind(before: set[str], after: set[str]) -> list[str]:
-    """The status lines in one state and not the other (new, changed or gone), except the ones not counted."""
-    def counts(line: str) -> bool:
-        path = line[3:].split(" -> ")[-1].strip('"')
-        return path.rstrip("/") != OUTPUT and not path.startswith(OUTPUT + "/") and "__pycache__" not in Path(path).parts
-    return sorted(line for line in before ^ after if counts(line))
+def left_behind(before: tuple[set[str], dict[str, str]], after: tuple[set[str], dict[str, str]]) -> list[str]:
+    """The status lines in one state and not the other (new, changed or gone), except the ones not counted, then
+    `changed: PATH` / `deleted: PATH` for every ignored file of the start that is not the same at the end."""
+    lines = sorted(line for line in before[0] ^ after[0] if _counts(_path(line)))
+    for path, digest in sorted(before[1].items()):
+        if path not in after[1]:
+            lines.append(f"deleted: {path}")
+        elif after[1][path] != digest:
+            lines.append(f"changed: {path}")
+    return lines
+
+
+def _path(line: str) -> str:
+    return line[3:].split(" -> ")[-1].strip('"')
+
+
+def _counts(path: str) -> bool:
+    path = path.rstrip("/")
+    return path != OUTPUT and not path.startswith(OUTPUT + "/") and "__pycache__" not in Path(path).parts
+
+
+def _skipped(path: str) -> bool:
+    parts = Path(path.rstrip("/")).parts
+    return any(part in NOT_READ or part.endswith(".egg-info") for part in parts)
+
+
+def _digest(root: Path, path: Path) -> dict[str, str]:
+    if path.is_symlink() or not path.is_file():
+        return {}
+    try:
+        with open(path, "rb") as file:
+            return {path.relative_to(root).as_posix(): hashlib.file_digest(file, "sha256").hexdigest()}
+    except OSError:
+        return {}

@@ -17,8 +17,10 @@ keeps an asyncio event loop running in this thread while it is open, and `asynci
 would then fail ("cannot be called from a running event loop"). The next browser test opens it again.
 
 Every kernel the session starts talks over Unix sockets, not TCP ports another process could take first
-(tests/kernel_ipc.py). A run writes into the kit only under .test-output/ (screenshots, hypothesis's examples):
-pytest_sessionfinish fails the run if `git status --ignored` differs at its end from its start.
+(tests/kernel_ipc.py). The tools of every notebook and kernel see a throwaway copy of workspace/ (HARNESS_TOOL_ROOT),
+so a learner's files in the kit's workspace/scratch/ are never touched. A run writes into the kit only under
+.test-output/ (screenshots, hypothesis's examples): pytest_sessionfinish fails the run if `git status --ignored`
+differs at its end from its start, or a git-ignored file there at the start was changed or deleted.
 """
 
 import compileall
@@ -89,9 +91,13 @@ def pytest_configure(config):
     if "KIT_TEST_SESSION" in os.environ:  # a pytest this session started: it has all of the below already
         return
     config.stash[TREE_BEFORE] = clean_tree.state(REPO)
-    folder = Path(tempfile.mkdtemp(prefix="kit-kernels-"))  # short: it holds Unix sockets
+    folder = Path(tempfile.mkdtemp(prefix="kit-kernels-")).resolve()  # short: it holds Unix sockets
     before = {name: os.environ.get(name) for name in SESSION_VARIABLES}
     os.environ["KIT_TEST_SESSION"] = str(folder)
+    # The tools of every notebook, kernel and process of the run see a copy of workspace/ (harness_lib.tools:
+    # DEFAULT_ROOT), never the kit's own: a learner's files in workspace/scratch/ stay as they are. Named
+    # workspace/, like the kit's, so the lessons' "<kit>/workspace" lines print the same.
+    os.environ["HARNESS_TOOL_ROOT"] = str(tool_root_copy(folder / "workspace"))
     if kernel_ipc.available():
         session_kernels_over_ipc(folder)
     server = kernel_forks.start(folder) if kernel_forks.available() else None
@@ -114,7 +120,7 @@ def pytest_configure(config):
 
 
 # What pytest_configure sets for the whole session (every process it starts inherits them), and puts back after.
-SESSION_VARIABLES = ("KIT_TEST_SESSION", "JUPYTER_PATH", "KIT_TEST_KERNEL_SERVER", "PYTHONPATH", "PYTEST_PLUGINS",
+SESSION_VARIABLES = ("KIT_TEST_SESSION", "HARNESS_TOOL_ROOT", "JUPYTER_PATH", "KIT_TEST_KERNEL_SERVER", "PYTHONPATH", "PYTEST_PLUGINS",
                      "JUPYTER_CONFIG_DIR")
 
 
@@ -139,14 +145,13 @@ TREE_LEFT = pytest.StashKey()
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session):
-    """The tools' new files in workspace/scratch/ are deleted; anything else the run changed in the work tree
-    (`git status --ignored` differs from its start, .test-output/ aside) fails it."""
+    """Anything the run changed in the work tree (`git status --ignored` differs from its start, .test-output/
+    aside, or a git-ignored file such as a learner's in workspace/scratch/ was changed or deleted) fails it."""
     before = session.config.stash.get(TREE_BEFORE, None)
     if before is None or hasattr(session.config, "workerinput"):
         return
-    clean_tree.forget_new_scratch(REPO, before[1])
     after = clean_tree.state(REPO)
-    left = clean_tree.left_behind(before[0], after[0]) if after else []
+    left = clean_tree.left_behind(before, after) if after else []
     if left:
         session.config.stash[TREE_LEFT] = left
         if session.exitstatus == pytest.ExitCode.OK:
@@ -158,7 +163,8 @@ def pytest_terminal_summary(terminalreporter, config):
     if left:
         terminalreporter.section("the run changed the work tree", sep="=", red=True, bold=True)
         terminalreporter.write_line("`git status --ignored --porcelain` at the start and at the end of this run "
-                                    "differ (a test run writes only under .test-output/):")
+                                    "differ, or a git-ignored file (a learner's) was changed or deleted (a test run "
+                                    "writes only under .test-output/):")
         for line in left:
             terminalreporter.write_line(f"    {line}")
 

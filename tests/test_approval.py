@@ -759,7 +759,8 @@ def test_run_all_of_exercise_01_waits_for_nobody():
     repo = Path(approval.__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HARNESS_", "PYTEST"))}
     env.pop("ANTHROPIC_API_KEY", None)
-    env.update(HARNESS_OFFLINE="1", HARNESS_APPROVAL_TIMEOUT="3", PYTHON_DOTENV_DISABLED="1")
+    env.update(HARNESS_OFFLINE="1", HARNESS_APPROVAL_TIMEOUT="3", PYTHON_DOTENV_DISABLED="1",
+               HARNESS_TOOL_ROOT=os.environ["HARNESS_TOOL_ROOT"])  # the run's copy of workspace/ (tests/conftest.py)
     decisions = {}
     with NotebookKernel(repo / "exercises", env, timeout=60) as kernel:
         for path in EXERCISE_01:
