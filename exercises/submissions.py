@@ -407,21 +407,42 @@ def untouched(nb: dict, name: str, lock: dict) -> bool:
 
 
 CLASSROOM_WORKFLOW = Path(".github", "workflows", "classroom.yml")
+CLASSROOM_MARKER = Path(".github", "classroom-template")  # written by exercises/export_template.py
 
 
 def workflow_notes(notebook: Path, folder: Path) -> list[str]:
-    """A cloned Classroom repository (a folder above the notebook, inside `folder`, that holds
-    .github/workflows/classroom.yml) whose workflow is not the kit's: its Classroom points came from a workflow
-    the learner could edit. A note for a person; the gradebook's own verdict does not depend on it."""
+    """A cloned Classroom repository (a folder above the notebook, inside `folder`, that holds .github/ or .git/)
+    whose .github/ is not what the template ships (the kit's .github/workflows/classroom.yml and the
+    classroom-template marker, nothing else): its Classroom points may come from a workflow the learner edited,
+    deleted or added. One note for a person, listing what differs; the gradebook's own verdict does not depend on
+    it. Links under .github/ are never followed: a link is itself a difference."""
     kit = ROOT / CLASSROOM_WORKFLOW
     for repo in notebook.parents:
         if repo == folder.parent or not repo.is_relative_to(folder):
             break
-        theirs = repo / CLASSROOM_WORKFLOW
-        if any(p.is_symlink() for p in (repo / ".github", repo / ".github" / "workflows", theirs)):
-            return ["its repository's .github/workflows/classroom.yml is a symlink, not the kit's workflow"]
-        if theirs.is_file():
-            same = kit.is_file() and theirs.read_bytes() == kit.read_bytes()
-            return [] if same else ["its repository's .github/workflows/classroom.yml is not the kit's: its "
-                                    "Classroom points may come from an edited workflow"]
+        github = repo / ".github"
+        if not (github.exists() or github.is_symlink() or (repo / ".git").exists()):
+            continue
+        if github.is_symlink() or not github.is_dir():
+            return ["its repository's .github/ is missing or a symlink: the kit's Classroom workflow is not there"]
+        theirs, links = {}, []
+        for where, folders, files in os.walk(github):
+            for name in folders + files:
+                path = Path(where, name)
+                if path.is_symlink():
+                    links.append(path.relative_to(repo).as_posix())
+                elif path.is_file():
+                    theirs[path.relative_to(repo).as_posix()] = path
+        differs = [f"{name} is a symlink" for name in sorted(links)]
+        ours = theirs.pop(CLASSROOM_WORKFLOW.as_posix(), None)
+        if ours is None and CLASSROOM_WORKFLOW.as_posix() not in links:
+            differs.append(f"{CLASSROOM_WORKFLOW.as_posix()} is missing")
+        elif ours is not None and not (kit.is_file() and ours.read_bytes() == kit.read_bytes()):
+            differs.append(f"{CLASSROOM_WORKFLOW.as_posix()} is not the kit's")
+        theirs.pop(CLASSROOM_MARKER.as_posix(), None)
+        differs += [f"{name} was added" for name in sorted(theirs)]
+        if not differs:
+            return []
+        return [f"its repository's .github/ is not the template's ({'; '.join(differs)}): its Classroom points may "
+                "come from an edited workflow"]
     return []

@@ -56,6 +56,22 @@ def test_the_workflow_uses_only_the_documented_inputs():
     assert reporter["env"] == {f"{i.upper()}_RESULTS": f"${{{{ steps.{i}.outputs.result }}}}" for i in ids}
 
 
+def test_classroom_grades_sandboxed_or_not_at_all():
+    """Every grading step asks for bubblewrap (`--sandbox bwrap`: the gradebook refuses to grade without it, never an
+    unsandboxed score); a step before them installs it and fails unless a sandbox starts (turning the AppArmor
+    switch of Ubuntu 24.04 runners only when bwrap cannot start without it). Its probe is a real bwrap command."""
+    names = [s.get("name") for s in steps()]
+    sandbox = steps()[names.index("Sandbox (bubblewrap)")]
+    assert names.index("Sandbox (bubblewrap)") < min(names.index(s["name"]) for s in graders())
+    assert all(s["with"]["command"].split()[-2:] == ["--sandbox", "bwrap"] for s in graders())
+    script = sandbox["run"]
+    assert "apt-get install -y -qq bubblewrap" in script and "exit 1" in script
+    assert script.index("if ! probe; then\n  sudo sysctl") < script.rindex("if ! probe; then")
+    probe = script.split("probe() { ", 1)[1].split("; }", 1)[0]
+    if shutil.which("bwrap"):
+        assert subprocess.run(shlex.split(probe), capture_output=True, timeout=60).returncode == 0, probe
+
+
 def test_both_workflows_grade_every_exercise_once():
     """A new exercise (or a deleted step) shows up here: each workflow has one step per exercise of the kit."""
     assert len(EXERCISE_NAMES) == 4
@@ -74,7 +90,7 @@ def test_the_limits_leave_time_for_the_reporter():
     steps together, after an install, within the job's: a step cut short scores 0 but the reporter still runs; a
     job cut short reports nothing."""
     (job,) = workflow("classroom.yml")["jobs"].values()
-    install_allowance = 6  # minutes: setup-python and `pip install -r requirements.txt`
+    install_allowance = 8  # minutes: setup-python, `pip install -r requirements.txt`, the sandbox's apt-get
     total = 0
     for step in graders():
         argv = step["with"]["command"].split()

@@ -589,8 +589,26 @@ def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repo
         workflow = tmp_path / "repos" / who / ".github" / "workflows" / "classroom.yml"
         workflow.parent.mkdir(parents=True)
         workflow.write_bytes(text or (ROOT / ".github" / "workflows" / "classroom.yml").read_bytes())
+    # ...or that deleted it and added a workflow of its own, or added one beside the kit's, or linked it elsewhere
+    for who in ("harness-exercises-cy", "harness-exercises-di", "harness-exercises-ed"):
+        (tmp_path / "repos" / who / "exercises").mkdir(parents=True)
+        (tmp_path / "repos" / who / "exercises" / EX1).write_text("{}", encoding="utf-8")
+        (tmp_path / "repos" / who / ".github" / "workflows").mkdir(parents=True)
+    kit_workflow = (ROOT / ".github" / "workflows" / "classroom.yml").read_bytes()
+    (tmp_path / "repos" / "harness-exercises-cy" / ".github" / "workflows" / "points.yml").write_text("on: push\n")
+    (tmp_path / "repos" / "harness-exercises-di" / ".github" / "workflows" / "classroom.yml").write_bytes(kit_workflow)
+    (tmp_path / "repos" / "harness-exercises-di" / ".github" / "workflows" / "extra.yml").write_text("on: push\n")
+    (tmp_path / "repos" / "harness-exercises-ed" / ".github" / "workflows" / "classroom.yml").symlink_to(
+        ROOT / ".github" / "workflows" / "classroom.yml")
+    (tmp_path / "repos" / "harness-exercises-ana-p" / ".github" / "classroom-template").write_text("marker")
     looked_at = {j.learner: j.notes for j in discover(tmp_path / "repos")}
     assert looked_at["ana-p"] == [] and "classroom.yml is not the kit's" in looked_at["bo"][0]
+    assert ".github/workflows/classroom.yml is missing" in looked_at["cy"][0]
+    assert ".github/workflows/points.yml was added" in looked_at["cy"][0]
+    assert looked_at["di"] == [looked_at["di"][0]] and ".github/workflows/extra.yml was added" in looked_at["di"][0]
+    assert "classroom.yml is not" not in looked_at["di"][0]
+    assert ".github/workflows/classroom.yml is a symlink" in looked_at["ed"][0]
+    assert "is missing" not in looked_at["ed"][0]
     assert all(j.notes == [] for j in discover(tmp_path / "lms"))
 
 
