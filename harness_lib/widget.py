@@ -89,6 +89,9 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     - ``click="approve"`` or ``"reject"``: a demonstration that needs no person. The approver shows the
       buttons and presses that one itself at once, in every run (yours too), and the decision line says
       so: ``→ approved (clicked by the code, not by a person)``. Without it, a person must click.
+    - The widget's text form, what a notebook opened from disk shows where JupyterLab draws no widget, is a
+      sentence ("(the Approve and Reject buttons: JupyterLab draws them here while the cell waits)"), not its
+      repr (``VBox(children=(HTML(...``); the decision line below it is the record.
     - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
       the click only after the cell ends) gets a text box instead: one line says why, then the
       terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
@@ -117,6 +120,17 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     """
     import IPython.display  # imported here so the terminal agent does not need IPython/ipywidgets
     import ipywidgets as widgets
+
+    class _Buttons(widgets.VBox):
+        """The label and the two buttons. Its text form, what a saved notebook shows where JupyterLab does not
+        draw the widget (a notebook opened from disk), is a sentence, not the widget's repr (VBox(children=...)."""
+
+        def __init__(self, children):
+            super().__init__(children)
+            self._text_form = lang.text("approve.buttons_here")  # in the language of the notebook that asked
+
+        def __repr__(self) -> str:
+            return self._text_form
 
     if click not in (None, *AUTO_CHOICES):
         raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
@@ -155,7 +169,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
                                         icon="check")
         reject_button = widgets.Button(description=lang.text("approve.button_reject"), button_style="danger",
                                        icon="times")
-        box = widgets.VBox([label, widgets.HBox([approve_button, reject_button])])
+        box = _Buttons([label, widgets.HBox([approve_button, reject_button])])
 
         def settle(approved: bool) -> None:  # runs on the event loop's thread
             if not decision.done():  # the first click wins; a later one (or one after the timeout) is ignored

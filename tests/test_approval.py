@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib import approval, headless, widget
+from harness_lib import approval, headless, lang, widget
 from harness_lib.approval import (
     REJECTED_MESSAGE,
     ApprovalInterrupted,
@@ -318,6 +318,18 @@ def test_widget_approver_shows_the_action_and_two_buttons(shown, monkeypatch):
     assert (reject_button.description, reject_button.button_style) == ("Reject", "danger")
     assert pending == [f"[approve] about to run high-impact action {SHOWN}\n"  # what the person saw before
                        "Click Approve to run it, or Reject. If nobody answers, it is not approved in 120 s."]
+
+
+def test_a_saved_notebook_reads_a_sentence_not_the_widgets_repr(shown, monkeypatch):
+    """JupyterLab draws no widget from a notebook opened from disk: it shows the output's text/plain, which is a
+    sentence in the notebook's language, not VBox(children=(HTML(... (issue 36)."""
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+    asyncio.run(widget_approver()(*ACTION))
+    assert shown[0]._repr_mimebundle_()["text/plain"] == (
+        "(the Approve and Reject buttons: JupyterLab draws them here while the cell waits)")
+    with lang.using("es"):
+        asyncio.run(widget_approver()(*ACTION))
+    assert "botones Aprobar y Rechazar" in shown[1]._repr_mimebundle_()["text/plain"]
 
 
 def test_widget_approver_counts_down_while_it_waits(shown, capsys):

@@ -91,3 +91,21 @@ def test_outputs_hold_no_machine_paths_or_unmeant_errors(path):
             assert not re.search(r"/(work|root|tmp|home|Users)/", text), f"machine path in output: {text[:200]}"
             if out["output_type"] == "error":
                 assert "raises-exception" in tags, f"unexpected error output: {out.get('ename')}"
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_REPR = re.compile(r"^\s*[A-Z]\w*\((children|description|value)=")  # VBox(children=(HTML(…, Button(description=…
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_outputs_show_no_widget_repr_or_test_only_line(path):
+    """What a learner reads in a lesson opened from disk (issue 36): JupyterLab draws no widget from a saved notebook and
+    shows a widget output's text form instead, so that is never the widget's repr; and no line only a test run prints."""
+    for cell in load(path)["cells"]:
+        for out in cell.get("outputs", []):
+            shown = "".join(out.get("data", {}).get("text/plain", "")) if WIDGET_VIEW in out.get("data", {}) else ""
+            assert not WIDGET_REPR.match(shown), (
+                f"cell {cell['id']}: a widget's repr in a committed output: {shown[:80]!r} (the approver shows a sentence; "
+                "for a lesson's own widget, drop the output's text/plain before committing)")
+            text = "".join(out.get("text", "")) + json.dumps(out.get("data", {}), ensure_ascii=False)
+            assert not re.search(r"headless|sin interfaz", text), f"cell {cell['id']}: a test-only line: {text[:200]!r}"

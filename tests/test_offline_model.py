@@ -471,6 +471,16 @@ def test_token_hog_draft_is_about_1500_tokens_when_max_tokens_allows():
     assert 1400 <= responses[0].usage.output_tokens <= 1600
 
 
+@pytest.mark.parametrize("max_tokens", [100, 1024, 4096])
+def test_token_hog_ends_with_its_call_under_max_tokens(max_tokens):
+    """A reply that ends with tool_use never used all of max_tokens: one that did would stop with max_tokens
+    (notebook 03's rule), so token-hog's drafts leave room under the limit (issue 36)."""
+    responses, _, _ = drive("token-hog", "go", max_requests=3, max_tokens=max_tokens)
+    for response in responses:
+        assert response.stop_reason == "tool_use" and response.content[-1].type == "tool_use"
+        assert response.usage.output_tokens < max_tokens, (max_tokens, response.usage.output_tokens)
+
+
 def test_high_impact_declined_save():
     impl = Tools(approve=[False])
     responses, _, _ = drive("high-impact", LESSON, impl)

@@ -103,13 +103,19 @@ def draft_text(k: int, tokens: int, language: str = "en") -> str:
     return "".join(parts)[: tokens * 4].rstrip()
 
 
+HOG_HEADROOM = 24
+"""Tokens token-hog's reply leaves unused under max_tokens: a reply that used all of max_tokens would have been
+cut there (stop_reason "max_tokens", notebook 03), so a reply that ends with its call stays under it."""
+
+
 def token_hog(conv: Conversation) -> Reply:
-    """A ~1,500-token draft (smaller when max_tokens is lower, so the reply still fits) + a varying call."""
+    """A ~1,500-token draft (smaller when max_tokens is lower, so the whole reply stays HOG_HEADROOM tokens under
+    max_tokens and ends with its call, stop_reason "tool_use") + a varying call."""
     k = conv.assistant_turns + 1
     call = varying_call(conv, k)
     if call is None:
         return _no_tools(conv)
-    room = conv.max_tokens - block_tokens(call)
+    room = conv.max_tokens - HOG_HEADROOM - block_tokens(call)
     size = min(1500, room)
     content = [{"type": "text", "text": draft_text(k, size, conv.language)}] if size > 0 else []
     return Reply(content + [call], "tool_use")
