@@ -874,22 +874,30 @@ def test_no_text_an_endpoint_returns_reaches_a_reader_raw(loop, root, hostile):
                                                             "explanation": hostile}}],
     ]
     for replies in runs:
-        client, _ = scripted(*replies)
-        lines, drawn = [], Inspector()
-
-        def both(event):
-            Transcript(out=lines.append)(event)
-            drawn(event)
-
-        asyncio.run(loop(client, LESSON_TASK, TOOLS, make_tool_impls(root), approve=scripted_approver([False]),
-                         on_event=both))
-        printed = "\n".join(lines) + "\n" + repr(drawn)
-        page = HTMLText(drawn._repr_html_())
+        printed, page = what_a_person_sees(loop, replies, root)
         for shown in (printed, page.text):
             assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\ufffc\u202e\U000e0061\ufe0f\u0301]", shown)
             assert " " * 16 not in shown
-        assert page.tags <= {"style", "div", "table", "caption", "thead", "tbody", "tr", "th", "td", "code", "ul",
-                             "li", "span", "br", "b", "meter"}
+        assert page.tags <= INSPECTOR_TAGS
+
+
+INSPECTOR_TAGS = {"style", "div", "table", "caption", "thead", "tbody", "tr", "th", "td", "code", "ul", "li", "span",
+                  "br", "b", "meter"}
+
+
+def what_a_person_sees(loop, replies, root):
+    """(the Transcript's printed lines and the inspector's text view, the inspector's page) of one run of `loop`
+    against a scripted endpoint answering `replies`; every high-impact call is refused."""
+    client, _ = scripted(*replies)
+    lines, drawn = [], Inspector()
+
+    def both(event):
+        Transcript(out=lines.append)(event)
+        drawn(event)
+
+    asyncio.run(loop(client, LESSON_TASK, TOOLS, make_tool_impls(root), approve=scripted_approver([False]),
+                     on_event=both))
+    return "\n".join(lines) + "\n" + repr(drawn), HTMLText(drawn._repr_html_())
 
 
 class HTMLText(HTMLParser):
@@ -924,20 +932,11 @@ def test_fuzz_no_raw_control_character_from_an_endpoint_is_printed_or_drawn(answ
         "call": [reply("tool_use", call("write_file", {"path": path, "content": answer}, "toolu_f")),
                  reply("end_turn", text(answer or "x"))],
     }[shape]
-    client, _ = scripted(*replies)
-    lines, drawn = [], Inspector()
-
-    def both(event):
-        Transcript(out=lines.append)(event)
-        drawn(event)
-
-    asyncio.run(run_agent(client, LESSON_TASK, TOOLS, make_tool_impls(FUZZ_ROOT), approve=scripted_approver([False]),
-                          on_event=both))
-    for shown in ("\n".join(lines) + "\n" + repr(drawn), HTMLText(drawn._repr_html_()).text):
+    printed, page = what_a_person_sees(run_agent, replies, FUZZ_ROOT)
+    for shown in (printed, page.text):
         assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u00a0\u0301\u200b\u202e\u2028\u2800\u3164\ufe0f\ufffc"
                              r"\ue000\U000e0041]", shown), shown
-    assert HTMLText(drawn._repr_html_()).tags <= {"style", "div", "table", "caption", "thead", "tbody", "tr", "th",
-                                                  "td", "code", "ul", "li", "span", "br", "b", "meter"}
+    assert page.tags <= INSPECTOR_TAGS
 
 
 FUZZ_ROOT = DEFAULT_ROOT  # read-only here: every write is rejected by the approver
