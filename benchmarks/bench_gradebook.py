@@ -34,7 +34,7 @@ def grade(work: Path, *args: str) -> tuple[float, float, str]:
     """(wall s, busy CPU s of the machine meanwhile, the gradebook's summary line)."""
     before = busy_cpu_seconds()
     start = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(work / "class"), "--out",
+    run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(work / "class"), "--out",
                           str(work / "grades.csv"), *args], cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
     return wall, busy_cpu_seconds() - before, (run.stdout.strip().splitlines() or ["(no output)"])[0]
@@ -104,7 +104,7 @@ def main() -> None:
         times = {}
         for jobs in (1, 2):
             start = time.perf_counter()
-            run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(work / "class"), "--out",
+            run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(work / "class"), "--out",
                                   str(work / f"grades-j{jobs}.csv"), "-j", str(jobs)], cwd=ROOT,
                                  capture_output=True, text=True)
             times[jobs] = time.perf_counter() - start

@@ -361,7 +361,7 @@ def pytest_unconfigure(config):
 
 def starter_record(nb: dict) -> dict:
     """How a starter ships: the ids of its code cells, and the digest of each ✏️ exercise cell. The gradebook tells
-    an edition nobody wrote in by it (exercises/gradebook.py, `untouched`)."""
+    an edition nobody wrote in by it (grader/gradebook.py, `untouched`)."""
     code = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
     return {"code": [c.get("id") for c in code],
             "exercise": {c.get("id"): digest(c.get("source", "")) for c in code

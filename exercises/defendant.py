@@ -1,7 +1,7 @@
 """The learner's side of a graded check: answers the gradebook's judge from inside the notebook's kernel.
 
 Under the gradebook, a 🔍 CHECK cell does not run its check in the kernel. The gradebook runs the check in its own
-process (exercises/judge.py) and, in the kernel, one cell that calls serve(): it connects to the judge and does
+process (grader/judge.py) and, in the kernel, one cell that calls serve(): it connects to the judge and does
 what the judge asks, until the judge says bye:
 - "get" a name of the notebook (POLICY, run_tool_uses, ...): its value, as data, or a reference to the function;
 - "items": every name of the notebook with its value (a check that looks for the lesson's constants);

@@ -1,6 +1,6 @@
 """The line between the gradebook's judge and a learner's kernel: what crosses it, and how.
 
-The gradebook decides a check's verdict in its own process (exercises/judge.py), where the learner's code cannot
+The gradebook decides a check's verdict in its own process (grader/judge.py), where the learner's code cannot
 reach. The check still needs the learner's functions, and they live in the learner's kernel
 (exercises/defendant.py). So the two talk over one socket, one message at a time: a message is 4 bytes of length,
 then JSON. Either side may call a function of the other, and the callee may call back before it answers

@@ -10,7 +10,7 @@ pydantic, httpx) stay imported.
 
 Each code cell runs as nbval runs it: in order, without storing history, and a cell that raises does not stop the
 next one. What is kept per cell: its id, what it printed to stdout, and its error (ename, evalue) if it raised.
-The traceback is not kept, so the kernel formats it in IPython's Minimal mode (one line), as exercises/gradebook.py's
+The traceback is not kept, so the kernel formats it in IPython's Minimal mode (one line), as grader/gradebook.py's
 kernels do: a coloured, annotated traceback costs ~0.1 s of CPU per failed check, and wrong answers fail many.
 
 A cell still running after `timeout` seconds, or a kernel that dies, raises KernelTrouble naming the cell; the

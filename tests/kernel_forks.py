@@ -217,7 +217,7 @@ def become_kernel(conn, fds, request):
     if request["env"].get("PYTHONUNBUFFERED"):
         sys.stdout.reconfigure(write_through=True)
         sys.stderr.reconfigure(write_through=True)
-    # exercises/gradebook.py sets it for its kernels: they fork too where the test session runs without it.
+    # grader/gradebook.py sets it for its kernels: they fork too where the test session runs without it.
     sys.dont_write_bytecode = bool(request["env"].get("PYTHONDONTWRITEBYTECODE"))
     os.chdir(request["cwd"])
     os.environ.clear()

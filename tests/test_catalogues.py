@@ -3,12 +3,12 @@
 The kit's catalogues are ``{language: {message_id: text}}``, read by one lookup, ``harness_lib.lang.say``:
 harness_lib's printed lines (``lang.MESSAGES``), the offline model's sentences (``offline.phrases.SAY``), the
 exercises' checks (``checks.kit.MESSAGES``, merged from ``checks/words_*.py``), and the gradebook's feedback
-files (``exercises.gradebook.FEEDBACK``). For each of them the test lists
+files (``grader.gradebook.FEEDBACK``). For each of them the test lists
 
 (a) every id missing in a language (English is not the reference: an id only Spanish has is listed too),
 (b) every id whose {fields} differ between languages (or whose kind, text or tuple, differs),
 (c) every id no code uses: the id is searched, as a whole string literal, in the kit's source (harness_lib/,
-    exercises/ and the notebooks' code cells), the catalogues themselves left out. An id the code builds at run
+    exercises/, grader/ and the notebooks' code cells), the catalogues themselves left out. An id the code builds at run
     time (``f"errors.{kind}"``) counts only when it is listed in BUILT_AT_RUN_TIME below, with the reason.
 """
 
@@ -27,13 +27,13 @@ from harness_lib.offline import phrases
 
 ROOT = Path(__file__).resolve().parent.parent
 KIT = importlib.import_module("exercises.checks.kit")
-GRADEBOOK = importlib.import_module("exercises.gradebook")
+GRADEBOOK = importlib.import_module("grader.gradebook")
 
 CATALOGUES = {
     "harness_lib.lang.MESSAGES": lang.MESSAGES,
     "harness_lib.offline.phrases.SAY": phrases.SAY,
     "exercises.checks.kit.MESSAGES": KIT.MESSAGES,
-    "exercises.gradebook.FEEDBACK": GRADEBOOK.FEEDBACK,  # the gradebook's feedback files
+    "grader.gradebook.FEEDBACK": GRADEBOOK.FEEDBACK,  # the gradebook's feedback files
 }
 
 # The names the catalogues are assigned to: the literals of that assignment are not a use of the catalogue.
@@ -69,7 +69,7 @@ BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
             {"write_declined", "write_failed", "delete_declined", "delete_failed"},
     },
     "exercises.checks.kit.MESSAGES": {},
-    "exercises.gradebook.FEEDBACK": {},
+    "grader.gradebook.FEEDBACK": {},
 }
 
 # (b)'s one exception, with its reason: the offline model's Spanish says what kind of error a tool returned instead
@@ -98,10 +98,10 @@ class _Literals(ast.NodeVisitor):
 
 
 def _kit_sources() -> dict[str, str]:
-    """path -> Python source: harness_lib/ and exercises/ (.py, the catalogue modules words_*.py left out) and the
+    """path -> Python source: harness_lib/, exercises/, grader/ (.py, the catalogue modules words_*.py left out) and the
     code cells of every notebook (lessons, exercises, solutions; both editions)."""
     found = {}
-    for folder in ("harness_lib", "exercises"):
+    for folder in ("harness_lib", "exercises", "grader"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if "__pycache__" not in path.parts and not path.name.startswith("words_"):
                 found[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")

@@ -77,11 +77,11 @@ def test_both_workflows_grade_every_exercise_once():
     assert len(EXERCISE_NAMES) == 4
     (fork_job,) = workflow("grade.yml")["jobs"].values()
     for name, commands in (("classroom.yml", [s["with"]["command"] for s in graders()]),
-                           ("grade.yml", [s["run"] for s in fork_job["steps"] if "exercises.gradebook" in s.get("run", "")])):
+                           ("grade.yml", [s["run"] for s in fork_job["steps"] if "grader.gradebook" in s.get("run", "")])):
         graded = [c.split("--exercise ")[1].split()[0] for c in commands]
         assert sorted(graded) == EXERCISE_NAMES, (name, graded)
         assert all("--require-pass" in c for c in commands), name
-    fork_steps = [s for s in fork_job["steps"] if "exercises.gradebook" in s.get("run", "")]
+    fork_steps = [s for s in fork_job["steps"] if "grader.gradebook" in s.get("run", "")]
     assert all(s.get("if") == "success() || failure()" for s in fork_steps)  # a red exercise does not hide the rest
 
 
@@ -100,14 +100,14 @@ def test_the_limits_leave_time_for_the_reporter():
         total += step["with"]["timeout"]
     assert total + install_allowance <= job["timeout-minutes"], (total, job["timeout-minutes"])
     (fork_job,) = workflow("grade.yml")["jobs"].values()
-    fork_steps = [s["run"].split() for s in fork_job["steps"] if "exercises.gradebook" in s.get("run", "")]
+    fork_steps = [s["run"].split() for s in fork_job["steps"] if "grader.gradebook" in s.get("run", "")]
     assert sum(2 * float(a[a.index("--timeout") + 1]) for a in fork_steps) / 60 + install_allowance <= fork_job["timeout-minutes"]
 
 
 def test_in_a_fork_the_exercise_mode_finds_both_editions_and_never_a_solution():
     """grade.yml runs `gradebook exercises --exercise NAME` in a fork, where exercises/solutions/ exists too."""
     sys.path.insert(0, str(ROOT))
-    from exercises.gradebook import discover
+    from grader.gradebook import discover
 
     for name in EXERCISE_NAMES:
         found = [j.file for j in discover(ROOT / "exercises", name)]
@@ -135,7 +135,7 @@ def run_step(step, cwd):
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
     out = tmp_path_factory.mktemp("export") / "class"
-    run = subprocess.run([sys.executable, "-m", "exercises.export_template", str(out)], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "grader.export_template", str(out)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     yield out
@@ -255,7 +255,7 @@ def test_an_edition_left_as_shipped_is_told_apart_by_the_lock_not_by_the_files_o
     starter and no code cell was added. A changed ✏️ cell or an added cell (an answer written below the starter's
     cell) is work, and is graded."""
     sys.path.insert(0, str(ROOT))
-    from exercises.submissions import _conftest_module, untouched
+    from grader.submissions import _conftest_module, untouched
 
     lock = _conftest_module().load_lock()
     for name in EXERCISE_NAMES:

@@ -324,6 +324,7 @@ def imported_modules() -> dict[str, str]:
     """{top-level module: a file that imports it} for what a learner or a teacher runs."""
     found = {}
     files = [*sorted((ROOT / "harness_lib").rglob("*.py")), *sorted((ROOT / "exercises").rglob("*.py")),
+             *sorted((ROOT / "grader").rglob("*.py")),
              ROOT / "conftest.py"]
     for path in files:
         if "__pycache__" in path.parts or any(p.startswith("_grading_tmp_") for p in path.parts):

@@ -1,11 +1,11 @@
-"""The teacher's gradebook (`python -m exercises.gradebook SUBMISSIONS/ --out grades.csv`) on a class of synthetic
+"""The teacher's gradebook (`python -m grader.gradebook SUBMISSIONS/ --out grades.csv`) on a class of synthetic
 submissions. Graded in kernels: a right answer (renamed, writing files, printing megabytes), several kinds of wrong
 (one raising), a starter carrying its own grading.py, an endless loop, and code that patches the grader (in plain
 sight and hidden) and switches grading off. Refused before any kernel starts: grader cells tampered with (a check or
 a 🔒 cell edited, retagged, deleted, turned into text, one added; one with its own conftest and lock), a key (in a
 cell, an output, the metadata), broken JSON, UTF-16, JSON that is no notebook, and a notebook that is no exercise.
 One learner submits one exercise twice. And five forgeries of the checks from inside the kernel (FORGERIES), graded
-here, outside the sandbox, where only the judge (exercises/judge.py) stands between them and a PASS.
+here, outside the sandbox, where only the judge (grader/judge.py) stands between them and a PASS.
 
 Every notebook is built from the kit's solutions and starters by the test, graded by ONE run of the command (-j 3,
 short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the kit's files (`git status`) and the
@@ -288,7 +288,7 @@ def graded(tmp_path_factory):
     # --sandbox none: the class's kernels are then the test session's forked ones (~1.3 CPU-s less each); what the
     # sandbox adds has tests of its own below, and test_classroom.py grades in it as the workflow does
     try:
-        run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(folder), "--out", str(out), "-j", "3",
+        run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(folder), "--out", str(out), "-j", "3",
                               "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG,
                               "--sandbox", "none", "--feedback", str(out.parent / "fb")],
                              cwd=ROOT, capture_output=True, text=True, timeout=1200)
@@ -349,7 +349,7 @@ def test_points_pay_only_what_was_graded(graded):
             assert row["points"] == "0" and set(checks.values()) <= {""}, row
     assert graded["rows"][f"carol/{EX1}"]["points"] == "5"  # 3 of 6
     assert graded["rows"][f"nick/{EX1}"]["points"] == "0"  # NOT GRADED: the grader's objects were changed
-    from exercises.gradebook import CAUSES
+    from grader.gradebook import CAUSES
 
     for file, row in graded["rows"].items():  # a NOT GRADED or ERROR row says why in one filterable word
         assert (row["cause"] in CAUSES) if row["verdict"] in ("NOT GRADED", "ERROR") else row["cause"] == "", row
@@ -456,7 +456,7 @@ def test_the_judges_tools_read_the_notebooks_own_copy_of_the_workspace(graded):
 
 
 def test_inert_text_for_csv_and_markdown():
-    from exercises.report import csv_cell, md, shown
+    from grader.report import csv_cell, md, shown
 
     assert shown("Ana Pérez ✓ 中文") == "Ana Pérez ✓ 中文"
     assert shown("a\nb\u202ec\u200bd\x1b[31m\u00a0") == "a\\nb\\u202ec\\u200bd\\u001b[31m\\u00a0"
@@ -470,7 +470,7 @@ def test_inert_text_for_csv_and_markdown():
 def test_the_report_hides_nothing_the_textbook_would_show_escaped():
     """report.py keeps its own copy of the characters that draw nothing (it does not import harness_lib): the same
     set as harness_lib.trace's, so a name the approval question would show escaped is not blank in the CSV."""
-    from exercises import report
+    from grader import report
     from harness_lib import trace
 
     assert set(report._BLANK_LETTERS) == set(trace._BLANK_LETTERS)
@@ -479,7 +479,7 @@ def test_the_report_hides_nothing_the_textbook_would_show_escaped():
 def test_merge_replaces_only_the_learner_and_exercise_pairs_it_regraded(tmp_path):
     """Re-grading Bo's one late loose file (exercise 1, refused: no kernel needed) replaces Bo's exercise-1 row only:
     his other exercises' rows and the other learners' rows stay."""
-    from exercises import gradebook
+    from grader import gradebook
 
     (tmp_path / "late").mkdir()
     (tmp_path / "late" / f"Bo Smith - {EX1}").write_text(json.dumps(edit(solution(EX1), "check-deny", prepend="# ")),
@@ -496,22 +496,22 @@ def test_merge_replaces_only_the_learner_and_exercise_pairs_it_regraded(tmp_path
 
 
 def test_a_forked_worker_imports_as_python_dash_I_would(tmp_path, monkeypatch):
-    """exercises/workers.py: a worker forked from the warm process looks modules up where `python -I
-    exercises/worker.py` would (the kit's root, exercises/, Python's own folders): never in its working folder (a
+    """grader/workers.py: a worker forked from the warm process looks modules up where `python -I
+    grader/worker.py` would (the kit's root, grader/, Python's own folders): never in its working folder (a
     notebook's kernel can write files there), a PYTHONPATH folder or the user's site-packages."""
-    from exercises import workers
+    from grader import workers
 
     (tmp_path / "here").mkdir()
     monkeypatch.chdir(tmp_path / "here")
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "elsewhere"))
     monkeypatch.setattr(sys, "path", ["", str(tmp_path / "here"), str(tmp_path / "elsewhere"), *sys.path])
     path = workers.import_path()
-    assert path[:2] == [str(ROOT), str(EXERCISES)] and path.count(str(ROOT)) == 1
+    assert path[:2] == [str(ROOT), str(ROOT / "grader")] and path.count(str(ROOT)) == 1
     assert not {"", str(tmp_path / "here"), str(tmp_path / "elsewhere")} & set(path), path
 
 
 def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
-    from exercises.submissions import scan
+    from grader.submissions import scan
 
     cell = lambda text: {"id": "c", "source": text}  # noqa: E731
     assert scan([cell("import grading\ngrading.Checks.ok = lambda *a: True")])
@@ -524,7 +524,7 @@ def test_the_scan_flags_grader_internals_and_not_a_plain_answer():
 
 
 def test_the_exercise_is_found_by_its_cells_not_its_name():
-    from exercises.submissions import identify
+    from grader.submissions import identify
 
     lock = load(EXERCISES / "checks.lock")
     assert identify(solution(EX1), lock) == EX1 and identify(starter(EX2), lock) == EX2
@@ -533,7 +533,7 @@ def test_the_exercise_is_found_by_its_cells_not_its_name():
 
 
 def test_a_submission_is_rebuilt_from_the_edition_it_was_made_from():
-    from exercises.submissions import closest
+    from grader.submissions import closest
 
     en = starter(EX1)
     assert closest(solution(EX1), [en]) is en
@@ -547,7 +547,7 @@ def test_outside_git_the_kit_files_skip_grading_folders_and_survive_one_vanishin
     """A Classroom export is no git checkout: the files are walked. Its four grading steps run at once, each
     gradebook deleting its own _grading_tmp_ folder while another walks the kit: that once failed a solution's
     grade with FileNotFoundError. Here a folder "vanishes" (scanning it raises) the moment it is entered."""
-    import exercises.gradebook as gradebook
+    import grader.gradebook as gradebook
 
     kit = tmp_path / "kit"
     for name in ("README.md", "exercises/grading.py", "exercises/_grading_tmp_gradebook_x/a/copy.ipynb",
@@ -571,7 +571,7 @@ def test_outside_git_the_kit_files_skip_grading_folders_and_survive_one_vanishin
 # ---- what a teacher gets besides the verdicts (no kernel needed) ---------------------------------------------
 
 def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repositories(tmp_path):
-    from exercises.gradebook import discover
+    from grader.gradebook import discover
 
     for rel in ("José Núñez - 01_tiered_policy.ipynb", "perezana_1234_5678_02_missing_guards.ipynb",
                 "late_bo_1234_5678_02_missing_guards.ipynb", "just-a-file.ipynb",
@@ -613,7 +613,7 @@ def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repo
 
 
 def test_an_answer_taken_from_the_library_or_a_lesson_is_shown_to_a_person():
-    from exercises.submissions import borrowed, lesson_cells
+    from grader.submissions import borrowed, lesson_cells
 
     lessons = lesson_cells()
     pasted = next(c for c in lessons if "async def" in c)
@@ -628,7 +628,7 @@ def test_merge_excel_feedback_and_a_misnamed_file(tmp_path):
     """Rows that need no kernel (a refused notebook, a broken file): --merge keeps the other learners' rows of an
     existing CSV, --excel writes a BOM, --feedback writes one file per learner in the notebook's language, and a
     file named for another exercise is pointed out to a person."""
-    from exercises import gradebook
+    from grader import gradebook
 
     spanish = load(EXERCISES / "es" / "solutions" / EX1)
     edit(spanish, "check-deny", prepend="# ")  # an edited check: refused before any kernel
@@ -658,7 +658,7 @@ def test_merge_excel_feedback_and_a_misnamed_file(tmp_path):
 # ---- the sandbox ------------------------------------------------------------------------------------------------
 
 def bwrap_or_skip():
-    from exercises.sandbox import sandbox_available
+    from grader.sandbox import sandbox_available
 
     why = sandbox_available()
     if why and os.environ.get("CI") == "true":
@@ -825,7 +825,7 @@ def sandboxed(tmp_path_factory):
     thread = threading.Thread(target=listen, daemon=True)
     thread.start()
     try:
-        run = subprocess.run([sys.executable, "-m", "exercises.gradebook", str(klass), "--out",
+        run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(klass), "--out",
                               str(out / "grades.csv"), "-j", "2", "--sandbox", "bwrap", "--cell-timeout", "20",
                               "--disk", "64",
                               "--feedback", str(out / "fb"), "--tmp-tag", TAG],
@@ -848,7 +848,7 @@ import json, os, resource, sys
 sys.path.insert(0, KIT)  # (as the kernel's start-up does)
 out = {"exists": {p: os.path.exists(os.path.join(KIT, p)) for p in (
     "exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
-    "exercises/gradebook.py", "exercises/judge.py", "exercises/grading.py", "exercises/defendant.py",
+    "grader/gradebook.py", "grader/judge.py", "exercises/grading.py", "exercises/defendant.py",
     "harness_lib/loop.py", "workspace/README.md")}}
 import harness_lib
 out["lib"] = harness_lib.__file__
@@ -878,14 +878,14 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     library are there), harness_lib.__file__ leads into it, and no command line, environment or mount of any process
     it can see names a hidden folder or the teacher's environment; its limits are set, and a file over --disk stops
     at the limit without reaching the host's disk."""
-    from exercises import sandbox
+    from grader import sandbox
 
     bwrap_or_skip()
     view, work = sandbox.learner_view(tmp_path / "view"), tmp_path / "work"
     work.mkdir()
     argv = sandbox.sandbox_argv(work, [], view, disk=16 * 2 ** 20)
     spec = {"bwrap": argv, "limits": {"memory": 2 ** 31, "processes": 100, "disk": 16 * 2 ** 20}}
-    code = ("import sys\nsys.path.insert(0, sys.argv[1])\nfrom exercises.sandbox import exec_sandboxed\n"
+    code = ("import sys\nsys.path.insert(0, sys.argv[1])\nfrom grader.sandbox import exec_sandboxed\n"
             "import json\nexec_sandboxed(json.loads(sys.argv[2]), [sys.executable, '-c', 'exec(eval(input()))'])\n")
     env = dict(os.environ, TEACHER_SECRET_PLACE=str(ROOT / "exercises" / "solutions"), HARNESS_OFFLINE="1")
     probe = repr(f"KIT = {str(ROOT)!r}\n" + PROBE)  # on stdin, one line: the probe's own command line names nothing
@@ -894,7 +894,7 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     assert run.returncode == 0, run.stderr[-2000:]
     seen = json.loads(run.stdout)
     hidden = ("exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
-              "exercises/gradebook.py", "exercises/judge.py")
+              "grader/gradebook.py", "grader/judge.py")
     assert {p: seen["exists"][p] for p in hidden} == dict.fromkeys(hidden, False), seen["exists"]
     assert all(seen["exists"][p] for p in ("exercises/grading.py", "exercises/defendant.py", "harness_lib/loop.py",
                                            "workspace/README.md")), seen["exists"]
@@ -974,7 +974,7 @@ def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(sandboxed):
 def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, learners):
     """Ctrl-C or a kill of the gradebook ends its graders and their kernels too (they run in sessions of their own,
     so the terminal's signal does not reach them): none goes on running an endless loop unseen. One notebook: its
-    worker is a `python -I` subprocess; two: the workers are forked from the warm process (exercises/workers.py),
+    worker is a `python -I` subprocess; two: the workers are forked from the warm process (grader/workers.py),
     whose workers outlive it unless they watch the gradebook themselves."""
     import signal
     import time
@@ -984,7 +984,7 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, le
         (tmp_path / "class" / who).mkdir(parents=True)
         (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
     tag = f"stop{uuid.uuid4().hex[:6]}"
-    gradebook = subprocess.Popen([sys.executable, "-m", "exercises.gradebook", str(tmp_path / "class"), "--out",
+    gradebook = subprocess.Popen([sys.executable, "-m", "grader.gradebook", str(tmp_path / "class"), "--out",
                                   str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300", "--tmp-tag", tag],
                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -1014,14 +1014,14 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, le
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 def test_a_stopped_workers_kernel_goes_with_its_whole_process_group():
-    """How a worker stops its kernel (exercises/worker.py, stop_group): the kernel's whole process group, not its pid
+    """How a worker stops its kernel (grader/worker.py, stop_group): the kernel's whole process group, not its pid
     alone. A sandboxed kernel killed while bwrap sets the sandbox up otherwise leaves bwrap's inner process (in that
     group, and not yet bound to die with its parent) waiting forever: the flake test_stopping_... once had."""
     import signal
 
     import psutil
 
-    from exercises.worker import stop_group
+    from grader.worker import stop_group
 
     inner_code = "import time; time.sleep(120)"
     kernel = subprocess.Popen(  # a group leader (as jupyter_client starts a kernel) with a child in its group
@@ -1047,7 +1047,7 @@ def test_a_stopped_workers_kernel_goes_with_its_whole_process_group():
 
 # Three ways to make the kernel print ✓ for a check that never ran, each from the policy cell of an untouched
 # starter, with names built at run time (the scan sees none of them). Run in the notebook, the checks would have
-# printed ✓ and "all criteria met". The gradebook runs the checks in its own process (exercises/judge.py): the
+# printed ✓ and "all criteria met". The gradebook runs the checks in its own process (grader/judge.py): the
 # kernel only answers its questions.
 RUN_CELL = '''\
 _sh = locals()["get_" + "ipy" + "thon"]()

@@ -1,4 +1,4 @@
-"""The gradebook's judge (exercises/judge.py) decides a check where the learner's code cannot reach, and decides it
+"""The gradebook's judge (grader/judge.py) decides a check where the learner's code cannot reach, and decides it
 as the check run in the notebook would.
 
 - The line (exercises/wire.py): values cross as plain data (a str or dict subclass that lies arrives as its plain
@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT / "exercises"))
 import grading  # noqa: E402
 import test_exercises as cases  # noqa: E402
 
-from exercises import defendant, judge, wire  # noqa: E402
+from exercises import defendant, wire
+from grader import judge  # noqa: E402
 from harness_lib import lang  # noqa: E402
 
 

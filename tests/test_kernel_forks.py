@@ -75,7 +75,7 @@ def test_a_forked_kernel_has_the_launchers_folder_environment_and_path(tmp_path)
 
 @pytest.mark.parametrize("value", ["", "1"])
 def test_a_forked_kernel_writes_bytecode_as_its_launchers_environment_says(tmp_path, value):
-    """exercises/gradebook.py starts its kernels with PYTHONDONTWRITEBYTECODE=1, whether the session has it or not:
+    """grader/gradebook.py starts its kernels with PYTHONDONTWRITEBYTECODE=1, whether the session has it or not:
     still a forked kernel, with Python's own reading of the variable (set and not empty: write no bytecode)."""
     km, kc = started(tmp_path, PYTHONDONTWRITEBYTECODE=value)
     try:

@@ -24,6 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
+GRADER = ROOT / "grader"  # the teacher's grader: apart from what a learner needs
 MAX_LINES = 500
 TOO_LONG_FOR_NOW: set[str] = set()  # a file being split (issue 26): remove it from here once it is short
 
@@ -87,9 +88,9 @@ def graph_of(top: Path) -> dict[str, set[str]]:
     return {module_name(p, top): imports(p, top) for p in python_files(top)}
 
 
-def test_no_python_file_in_exercises_is_over_500_lines():
+def test_no_python_file_in_exercises_or_the_grader_is_over_500_lines():
     lengths = {p.relative_to(ROOT).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
-               for p in python_files(EXERCISES)}
+               for p in python_files(EXERCISES) + python_files(GRADER)}
     too_long = {name: n for name, n in lengths.items() if n > MAX_LINES and name not in TOO_LONG_FOR_NOW}
     assert not too_long, too_long
     short_now = sorted(name for name in TOO_LONG_FOR_NOW if lengths.get(name, 0) <= MAX_LINES)
@@ -114,6 +115,27 @@ def test_imports_in_exercises_point_one_way():
     # the layers of the checks: words_* (data) <- kit <- exNN <- grading
     assert not any(graph[m] for m in graph if m.startswith("checks.words_")), "a catalogue imports something"
     assert not {m for m in graph["checks.kit"] if m.startswith("checks.ex")}, "the kit imports an exercise"
+
+
+def test_the_learners_exercises_never_import_the_teachers_grader():
+    """exercises/ is what a learner needs (the checks, their entry point, the kernel's side of the judge); the
+    grader (gradebook, judge, worker, sandbox, ...) sits apart in grader/ and imports from exercises/, not back."""
+    by_learner = {p.relative_to(ROOT).as_posix(): sorted(n for n in imports_named(p) if n.split(".")[0] == "grader")
+                  for p in python_files(EXERCISES)}
+    assert not {name: found for name, found in by_learner.items() if found}
+    assert not cycles(graph_of(GRADER))
+    assert not [p.name for p in EXERCISES.glob("*.py") if (GRADER / p.name).exists()], "a grader module left behind"
+
+
+def imports_named(path: Path) -> set[str]:
+    """Every module name an import statement in `path` names (absolute imports as written)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.add(node.module or "")
+    return found
 
 
 @pytest.mark.parametrize("path", [EXERCISES / "grading.py", *sorted((EXERCISES / "checks").glob("*.py"))],

@@ -129,7 +129,7 @@ class Checks:
 _RAISED: dict = {}  # name -> the error its defining cell raised, as cell_error() last found it; "\0runs": each cell
 # run the post-run hook saw, [(source, error or None)], oldest first (the seal fingerprints this dict by its id only)
 # Under the gradebook a check runs in the grading process and the notebook is at the other end of a line
-# (exercises/judge.py sets this to its view of the notebook): then the notebook's kernel says which cell raised.
+# (grader/judge.py sets this to its view of the notebook): then the notebook's kernel says which cell raised.
 LEARNER: contextvars.ContextVar = contextvars.ContextVar("learner", default=None)
 _RUNS = "\0runs"
 

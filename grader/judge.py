@@ -35,9 +35,9 @@ import threading
 import time
 from pathlib import Path
 
-from . import wire
+from exercises import wire
 
-HERE = Path(__file__).resolve().parent
+EXERCISES = Path(__file__).resolve().parent.parent / "exercises"  # grading and its checks
 CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", re.M)
 SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals())"
 
@@ -187,8 +187,8 @@ async def _run(call: str, notebook: Notebook, deadline: float) -> None:
 def prepare(language: str, tools_root: Path | None = None) -> None:
     """Import the grader here (in a thread, while the kernel starts), speak the notebook's language, and root the
     tools the checks hand to the learner's functions in `tools_root` (see `root_tools`)."""
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
+    if str(EXERCISES) not in sys.path:
+        sys.path.insert(0, str(EXERCISES))
     import grading  # noqa: F401 - imported now, so the first check does not pay for it
     from harness_lib import lang
 

@@ -1,27 +1,27 @@
 """One graded notebook, in a worker process of its own: it starts the notebook's kernel, runs the notebook cell by
 cell, has each 🔍 CHECK judged, and prints one result line (JSON) on stdout.
 
-    python -I exercises/worker.py --worker --cell-timeout S --output-cap BYTES --sandbox bwrap|none --lang en|es
+    python -I grader/worker.py --worker --cell-timeout S --output-cap BYTES --sandbox bwrap|none --lang en|es
                                            [--hide=FOLDER ...] [--view=DIR] [--memory MB] [--processes N] [--disk MB]
                                            (the graded notebook's JSON on stdin)
 
-exercises/gradebook.py starts one per notebook (`run_one`, through exercises/workers.py: this command, or on Linux
+grader/gradebook.py starts one per notebook (`run_one`, through grader/workers.py: this command, or on Linux
 the same `_worker` forked from a warm process), in the notebook's own temporary folder, with `kernel_env()` (no API
 key, HARNESS_OFFLINE=1). `-I`: nothing from the kit's or the learner's folders is imported at start (a
 sitecustomize.py, PYTHONPATH); this file puts the kit's root on sys.path itself. The worker
 - talks to the kernel over Unix sockets (no TCP port another process could take) and, with `--sandbox bwrap`,
-  starts it inside bubblewrap (exercises/sandbox.py: the learner's view of the kit, `--view`, and the limits),
+  starts it inside bubblewrap (grader/sandbox.py: the learner's view of the kit, `--view`, and the limits),
   its kernel spec in a private folder of this worker's that no sandbox shows;
 - roots the tools the judge hands to the learner's functions in that private folder's copy of the workspace
-  (exercises/judge.py's `root_tools`), never in the kit's own workspace/;
+  (grader/judge.py's `root_tools`), never in the kit's own workspace/;
 - runs each cell with a per-cell timeout and a per-cell output cap; a cell that times out or kills the kernel
   stops the notebook there;
-- runs each check in this process (exercises/judge.py: the kernel only answers the judge's questions);
+- runs each check in this process (grader/judge.py: the kernel only answers the judge's questions);
 - before any cell runs and after every check, runs the seal (`SEAL`): a fresh snippet that fingerprints the
   grader's objects in the kernel; `seal_diff` says what changed between two seals.
 
-What it does NOT do: decide a verdict (exercises/gradebook.py's `judge` reads the result line: the checks' reports,
-the seals, the cells that stopped), read or refuse a submission (exercises/submissions.py), or protect itself from
+What it does NOT do: decide a verdict (grader/gradebook.py's `judge` reads the result line: the checks' reports,
+the seals, the cells that stopped), read or refuse a submission (grader/submissions.py), or protect itself from
 a kernel that runs outside the sandbox. It dies with the gradebook (Linux: PR_SET_PDEATHSIG), and its kernel with it.
 """
 
@@ -45,11 +45,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-if __name__ == "__main__":  # started as a file (`python -I exercises/worker.py`): the kit's root on no path yet
+EXERCISES = ROOT / "exercises"
+if __name__ == "__main__":  # started as a file (`python -I grader/worker.py`): the kit's root on no path yet
     sys.path.insert(0, str(ROOT))
 
-from exercises.sandbox import DISK, MEMORY, PROCESSES, kernel_spec, sandbox_argv  # noqa: E402 - once on sys.path
-from exercises.submissions import source_of  # noqa: E402
+from grader.sandbox import DISK, MEMORY, PROCESSES, kernel_spec, sandbox_argv  # noqa: E402 - once on sys.path
+from grader.submissions import source_of  # noqa: E402
 
 RESULT_MARK = "GRADEBOOK-RESULT "
 
@@ -169,7 +170,7 @@ def stop_group(pid: int) -> None:
 
 def seal_call(nonce: str) -> str:
     """The snippet run in the kernel: the pristine fingerprint function, defined afresh, called, then removed."""
-    return (SEAL + f"\n__gradebook_seal({str(HERE)!r})  # {nonce}\n"
+    return (SEAL + f"\n__gradebook_seal({str(EXERCISES)!r})  # {nonce}\n"
             "del __gradebook_seal\n")
 
 
@@ -188,9 +189,9 @@ def _worker(args, graded: str) -> dict:
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     nb = nbformat.from_dict(json.loads(graded))
-    # The checks run here, in this process (exercises/judge.py), never in the kernel: the grader is imported in a
+    # The checks run here, in this process (grader/judge.py), never in the kernel: the grader is imported in a
     # thread while the kernel starts
-    from exercises import judge as judging
+    from grader import judge as judging
 
     # this worker's private folder, which no sandbox shows: the kernel's launch spec, and the root of the tools the
     # judge hands to the learner's functions (a copy of the kit's workspace/, never the kit's own)
@@ -381,16 +382,16 @@ def _judged(client, judging, call: str, cell_id: str, index: int, sockets, cell_
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -I exercises/worker.py",
+    p = argparse.ArgumentParser(prog="python -I grader/worker.py",
                                 description="Run one graded notebook (JSON on stdin) and print its result line; "
-                                "started by exercises/gradebook.py, one per notebook.")
+                                "started by grader/gradebook.py, one per notebook.")
     p.add_argument("--worker", action="store_true", required=True, help="run as the gradebook's worker")
     p.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
     p.add_argument("--output-cap", type=int, default=1_000_000, help="bytes of output kept per cell (default 1 MB)")
     p.add_argument("--sandbox", choices=("bwrap", "none"), default="none", help="run the kernel in bubblewrap")
     p.add_argument("--hide", action="append", default=[], help="a folder the sandbox replaces by an empty one")
     p.add_argument("--lang", default="en", help="the notebook's language (the checks' words)")
-    p.add_argument("--view", help="the learner's view of the kit, mounted where the kit is (exercises/sandbox.py)")
+    p.add_argument("--view", help="the learner's view of the kit, mounted where the kit is (grader/sandbox.py)")
     p.add_argument("--memory", type=int, default=MEMORY // 2 ** 20, help="MB of address space per kernel process")
     p.add_argument("--processes", type=int, default=PROCESSES, help="processes (RLIMIT_NPROC) of the kernel")
     p.add_argument("--disk", type=int, default=DISK // 2 ** 20, help="MB of the notebook's folder, of its /tmp, "

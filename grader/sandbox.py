@@ -1,15 +1,15 @@
 """The sandbox around each graded notebook's kernel: bubblewrap (`bwrap`, Linux).
 
 `sandbox_available()` says whether bwrap can make a sandbox here ("" when it can, else why not, in one line);
-`learner_view(dest)` copies what a learner has into `dest` once per class (what exercises/export_template.py ships,
-LEARNER_FILES less TEACHER_ONLY, and less the grader's own files, GRADER_ONLY: no solutions, no .git, no tests, no
-teacher's docs, no gradebook); `sandbox_argv(workdir, hide, view)` is bwrap's command line for one kernel: every
+`learner_view(dest)` copies what a learner has into `dest` once per class (what grader/export_template.py ships,
+LEARNER_FILES less TEACHER_ONLY: no solutions, no .git, no tests, no teacher's docs, and no grader/, which
+the template ships as well); `sandbox_argv(workdir, hide, view)` is bwrap's command line for one kernel: every
 namespace new (no network, its own processes), no capabilities, the system and Python read-only, the learner's
 view mounted read-only where the kit is (so `harness_lib.__file__` leads to the view, never to the teacher's
 checkout), the notebook's own folder and /tmp writable (each a tmpfs of `disk` bytes: nothing written reaches the
 host's disk), and the folders in `hide` that a read-only mount would still show replaced by empty ones.
 
-`launch` (`python -I -S exercises/sandbox.py --launch SPEC CONNECTION_FILE`, the kernel's command) starts bwrap
+`launch` (`python -I -S grader/sandbox.py --launch SPEC CONNECTION_FILE`, the kernel's command) starts bwrap
 with its arguments passed through a pipe (`--args FD`) and an environment of ENV_KEPT only: the sandbox's pid 1 is
 bwrap itself, and its command line (/proc/1/cmdline) and environment are all a notebook can read of how it was
 made. Limits from the OS (`prlimit` on the kernel): its address space (`memory`), processes (`processes`) and the
@@ -33,20 +33,19 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+EXERCISES = ROOT / "exercises"
 
 SANDBOX_PROBE = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "true"]
 
-# What a learner's copy of the kit holds (exercises/export_template.py ships these), what stays with the teacher,
-# and the grader's own files, which the template ships (Classroom grades in the learner's copy) but a graded
-# kernel needs not: the view a kernel sees is the first, less the other two.
+# What a learner's copy of the kit holds, and what stays with the teacher: the view a kernel sees is the first less
+# the second. The template (grader/export_template.py) ships both lists' difference and the grader's own files too
+# (Classroom grades in the learner's copy), which a graded kernel needs not and does not see.
 LEARNER_FILES = ("harness_lib/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
                  "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
                  ".github/workflows/classroom.yml")
 TEACHER_ONLY = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/_browser_tmp_",
-                "exercises/export_template.py", "workspace/scratch/")
-GRADER_ONLY = tuple(f"exercises/{name}" for name in (
-    "gradebook.py", "judge.py", "worker.py", "workers.py", "submissions.py", "sandbox.py", "report.py",
-    "export_template.py"))
+                "grader/export_template.py", "workspace/scratch/")
+GRADER_FILES = ("grader/",)
 SKIPPED = {".git", ".ipynb_checkpoints", "__pycache__", ".venv", "venv", ".test-output", "test-artifacts"}
 
 # The kernel's environment: nothing else of the grader's passes into the sandbox (the kernel, and bwrap as its pid 1)
@@ -72,12 +71,11 @@ def sandbox_available() -> str:
 
 
 def learner_view(dest: Path) -> Path:
-    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY and
-    GRADER_ONLY, read from the disk (not from git: a module being written is a module the kernel imports), with
-    each kept module's bytecode (its __pycache__ entry) so kernels do not compile the kit again. Links are not
-    copied. -> dest."""
+    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY, read
+    from the disk (not from git: a module being written is a module the kernel imports), with each kept module's
+    bytecode (its __pycache__ entry) so kernels do not compile the kit again. Links are not copied. -> dest."""
     def kept(rel: str) -> bool:
-        return rel.startswith(LEARNER_FILES) and not rel.startswith(TEACHER_ONLY + GRADER_ONLY)
+        return rel.startswith(LEARNER_FILES) and not rel.startswith(TEACHER_ONLY)
 
     dest.mkdir(parents=True)
     for top in LEARNER_FILES:
@@ -145,9 +143,9 @@ def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, di
     shown = [p for p in binds if not (view and p == root)]  # what a read-only mount shows as the host has it
     hidden = [real(p) for p in hide] + ([] if view else [real(ROOT / "workspace" / "scratch")])
     for path in dict.fromkeys(hidden):
-        if (os.path.isdir(path) and any(_inside(path, b) for b in shown) and not _inside(real(HERE), path)
+        if (os.path.isdir(path) and any(_inside(path, b) for b in shown) and not _inside(real(EXERCISES), path)
                 and not _inside(workdir, path)):
-            argv += ["--tmpfs", path]  # (never the grader's own folder, nor the notebook's)
+            argv += ["--tmpfs", path]  # (never the exercises' folder, nor the notebook's)
     if view:
         argv += ["--tmpfs", str(ROOT / "workspace" / "scratch")]
     return argv + ["--size", str(disk), "--tmpfs", workdir, "--chdir", workdir, "--setenv", "HOME", "/tmp"]

@@ -1,9 +1,9 @@
 """Export a student template repository from the kit, for GitHub Classroom (or any class).
 
-    python -m exercises.export_template OUT_DIR          (from the repository root; OUT_DIR must not exist)
+    python -m grader.export_template OUT_DIR          (from the repository root; OUT_DIR must not exist)
 
-What goes in: the lessons (notebooks/), the exercise starters and their grader (exercises/ without solutions/),
-harness_lib/, workspace/, the files that install and configure the kit, docs/architecture.md, the Classroom
+What goes in: the lessons (notebooks/), the exercise starters and their checks (exercises/ without solutions/),
+the teacher's grader (grader/, which Classroom's workflow runs), harness_lib/, workspace/, the files that install and configure the kit, docs/architecture.md, the Classroom
 workflow (.github/workflows/classroom.yml) with its switch, .github/classroom-template, and a README for students.
 What stays with the teacher: exercises/solutions/ and exercises/es/solutions/, the kit's tests and benchmarks,
 docs/teaching.md (it lists the common wrong answers), the fork workflow grade.yml, CI files.
@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 
 from . import gradebook
-from .sandbox import LEARNER_FILES
+from .sandbox import GRADER_FILES, LEARNER_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-KEEP = LEARNER_FILES  # (exercises/sandbox.py: the same list is what a graded kernel sees of the kit)
-DROP = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/export_template.py")
+KEEP = LEARNER_FILES + GRADER_FILES  # (grader/sandbox.py: LEARNER_FILES is what a graded kernel sees of the kit)
+DROP = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "grader/export_template.py")
 
 MARKER = """This file switches on .github/workflows/classroom.yml: a repository holding it is a Classroom copy, and
 every push is graded, one score per exercise. Delete it to switch the autograding off.
@@ -130,7 +130,7 @@ def export(out: Path) -> list[str]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m exercises.export_template", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m grader.export_template", description=__doc__.split("\n\n")[0])
     p.add_argument("out", type=Path, help="the folder to create")
     args = p.parse_args(argv)
     files = export(args.out)

@@ -1,8 +1,8 @@
-"""How the gradebook starts a notebook's worker (exercises/worker.py): `run`, a `python -I` subprocess; or, on Linux
+"""How the gradebook starts a notebook's worker (grader/worker.py): `run`, a `python -I` subprocess; or, on Linux
 when there are two notebooks or more, `WarmWorkers`: each worker forked from one process that imported the checks
 once. Both give back (exit status, the worker's result line).
 
-Why fork: `python -I exercises/worker.py` spends about 1.5 s of CPU importing before it grades anything (the
+Why fork: `python -I grader/worker.py` spends about 1.5 s of CPU importing before it grades anything (the
 anthropic SDK, which the checks use, is most of it). The warm process (multiprocessing's forkserver) imports the
 worker, the notebook machinery and the checks once, and each notebook's worker is forked from it and runs
 worker.py's `_worker`, as the subprocess does.
@@ -41,11 +41,11 @@ from .worker import RESULT_MARK, kernel_env
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PRELOAD = ["nbformat", "nbclient", "jupyter_client", "exercises.worker", "exercises.judge", "grading"]
+PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "grading"]
 
 
 def run(workdir: Path, options: list[str], graded: str, timeout: float) -> tuple[int | None, str]:
-    """(exit status, stdout) of `python -I exercises/worker.py OPTIONS` in `workdir`; TimeoutError, it stopped."""
+    """(exit status, stdout) of `python -I grader/worker.py OPTIONS` in `workdir`; TimeoutError, it stopped."""
     # -I: nothing from the kit's or the learner's folders is imported at start (a sitecustomize.py, PYTHONPATH)
     proc = subprocess.Popen([sys.executable, "-I", str(HERE / "worker.py"), *options], cwd=workdir, env=kernel_env(),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -68,7 +68,7 @@ def available() -> bool:
 
 
 def import_path() -> list[str]:
-    """sys.path as `python -I exercises/worker.py` has it: the kit's root, exercises/, then Python's own folders.
+    """sys.path as `python -I grader/worker.py` has it: the kit's root, grader/, then Python's own folders.
     Left out: '' and this process's working folder, PYTHONPATH's folders, and the user's site-packages."""
     user = site.getusersitepackages() if site.ENABLE_USER_SITE else None
     skip = {os.path.realpath(p) for p in (os.getcwd(), ROOT, HERE,
@@ -148,7 +148,7 @@ def forked(workdir: str, options: list[str], graded: str, env: dict, path: list[
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # as the subprocess: nothing read, nothing printed but the result line (sent on `conn`)
         os.dup2(null, fd)
-    from exercises import worker
+    from grader import worker
 
     try:
         report = worker._worker(worker.parser().parse_args(options), graded)

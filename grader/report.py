@@ -10,7 +10,7 @@ name, a file name, a cell id, an error's message, what a check printed) reaches 
 - `md(text)`: `shown`, then every character Markdown or HTML gives a meaning to (`` ` * _ [ ] < > & | `` ...)
   backslash-escaped and `://` broken, so a file name is shown, never rendered as code, a link, an image or HTML.
 
-What it does NOT do: decide anything (exercises/gradebook.py's `judge`), or guard what a person pastes elsewhere.
+What it does NOT do: decide anything (grader/gradebook.py's `judge`), or guard what a person pastes elsewhere.
 """
 
 from __future__ import annotations

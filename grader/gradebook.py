@@ -1,8 +1,8 @@
 """The teacher's gradebook: grade a folder of submitted exercise notebooks, one CSV row each.
 
-    python -m exercises.gradebook SUBMISSIONS/ --out grades.csv      (from the repository root)
+    python -m grader.gradebook SUBMISSIONS/ --out grades.csv      (from the repository root)
 
-For every `*.ipynb` under SUBMISSIONS/ it (1-3: exercises/submissions.py; 4-6: exercises/worker.py, one process each)
+For every `*.ipynb` under SUBMISSIONS/ it (1-3: grader/submissions.py; 4-6: grader/worker.py, one process each)
 1. reads it, never through a symbolic link (a link, to a notebook or a folder, is an ERROR row saying where it
    points; a learner folder with no notebook gets a row too), checks it against nbformat's schema (a file that is
    not a valid notebook gets an ERROR row saying why) and decides which exercise it is by its cells (the ids of the
@@ -15,7 +15,7 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: exercises/submissions.py; 4-6: e
 4. runs it in a fresh kernel, cell by cell, with a per-cell timeout, a per-cell output cap, no API key
    (ANTHROPIC_* removed) and HARNESS_OFFLINE=1, its working folder a temporary copy inside the kit
    (exercises/_grading_tmp_*/);
-5. runs every 🔍 CHECK in its own worker process, not in the kernel (exercises/judge.py): the kernel only answers
+5. runs every 🔍 CHECK in its own worker process, not in the kernel (grader/judge.py): the kernel only answers
    the judge's questions (the values of its names, calls of its functions), and everything a verdict rests on —
    the offline model's log, the tools that ran, the approver's questions, the files written, the values returned —
    is observed in the worker, where no learner code runs. A check passes when it printed no ✗ and raised nothing
@@ -29,9 +29,9 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: exercises/submissions.py; 4-6: e
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the criteria most often failed).
 A submission that trips the grader costs its own row; what a submission named reaches the CSV, the summary and
-the feedback inert (exercises/report.py). --merge replaces only the (learner, exercise) pairs it grades again.
+the feedback inert (grader/report.py). --merge replaces only the (learner, exercise) pairs it grades again.
 
-Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (exercises/sandbox.py: no network,
+Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (grader/sandbox.py: no network,
 its own processes, the kit as a learner has it read-only (no solutions, no .git), the class and the CSV out of
 sight, limits on memory, processes and disk); where bwrap cannot run, the rows say
 UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the judge does
@@ -65,6 +65,7 @@ from .worker import RESULT_MARK, seal_diff
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+EXERCISES = ROOT / "exercises"  # the starters, their checks and the learner's conftest
 VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
 COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", "checks_total", "failed_criteria",
            "reason", "cause", "sandbox"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
@@ -184,7 +185,7 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
         job.reason = "; ".join(notes)
 
 
-# What a sandbox's limit (exercises/sandbox.py) looks like from inside: the error a cell then raises
+# What a sandbox's limit (grader/sandbox.py) looks like from inside: the error a cell then raises
 LIMITS = (("MemoryError", "", "the memory limit (--memory)"), ("", "No space left on device", "the disk limit (--disk)"),
           ("", "File too large", "the disk limit (--disk: one file)"),
           ("BlockingIOError", "Resource temporarily unavailable", "the process limit (--processes)"),
@@ -241,7 +242,7 @@ def changed(before: dict) -> list[Path]:
 # ---- the run ----------------------------------------------------------------------------------------------
 
 def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job:
-    """Grade `job` in a worker of its own (exercises/workers.py): forked from `warm`, or a `python -I` subprocess."""
+    """Grade `job` in a worker of its own (grader/workers.py): forked from `warm`, or a `python -I` subprocess."""
     job.sandbox = "bwrap" if args.sandbox == "bwrap" else "UNSANDBOXED"
     workdir = tmp_root / uuid.uuid4().hex[:12]
     workdir.mkdir(parents=True)
@@ -302,7 +303,7 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m exercises.gradebook", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m grader.gradebook", description=__doc__.split("\n\n")[0])
     p.add_argument("submissions", nargs="?", type=Path, help="a folder of submitted notebooks (or one notebook)")
     p.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default: grades.csv)")
     p.add_argument("--summary", type=Path, help="the Markdown summary (default: the CSV's name with .md)")
@@ -353,7 +354,7 @@ def main(argv=None) -> int:
               "change files, the CSV and other grades; see docs/teaching.md", file=sys.stderr)
     conftest = _conftest_module()
     lock = conftest.load_lock()
-    starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (HERE / name, *sorted(HERE.glob(f"*/{name}")))
+    starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (EXERCISES / name, *sorted(EXERCISES.glob(f"*/{name}")))
                        if p.is_file() and p.parent.name not in ("solutions",) and not p.parent.name.startswith("_")]
                 for name in lock["notebooks"]}
     checks = {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
@@ -372,11 +373,11 @@ def main(argv=None) -> int:
         except Exception as err:  # noqa: BLE001
             job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
             job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"
-    tmp_root = HERE / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
+    tmp_root = EXERCISES / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
     args.hide = [str(p) for p in (folder if folder.is_dir() else folder.parent, args.out.resolve().parent,
                                   args.feedback.resolve() if args.feedback else None, tmp_root) if p]
     todo = [j for j in jobs if j.graded is not None]
-    # sandboxed, each kernel sees the kit as a learner has it (exercises/sandbox.py): no solutions, no .git
+    # sandboxed, each kernel sees the kit as a learner has it (grader/sandbox.py): no solutions, no .git
     args.view = str(learner_view(tmp_root / "view")) if args.sandbox == "bwrap" and todo else None
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
@@ -399,7 +400,7 @@ def main(argv=None) -> int:
                 else:
                     run_one(j, args, tmp_root, checks[j.exercise])
             todo = []
-        # two notebooks or more: their workers are forked from one warm process (exercises/workers.py), started
+        # two notebooks or more: their workers are forked from one warm process (grader/workers.py), started
         # here, before any thread
         warm = workers.WarmWorkers() if len(todo) > 1 and workers.available() else None
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -438,7 +439,7 @@ def main(argv=None) -> int:
     if args.merge:  # only the (learner, exercise) pairs graded now are replaced
         before, rows = merged(args.out, rows)
         per_check = sorted({c for c in before + per_check if c not in COLUMNS})
-    write_csv(args.out, COLUMNS + per_check, rows, args.excel)  # every text field inert (exercises/report.py)
+    write_csv(args.out, COLUMNS + per_check, rows, args.excel)  # every text field inert (grader/report.py)
     if args.feedback:
         for j in jobs:
             name = re.sub(r"[^\w.-]+", "_", Path(j.exercise or j.file).stem)

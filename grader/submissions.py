@@ -10,10 +10,10 @@ build the notebook that is graded.
 - `scan` and `borrowed`: what a person should look at (code reaching for grader internals; an answer taken from
   the library or a lesson); `untouched`: a starter as shipped, nothing written yet.
 
-What it does NOT do: run anything the learner wrote (it only parses it: exercises/worker.py runs the notebook),
-decide a verdict (exercises/gradebook.py's `judge`), or change a submitted file (a refusal is decided on a private
+What it does NOT do: run anything the learner wrote (it only parses it: grader/worker.py runs the notebook),
+decide a verdict (grader/gradebook.py's `judge`), or change a submitted file (a refusal is decided on a private
 copy). The scan is a flag for a person, not a proof: code can reach the grader in ways no syntax tree shows, which
-is what the seal (exercises/worker.py) and the judge (exercises/judge.py) are for.
+is what the seal (grader/worker.py) and the judge (grader/judge.py) are for.
 """
 
 from __future__ import annotations
@@ -32,12 +32,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+EXERCISES = ROOT / "exercises"
 TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); the gradebook's --tmp-tag adds to it
 
 
 def _conftest():
     """The exercises' conftest (tamper check, key check, criteria parsing), loaded from the kit by path."""
-    spec = importlib.util.spec_from_file_location("_exercises_conftest", HERE / "conftest.py")
+    spec = importlib.util.spec_from_file_location("_exercises_conftest", EXERCISES / "conftest.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -287,7 +288,7 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
         job.reason = f"this file is graded as {expected}, but it holds exercise {name}"
         return
     # the kit's own refusal, on a private copy carrying the exercise's file name (the submission is not touched)
-    copy_dir = HERE / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
+    copy_dir = EXERCISES / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
     copy_dir.mkdir()
     try:
         copy = copy_dir / name
@@ -407,7 +408,7 @@ def untouched(nb: dict, name: str, lock: dict) -> bool:
 
 
 CLASSROOM_WORKFLOW = Path(".github", "workflows", "classroom.yml")
-CLASSROOM_MARKER = Path(".github", "classroom-template")  # written by exercises/export_template.py
+CLASSROOM_MARKER = Path(".github", "classroom-template")  # written by grader/export_template.py
 
 
 def workflow_notes(notebook: Path, folder: Path) -> list[str]:
