@@ -15,7 +15,8 @@ notebook pytest collects (starter, solution, or a copy with the same file name a
    hashing to the SHA-256 in exercises/checks.lock, no other cell tagged `check`/`locked`, and the checks' code
    (exercises/grading.py and every module of exercises/checks/) hashing to its digests there;
 3. names each notebook cell by its id (`01_tiered_policy.ipynb::check-deny`, not nbval's `Cell 7`) and shortens a
-   cell's failure report to what helps: the ✗ criteria of a check, the last lines of an error elsewhere;
+   cell's failure report to what helps: the ✗ criteria of a check (read from the verdict the check hands on as
+   data, exercises/checks/verdict.py, never from the lines it printed), the last lines of an error elsewhere;
 4. prints the "exercise grade" at the very end: per notebook PASS / FAIL and how many checks pass, then one block
    per check cell — its id, each ✗ criterion and its hint.
 Under pytest-xdist (the whole suite, see the root conftest.py) the workers run the cells and the controller prints
@@ -37,6 +38,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+VERDICT_MIME = "application/vnd.harness-kit.verdict+json"  # checks/verdict.py's: how a check hands on its verdict
 
 HERE = Path(__file__).resolve().parent
 LOCK = HERE / "checks.lock"
@@ -214,13 +217,14 @@ def _error_of(item):
     return None
 
 
-def _criteria(evalue: str) -> list[tuple[str, str]]:
-    found, lines = [], evalue.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("✗ "):
-            hint = lines[i + 1].strip() if i + 1 < len(lines) and lines[i + 1].strip().startswith("hint:") else ""
-            found.append((line[2:], hint[len("hint:"):].strip()))
-    return found
+def _missed(item) -> list[tuple[str, str]] | None:
+    """The ✗ criteria [(criterion, hint)] of a check cell, from the verdicts the check handed on as data (a display
+    output of the type checks/verdict.py's VERDICT_MIME, never its printed lines); None when it handed on none."""
+    verdicts = [out.get("data", {}).get(VERDICT_MIME) for out in getattr(item, "test_outputs", None) or []
+                if out.get("output_type") == "display_data" and VERDICT_MIME in out.get("data", {})]
+    if not verdicts:
+        return None
+    return [(c["criterion"], c["hint"]) for v in verdicts for c in v["criteria"] if not c["passed"]]
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -264,7 +268,7 @@ def _note(item, report):
         _seen[item.nodeid] = (report.outcome, "failed (see the report above)", [])
         return
     ename, evalue, traceback = error
-    criteria = _criteria(evalue) if kind == "check" and ename == "AssertionError" else []
+    criteria = (_missed(item) or []) if kind == "check" and ename == "AssertionError" else []
     if criteria:
         report.longrepr = (f"{cell_id}: {len(criteria)} criterion(s) not met — each ✗ and its hint are in the "
                            "exercise grade at the end")

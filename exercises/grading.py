@@ -27,7 +27,8 @@ Language: every check prints in the notebook's language (harness_lib.lang, which
 English, or Spanish for the twins in exercises/es/. Each line is written once, by message id, in both languages
 (the catalogues checks/words_*.py, read by checks.kit._t through harness_lib.lang.say). What a
 check quotes stays as it was written: code (POLICY['send_email'] == 'deny'), an exception's text, the API's
-errors, and the "hint:" label of the grader's summary (exercises/conftest.py reads it).
+errors, and the "hint:" label of the grader's summary. A check's verdict also reaches the grader as data
+(checks/verdict.py): no grader reads the printed lines.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ if __package__:  # exercises.grading, imported from the repository's root
     from .checks.ex03_budget import cached_tools, check_budget, check_tokens, usages_of
     from .checks.ex03_progress import check_cycle, check_progress, check_signature
     from .checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
-    from .checks.kit import LEARNER, MESSAGES, Checks, _t, bounded, cell_error, offline
+    from .checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline
 else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.path)
     from checks.ex01_policy import (check_allow, check_ask, check_default_tier, check_deny, check_parallel,
                                     check_policy)
@@ -48,6 +49,6 @@ else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.p
     from checks.ex03_budget import cached_tools, check_budget, check_tokens, usages_of
     from checks.ex03_progress import check_cycle, check_progress, check_signature
     from checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
-    from checks.kit import LEARNER, MESSAGES, Checks, _t, bounded, cell_error, offline
+    from checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline
 
 __all__ = ["Checks", "offline", "bounded"]

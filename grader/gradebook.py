@@ -27,7 +27,7 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: grader/submissions.py; 4-6: grad
    get_ipython, os.environ, the offline API, writing to the kit's files, ...): NOT GRADED, "flagged for review",
    for a person to look at.
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
-and writes a Markdown summary next to the CSV (per exercise: the pass rate and the criteria most often failed).
+and writes a Markdown summary next to the CSV (per exercise: the pass rate and the mistakes most often made).
 A submission that trips the grader costs its own row; what a submission named reaches the CSV, the summary and
 the feedback inert (grader/report.py). --merge replaces only the (learner, exercise) pairs it grades again.
 
@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import workers
-from .report import FEEDBACK, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK: its catalogue
+from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK: its catalogue
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, learner_view, sandbox_available
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
@@ -66,7 +66,7 @@ from .worker import RESULT_MARK, seal_diff
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 EXERCISES = ROOT / "exercises"  # the starters, their checks and the learner's conftest
-VERDICTS = ("PASS", "FAIL", "NOT GRADED", "ERROR")
+VERDICTS = ("PASS", "FAIL", "NOT STARTED", "NOT GRADED", "ERROR")  # NOT STARTED: the starter as shipped
 COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", "checks_total", "failed_criteria",
            "reason", "cause", "sandbox"]  # then one column per check: "01:check-policy" = 1 (every criterion ✓) or 0
 # Why a row is NOT GRADED or ERROR, in one word a spreadsheet can filter on (the reason says it in full).
@@ -87,6 +87,7 @@ class Job:
     passed: int | None = None
     total: int | None = None
     failed: list = field(default_factory=list)
+    causes: list = field(default_factory=list)  # the ✗ criteria that are causes, not knock-ons of an earlier ✗
     flags: list = field(default_factory=list)
     graded: dict | None = None
     checks: dict = field(default_factory=dict)  # check id -> 1 (passed) or 0
@@ -98,7 +99,8 @@ class Job:
     cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
-        """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT GRADED and ERROR: 0."""
+        """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT STARTED, NOT GRADED and
+        ERROR: 0."""
         if self.verdict == "PASS":
             return most
         if self.verdict != "FAIL" or all_or_nothing or not self.total:
@@ -113,7 +115,7 @@ class Job:
                "failed_criteria": " | ".join(self.failed),
                "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes])),
                "cause": self.cause, "sandbox": self.sandbox}
-        if self.verdict in ("PASS", "FAIL"):  # what a NOT GRADED run printed is no evidence: left blank
+        if self.verdict in JUDGED:  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
         return row
 
@@ -123,18 +125,22 @@ def check_column(exercise: str, check: str) -> str:
     return f"{exercise[:2]}:{check}"
 
 
-def _criteria(cell: dict) -> list[str]:
-    """The ✗ criteria of a check cell: from its AssertionError, else from its printed ✗ lines."""
-    if cell.get("ename") == "AssertionError":
-        found = [c for c, _ in _conftest_module()._criteria(cell.get("evalue", ""))]
-        if found:
-            return found
-    return [line.strip()[2:] for line in cell.get("text", "").splitlines() if line.strip().startswith("✗ ")]
+def _missed(cell: dict) -> list[dict]:
+    """The ✗ criteria of a judged check cell, from the verdicts the judge collected as data (never from what was
+    printed): [{"criterion", "hint", "follows"}, ...]."""
+    return [c for v in cell.get("verdicts") or [] for c in v.get("criteria", []) if not c.get("passed")]
+
+
+def _held(cell: dict | None) -> bool:
+    """A check holds when the judge ran it to its end (status ok), it handed on a verdict, and no criterion failed.
+    A check that gave no verdict (a check cell run in the kernel, not by the judge; a check that stopped early)
+    does not hold."""
+    return bool(cell and cell["status"] == "ok" and cell.get("verdicts") and not _missed(cell))
 
 
 def judge(job: Job, report: dict, checks: list[str]) -> None:
-    """Verdict from the worker's report: each check passes only if it printed no ✗, raised nothing, and the
-    seal still held after it."""
+    """Verdict from the worker's report: each check passes only if its verdict (data, from the judge) holds no ✗,
+    it raised nothing, and the seal still held after it."""
     seals = report.get("seals", [])
     first = seals[0]["seal"] if seals else None
     broken = []
@@ -152,23 +158,25 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     passed = 0
     for check in checks:
         cell = by_id.get(check)
-        job.checks[check] = int(cell is not None and cell["status"] == "ok" and not _criteria(cell))
+        job.checks[check] = int(_held(cell))
+        missed = _missed(cell) if cell is not None else []
         if cell is not None:
-            said = cell.get("ename") and not (cell["ename"] == "AssertionError" and "✗" in cell.get("text", ""))
+            said = cell.get("ename") and not missed  # a failed check's AssertionError only repeats its ✗ lines
             job.feedback.append((check, cell.get("text", "") + (f"\n{cell['ename']}: {cell['evalue']}" if said
-                                                                 else "")))  # a failed check's ✗ lines, once
+                                                                 else "")))
         if cell is None:
             job.failed.append(f"{check}: not run")
         elif cell["status"] in ("not run", "timeout", "died"):
             job.failed.append(f"{check}: not run ({cell['why']})")
-        elif cell["status"] == "ok" and not _criteria(cell):
+        elif _held(cell):
             passed += 1
+        elif missed:
+            job.failed += [f"{check}: ✗ {c['criterion']}" for c in missed]
+            job.causes += [f"{check}: ✗ {c['criterion']}" for c in missed if not c.get("follows")]
+        elif cell.get("ename"):
+            job.failed.append(f"{check}: raised {cell['ename']}: {(cell['evalue'].splitlines() or [''])[0][:160]}")
         else:
-            criteria = _criteria(cell)
-            if criteria:
-                job.failed += [f"{check}: ✗ {c}" for c in criteria]
-            else:
-                job.failed.append(f"{check}: raised {cell['ename']}: {(cell['evalue'].splitlines() or [''])[0][:160]}")
+            job.failed.append(f"{check}: gave no verdict")
     job.passed, job.total = passed, len(checks)
     stops = [c["why"] for c in report.get("cells", []) if c["status"] in ("timeout", "died")]
     capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
@@ -180,6 +188,9 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     elif job.flags:
         job.verdict, job.cause = "NOT GRADED", "flagged"
         job.reason = "; ".join(["flagged for review"] + job.flags + notes)
+    elif job.untouched and passed < len(checks):  # told apart from a wrong attempt: nothing was written
+        job.verdict = "NOT STARTED"
+        job.reason = "; ".join(["nothing written yet: the ✏️ cells are the starter's"] + notes)
     else:
         job.verdict = "PASS" if passed == len(checks) and checks else "FAIL"
         job.reason = "; ".join(notes)
@@ -387,7 +398,7 @@ def main(argv=None) -> int:
         left_out = [j for j in todo if j.untouched] if worked else todo[1:]
         if not worked:  # no edition was written in: the first one is graded without a kernel, as what it is
             first = todo[0]
-            first.verdict, first.passed, first.total = "FAIL", 0, len(checks[first.exercise])
+            first.verdict, first.passed, first.total = "NOT STARTED", 0, len(checks[first.exercise])
             first.reason = "nothing written yet: the ✏️ cells are the starter's"
             first.checks = {check: 0 for check in checks[first.exercise]}
         jobs = [j for j in jobs if j not in left_out]

@@ -11,8 +11,8 @@ The learner's kernel is the defendant, never the judge. For every check cell the
 Everything a verdict rests on is then observed here, where no code of the notebook runs: the offline model that
 answers (and its log of every request), the tools that ran with their input (and the files they wrote, in a folder
 of this process), the approver's questions, and the values the learner's functions returned, as plain data. The
-printed ✓ / ✗ lines are this process's output too; the gradebook reads them, and the AssertionError a failed check
-raises, from here, never from the kernel. Patching the grader, the shell, the garbage collector's objects or the
+verdict is handed over here as data (exercises/checks/verdict.py), with the ✓ / ✗ lines it printed for the
+learner's feedback: the gradebook grades the data, never the printed lines, and never anything from the kernel. Patching the grader, the shell, the garbage collector's objects or the
 printed lines inside the kernel changes nothing the judge sees, and an answer that is not a plain value (an object
 equal to everything) arrives as an Opaque.
 
@@ -140,8 +140,9 @@ def _accept(listener: socket.socket, deadline: float, given_up: threading.Event)
 def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell_ended: threading.Event) -> dict:
     """Run the check `call` (a function of grading) against the notebook on the other end of `listener`.
     -> the check cell's report, as the gradebook reads one: status ok | error | timeout, the error's name and
-    message, and what the check printed."""
-    report = {"id": cell_id, "kind": "check", "status": "ok", "ename": "", "evalue": "", "text": "", "capped": False}
+    message, what the check printed (for the learner's feedback), and its verdicts as data (what is graded)."""
+    report = {"id": cell_id, "kind": "check", "status": "ok", "ename": "", "evalue": "", "text": "", "capped": False,
+              "verdicts": []}
     sock = _accept(listener, deadline, cell_ended)
     listener.close()
     if sock is None:
@@ -150,10 +151,10 @@ def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell
         return report
     line = JudgeLine(sock, "judge")
     line.deadline = deadline
-    printed = io.StringIO()
+    printed, verdicts = io.StringIO(), []
     try:
         with contextlib.redirect_stdout(printed):
-            asyncio.run(_run(call, Notebook(line), deadline))
+            asyncio.run(_run(call, Notebook(line), deadline, verdicts))
     except wire.LineBroken as err:
         report.update(status="error", ename="NotAnswered", evalue=f"the notebook stopped answering the grader: {err}")
     except BaseException as err:  # noqa: BLE001 - an AssertionError is a failed check; anything else fails it too
@@ -168,20 +169,21 @@ def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell
     if report["status"] != "ok" and time.monotonic() >= deadline:
         report["status"] = "timeout"  # out of time, whatever the wait that noticed it raised
     report["text"] = printed.getvalue()[-20000:]
+    report["verdicts"] = verdicts  # each Checks' verdict as data (exercises/checks/verdict.py): what is graded
     return report
 
 
-async def _run(call: str, notebook: Notebook, deadline: float) -> None:
+async def _run(call: str, notebook: Notebook, deadline: float, verdicts: list) -> None:
     import grading
 
-    token = grading.LEARNER.set(notebook) if hasattr(grading, "LEARNER") else None
+    learner, collected = grading.LEARNER.set(notebook), grading.VERDICTS.set(verdicts)
     try:
         result = getattr(grading, call)(notebook)
         if inspect.isawaitable(result):
             await asyncio.wait_for(result, max(0.01, deadline - time.monotonic()))
     finally:
-        if token is not None:
-            grading.LEARNER.reset(token)
+        grading.VERDICTS.reset(collected)
+        grading.LEARNER.reset(learner)
 
 
 def prepare(language: str, tools_root: Path | None = None) -> None:

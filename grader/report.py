@@ -98,6 +98,9 @@ FEEDBACK = {
 }
 
 
+JUDGED = ("PASS", "FAIL", "NOT STARTED")  # the verdicts the checks decided: each row has their results
+
+
 def feedback(job, most: float, all_or_nothing: bool) -> str:
     """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
     printed is shown as an indented block, so nothing in it is read as Markdown; names and reasons go through
@@ -111,35 +114,41 @@ def feedback(job, most: float, all_or_nothing: bool) -> str:
     reason = "; ".join(filter(None, [job.reason] + job.notes))
     if reason:
         lines += [t("why", reason=md(reason)), ""]
-    if job.verdict in ("PASS", "FAIL") and job.feedback:
+    if job.verdict in JUDGED and job.feedback:
         lines += [t("checks", passed=job.passed, total=job.total), ""]
         for check, text in job.feedback:
             lines += [f"## {md(check)}", ""] + ["    " + shown(line) for line in text.strip().splitlines()] + [""]
-    elif job.verdict in ("PASS", "FAIL"):
+    elif job.verdict in JUDGED:
         lines += [t("none"), ""]
     return "\n".join(lines)
 
 
 def summary(jobs: list) -> str:
-    """The class's Markdown summary: per exercise the verdicts and pass rate, the criteria most often failed, the
+    """The class's Markdown summary: per exercise the verdicts and pass rate, the mistakes most often made, the
     rows to look at, and who submitted an exercise more than once (with the files)."""
     lines = ["# Gradebook summary", "", f"{len(jobs)} submitted notebook(s).", "",
-             "| exercise | submissions | PASS | FAIL | NOT GRADED | ERROR | pass rate |", "|---|---|---|---|---|---|---|"]
+             "| exercise | submissions | PASS | FAIL | NOT STARTED | NOT GRADED | ERROR | pass rate |",
+             "|---|---|---|---|---|---|---|---|"]
     by_ex = defaultdict(list)
     for j in jobs:
         by_ex[j.exercise or "(none)"].append(j)
     for ex, js in sorted(by_ex.items()):
         n = Counter(j.verdict for j in js)
-        graded = n["PASS"] + n["FAIL"]
+        graded = sum(n[v] for v in JUDGED)
         rate = f"{100 * n['PASS'] / graded:.0f}% of {graded} graded" if graded else "—"
-        lines.append(f"| {ex} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT GRADED']} | {n['ERROR']} | {rate} |")
+        lines.append(f"| {ex} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT STARTED']} | {n['NOT GRADED']} "
+                     f"| {n['ERROR']} | {rate} |")
     for ex, js in sorted(by_ex.items()):
-        failed = Counter(c for j in js if j.verdict in ("PASS", "FAIL") for c in dict.fromkeys(j.failed))
+        # causes only: a ✗ that "follows from the ✗ above" is a knock-on of one mistake, not a second one; and only
+        # attempts: a starter handed in as shipped (NOT STARTED) fails every criterion and says nothing of them
+        attempts = [j for j in js if j.verdict in ("PASS", "FAIL")]
+        failed = Counter(c for j in attempts for c in dict.fromkeys(j.causes))
         if not failed:
             continue
-        lines += ["", f"## {ex}: the criteria most often failed (what to re-teach)", ""]
-        graded = sum(j.verdict in ("PASS", "FAIL") for j in js)
-        lines += [f"- {count} of {graded}: {md(criterion)}" for criterion, count in failed.most_common(8)]
+        lines += ["", f"## {ex}: the mistakes most often made (what to re-teach)", "",
+                  "Counted: the ✗ lines that name a cause, not those that follow from an earlier ✗; in attempts only "
+                  f"({len(attempts)}), not in starters handed in untouched.", ""]
+        lines += [f"- {count} of {len(attempts)}: {md(criterion)}" for criterion, count in failed.most_common(8)]
     review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
     if review:
         lines += ["", "## To look at", ""] + [f"- {md(j.file)} ({md(j.learner)}): {j.verdict} — "

@@ -210,7 +210,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             for nb in solutions.glob("*.ipynb"):
                 shutil.copy2(nb, work / "exercises" / nb.name)
         if who == "edited-grader":
-            kit = work / "exercises" / "checks" / "kit.py"  # Checks.ok: every criterion of every check passes
+            kit = work / "exercises" / "checks" / "verdict.py"  # Checks.ok: every criterion of every check passes
             kit.write_text(kit.read_text(encoding="utf-8").replace(
                 "        passed = bool(passed)", "        passed = True", 1), encoding="utf-8")
             assert "passed = True" in kit.read_text(encoding="utf-8")
@@ -244,9 +244,9 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
         assert f"{EXERCISE_NAMES[i]}: PASS (es/{EXERCISE_NAMES[i]})" in logs["solutions", found[i]["id"]]
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"
             in logs["mixed", found[1]["id"]])
-    assert f"{EXERCISE_NAMES[2]}: FAIL" in logs["mixed", found[2]["id"]]
+    assert f"{EXERCISE_NAMES[2]}: NOT STARTED" in logs["mixed", found[2]["id"]]
     assert f"{EXERCISE_NAMES[3]}: ERROR (a symlink to {solutions / EXERCISE_NAMES[3]}" in logs["mixed", found[3]["id"]]
-    assert "exercises/checks/kit.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
+    assert "exercises/checks/verdict.py (the checks' code) was edited" in logs["edited-grader", found[0]["id"]]
     assert not marker.exists(), "a committed sitecustomize.py or csv.py was imported by a grading process"
 
 

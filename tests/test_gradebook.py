@@ -220,12 +220,12 @@ EXPECTED = {
     "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["output capped in cell(s) 'run-tool-uses'",
                                                          "one of 2 submissions of this exercise by mia"]),
     f"nick/{EX1}": (EX1, "NOT GRADED", None, "6", [], [
-        "the grader's objects were changed", "checks.kit.Checks (first seen after 'check-policy')",
+        "the grader's objects were changed", "checks.verdict.Checks (first seen after 'check-policy')",
         "module anthropic.resources.messages.messages (first seen after 'check-policy')",
         "HARNESS_GRADING / HARNESS_OFFLINE (first seen after 'check-allow')",
         "cell 'policy' touches grader internals: Checks, _Checks",
         "cell 'run-tool-uses' touches grader internals: 'HARNESS_', environ"]),
-    f"quinn/{EX2}": (EX2, "FAIL", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
+    f"quinn/{EX2}": (EX2, "NOT STARTED", "0", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                              "check-turn-cap: ✗ run_capped is written and runs"], []),
     # the forgeries: what the judge saw (test_a_kernel_that_fakes_its_checks_... below says more)
     f"rita/{EX1}": (EX1, "FAIL", "0", "6", ["did not answer the grader"], []),
@@ -345,6 +345,8 @@ def test_points_pay_only_what_was_graded(graded):
         elif row["verdict"] == "FAIL":
             assert float(row["points"]) == round(10 * int(row["checks_passed"]) / int(row["checks_total"]), 1), row
             assert sum(v == "1" for v in checks.values()) == int(row["checks_passed"]), row
+        elif row["verdict"] == "NOT STARTED":  # the starter as shipped: judged, every check 0, no points
+            assert row["points"] == "0" and set(checks.values()) == {"0"}, row
         else:
             assert row["points"] == "0" and set(checks.values()) <= {""}, row
     assert graded["rows"][f"carol/{EX1}"]["points"] == "5"  # 3 of 6
@@ -369,8 +371,12 @@ def test_the_header_and_the_summary(graded):
                                      "02:check-diagnosis", "02:check-turn-cap", "02:check-model-answer"]
     md = graded["out"].with_suffix(".md").read_text(encoding="utf-8")
     assert f"| {EX1} | " in md and f"| {EX2} | " in md
-    assert f"## {EX2}: the criteria most often failed" in md
-    assert "- 2 of 2: check-diagnosis: ✗ DIAGNOSIS is a non-empty dict" in md  # erin and quinn, the 2 graded
+    assert f"## {EX2}: the mistakes most often made" in md
+    assert f"| {EX2} | 7 | 0 | 1 | 1 | 5 | 0 | 0% of 2 graded |" in md  # quinn's starter as shipped: NOT STARTED
+    mistakes = md.split(f"## {EX2}: the mistakes most often made")[1].split("##")[0]
+    # erin, the one attempt: her cause, not its knock-on; quinn's untouched starter is no mistake of anyone's
+    assert "- 1 of 1: check-diagnosis: ✗ the cell that defines DIAGNOSIS ran to its end" in mistakes
+    assert "DIAGNOSIS is a non-empty dict" not in mistakes
     assert "## To look at" in md and "gina/homework.ipynb" in md
 
 

@@ -218,24 +218,30 @@ def namespace(nb: dict, check_id: str) -> dict:
     return ns
 
 
-def printed(call: str, ns) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = getattr(grading, call)(ns)
-        if asyncio.iscoroutine(result):
-            asyncio.run(result)
-    return out.getvalue()
-
-
-def judged(call: str, ns: dict) -> str:
-    notebook = opened(ns)
-    out = io.StringIO()
+def printed(call: str, ns) -> tuple[str, list]:
+    """What the check prints run in this process with the notebook's own names, and the verdicts it hands on."""
+    out, verdicts = io.StringIO(), []
+    token = grading.VERDICTS.set(verdicts)
     try:
         with contextlib.redirect_stdout(out):
-            asyncio.run(judge._run(call, notebook, time.monotonic() + 60))
+            result = getattr(grading, call)(ns)
+            if asyncio.iscoroutine(result):
+                asyncio.run(result)
+    finally:
+        grading.VERDICTS.reset(token)
+    return out.getvalue(), verdicts
+
+
+def judged(call: str, ns: dict) -> tuple[str, list]:
+    """The same through the judge (the notebook at the other end of a line): printed lines and verdicts."""
+    notebook = opened(ns)
+    out, verdicts = io.StringIO(), []
+    try:
+        with contextlib.redirect_stdout(out):
+            asyncio.run(judge._run(call, notebook, time.monotonic() + 60, verdicts))
     finally:
         bye(notebook)
-    return out.getvalue()
+    return out.getvalue(), verdicts
 
 
 def check_calls(nb: dict) -> dict:
@@ -255,22 +261,27 @@ def wrong_cases():
 
 
 @pytest.mark.parametrize("name", SOLUTIONS)
-def test_a_solution_prints_the_same_judged(name):
+def test_a_solution_prints_and_hands_on_the_same_judged(name):
     nb = cases.solution(name)
     for check_id, call in check_calls(nb).items():
         here = printed(call, namespace(nb, check_id))
-        assert "✗" not in here
+        assert "✗" not in here[0]
+        assert here[1] and all(c["passed"] for v in here[1] for c in v["criteria"]), check_id
         assert judged(call, namespace(nb, check_id)) == here, check_id
 
 
 @pytest.mark.parametrize("case", wrong_cases())
-def test_a_wrong_answer_prints_the_same_judged(case):
+def test_a_wrong_answer_prints_and_hands_on_the_same_judged(case):
     name, changes, expected = cases.WRONG[case]
     nb = cases.edited(case, name, changes)
     calls = check_calls(nb)
     for check_id in dict.fromkeys(check_id for check_id, _ in expected):
         here = printed(calls[check_id], namespace(nb, check_id))
-        assert "✗" in here, check_id
+        assert "✗" in here[0], check_id
+        missed = [c for v in here[1] for c in v["criteria"] if not c["passed"]]
+        assert [c["criterion"] for c in missed] == [line.strip()[2:] for line in here[0].splitlines()
+                                                     if line.strip().startswith("✗ ")], check_id  # data = lines
+        assert missed and not missed[0]["follows"], check_id  # the first ✗ is a cause, never a knock-on
         assert judged(calls[check_id], namespace(nb, check_id)) == here, check_id
 
 
@@ -281,7 +292,7 @@ def test_the_spanish_edition_prints_the_same_judged():
     try:
         for check_id, call in check_calls(nb).items():
             here = printed(call, namespace(nb, check_id))
-            assert "✓" in here and "✗" not in here
+            assert "✓" in here[0] and "✗" not in here[0]
             assert judged(call, namespace(nb, check_id)) == here
     finally:
         lang.use(before)

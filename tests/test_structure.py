@@ -198,3 +198,12 @@ def test_an_edited_module_of_the_checks_is_refused_by_its_name():
     assert "exercises/checks/kit.py is not one of the checks' files" in conftest.problems(solution, edited)
     assert conftest.problems(solution, {**lock, "code": {}})[0] == (
         "exercises/checks.lock holds no digest of the checks' code")
+
+
+def test_the_learners_pytest_reads_verdicts_of_the_type_the_checks_hand_on():
+    from exercises.checks import verdict
+
+    spec = importlib.util.spec_from_file_location("_exercises_conftest_mime", EXERCISES / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    assert conftest.VERDICT_MIME == verdict.VERDICT_MIME

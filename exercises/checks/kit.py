@@ -7,8 +7,8 @@
   languages of that module's words_*.py (a text two modules use: once, in the first module that uses it).
   tests/test_catalogues.py checks that both languages have every id, with the same {fields}, and that code uses
   every id.
-- `Checks`: prints one ✓ / ✗ line per criterion, a hint under each ✗; under the grader (HARNESS_GRADING=1) its
-  done() raises while a ✗ is left. `Cause`: a hint with a key, so one cause met twice is named once.
+- `Checks` and `Cause` (from verdict.py): one ✓ / ✗ line per criterion for the learner, and the same verdict as
+  data for the grader.
 - `cell_error`, `raised_first`, `not_defined_hint`, `raised_name_hint`: a ✏️ cell that raised (any error) is the
   first ✗, with the error's type, message and line. The kit's import (the 🔒 cell; the gradebook's first seal) hooks
   IPython's post_run_cell, so the last run of each cell is known (a cell fixed and run again no longer counts); without
@@ -48,6 +48,7 @@ from harness_lib.offline import read_tool_result
 from harness_lib.tools import make_tool_impls
 
 from . import words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_kit
+from .verdict import VERDICT_MIME, VERDICTS, Cause, Checks, grading  # noqa: F401 - the checks import them from here
 
 # The checks' catalogue, {language: {message_id: text}}: every module's words (one words_*.py per module of checks/).
 MESSAGES = {language: {key: text for words in (words_kit, words_ex01, words_ex02, words_ex03_budget,
@@ -63,67 +64,6 @@ def _t(key: str, **values) -> str:
     exercises/, lang.use("es") in exercises/es/). `values` fill its {fields} (str.format), the same in both
     languages; a text with no values is printed as written. An id missing from the catalogue is a KeyError."""
     return lang.say(MESSAGES, key, **values)
-
-
-def grading() -> bool:
-    """True under the grader (pytest sets HARNESS_GRADING=1 for the kernels it starts)."""
-    return os.environ.get("HARNESS_GRADING") == "1"
-
-
-class Cause(str):
-    """A hint that names a cause, with a key: the same key met again in one check is the same cause."""
-
-    def __new__(cls, text: str, key=None):
-        hint = super().__new__(cls, text)
-        hint.key = text if key is None else key
-        return hint
-
-
-class Checks:
-    """Prints ✓ / ✗ per criterion (a hint under each ✗). done(): under the grader, raises while any ✗ is left.
-
-    The first ✗ names the first cause the check can see. A later ✗ whose hint names a cause already named (the
-    same text, or a Cause with the same key), or that the check marks `follows=True` (it fails only because of an
-    earlier ✗), says "follows from the ✗ above: fix that first" instead of guessing another cause."""
-
-    def __init__(self, cell_id: str, title: str):
-        self.cell_id, self.title, self.failed, self.causes = cell_id, title, [], set()
-        self.blocked = False  # a cause() was named: every later ✗ follows from it
-        print(f"🔍 {title}")
-
-    def cause(self, criterion: str, hint: str) -> None:
-        """A ✗ for a cause the check found before its criteria (a cell that raised, state kept between runs, an
-        approver never awaited...): it comes first, and every ✗ after it says it follows from it."""
-        self.ok(False, criterion, hint)
-        self.blocked = True
-
-    def ok(self, passed, criterion: str, hint: str = "", follows: bool = False) -> bool:
-        passed = bool(passed)
-        if not passed:
-            key = getattr(hint, "key", hint)
-            if self.failed and (follows or self.blocked or key in self.causes):
-                hint = _t("kit.checks.follows_from_above")
-            else:
-                self.causes.add(key)
-        print(f"  {'✓' if passed else '✗'} {criterion}"
-              + ("" if passed else f"\n      {_t('kit.checks.hint')}: {hint}"))
-        if not passed:
-            self.failed.append((criterion, hint))
-        return passed
-
-    def note(self, text: str) -> None:
-        print(f"    {text}")
-
-    def done(self) -> None:
-        if not self.failed:
-            print("  " + _t("kit.checks.all_criteria_met"))
-            return
-        n = len(self.failed)
-        if grading():
-            # "hint:" stays English in both languages: exercises/conftest.py reads it
-            raise AssertionError(_t("kit.checks.not_met_summary", cell_id=self.cell_id, n=n) + "\n"
-                                 + "\n".join(f"✗ {criterion}\n    hint: {hint}" for criterion, hint in self.failed))
-        print("  → " + _t("kit.checks.not_met_fix_and_rerun", n=n))
 
 
 _RAISED: dict = {}  # name -> the error its defining cell raised, as cell_error() last found it; "\0runs": each cell
