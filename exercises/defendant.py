@@ -8,7 +8,10 @@ what the judge asks, until the judge says bye:
 - "call" one of the notebook's functions with the judge's arguments: the scenario's content blocks, the judge's
   tools and approver (stand-ins: calling them asks the judge), the judge's SDK client (a real AsyncAnthropic
   whose HTTP goes to the judge's offline model);
-- "cell_error": which error the cell that defines a name raised (for a hint; see grading's cell_error).
+- "cell_error": which error the cell that defines a name raised (for a hint; see grading's cell_error);
+- "origin" of one of the notebook's functions: its module, its code's file and the number of the cell IPython
+  compiled that file from (None when no cell did: a library's module, exec of a string, runpy), as facts; the
+  gradebook decides from them whether the learner wrote it.
 
 Nothing here decides anything: the judge records what the model was asked, which tools ran with what input, what
 the approver was asked, what is on disk, and what each function returned, and computes the verdict itself. Code
@@ -24,6 +27,7 @@ from __future__ import annotations
 import re
 import socket
 import sys
+import types
 
 from . import wire
 
@@ -68,6 +72,20 @@ def connect(address: str) -> socket.socket:
     return sock
 
 
+def origin(value) -> dict | None:
+    """Where a function was defined: {"module", "file", "cell"} (cell: the number of the cell IPython compiled its
+    file from, else None); None for anything that is not a function."""
+    code = getattr(getattr(value, "__func__", value), "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    cells = getattr(getattr(shell, "compile", None), "_filename_map", None) or {}
+    cell = cells.get(code.co_filename)
+    return {"module": str(getattr(value, "__module__", "") or ""), "file": str(code.co_filename),
+            "cell": cell if isinstance(cell, int) else None}
+
+
 def _names(ns: dict) -> list:
     return [(name, value) for name, value in list(ns.items())
             if name not in _IPYTHON_NAMES and not _HISTORY.match(str(name))]
@@ -92,6 +110,8 @@ async def answer(line: LearnerLine, ns: dict) -> None:
                           else {"op": "return", "value": line.encode(value)})
             elif op == "items":
                 line.send({"op": "return", "value": line.encode([[k, v] for k, v in _names(ns)])})
+            elif op == "origin":
+                line.send({"op": "return", "value": origin(ns.get(message.get("name")))})
             elif op == "cell_error":
                 grading = sys.modules.get("grading")
                 found = getattr(grading, "cell_error", None)

@@ -60,7 +60,7 @@ from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_cs
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, learner_view, sandbox_available
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
-                          prepare, shared_prefix, walk, workflow_notes)
+                          not_written, prepare, shared_prefix, walk, workflow_notes)
 from .worker import RESULT_MARK, seal_diff
 
 HERE = Path(__file__).resolve().parent
@@ -96,6 +96,7 @@ class Job:
     lang: str = "en"  # the edition graded: "es" for exercises/es/
     sandbox: str = ""  # "bwrap" when its kernel ran in the sandbox, "UNSANDBOXED" when it ran without one
     untouched: bool = False  # the starter as shipped: nothing written yet
+    written: set = field(default_factory=set)  # the functions the exercise asks the learner to write
     cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
@@ -178,6 +179,10 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
         else:
             job.failed.append(f"{check}: gave no verdict")
     job.passed, job.total = passed, len(checks)
+    origins = {}
+    for cell in report.get("cells", []):
+        origins.update(cell.get("origins") or {})
+    job.notes += not_written(origins, job.written)  # an answer taken from the library, by any route
     stops = [c["why"] for c in report.get("cells", []) if c["status"] in ("timeout", "died")]
     capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
     notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else []) + limits_hit(report)

@@ -17,7 +17,9 @@ printed lines inside the kernel changes nothing the judge sees, and an answer th
 equal to everything) arrives as an Opaque.
 
 NOT handled: the learner's code still runs, so a right answer it computes some other way (the library's own
-function, a classmate's cell) is a right answer: the gradebook's scan flags those for a person. A check that waits
+function, a classmate's cell) is a right answer: the gradebook flags those for a person, a function from where the
+defendant says it was defined (`Notebook.origins`; grader/submissions.py's `not_written`), a pasted lesson cell by
+its text. A check that waits
 longer than `deadline` stops with status "timeout", as a cell would.
 """
 
@@ -76,6 +78,7 @@ class Notebook:
 
     def __init__(self, line: JudgeLine):
         self.line = line
+        self.origins: dict = {}  # name -> where the notebook says its function was defined (defendant's origin)
 
     def _ask(self, message: dict):
         self.line.send(message)
@@ -86,13 +89,21 @@ class Notebook:
 
     def get(self, name: str, default=None):
         reply = self._ask({"op": "get", "name": name})
-        return default if reply.get("missing") else self.line.decode(reply.get("value"))
+        return default if reply.get("missing") else self._noted(name, self.line.decode(reply.get("value")))
 
     def __getitem__(self, name: str):
         reply = self._ask({"op": "get", "name": name})
         if reply.get("missing"):
             raise KeyError(name)
-        return self.line.decode(reply.get("value"))
+        return self._noted(name, self.line.decode(reply.get("value")))
+
+    def _noted(self, name: str, value):
+        """A function of the notebook: ask once where it was defined (the gradebook flags one the learner did not
+        write in a cell)."""
+        if isinstance(getattr(value, "remote", None), wire.Remote) and name not in self.origins:
+            found = self._ask({"op": "origin", "name": name}).get("value")
+            self.origins[name] = found if isinstance(found, dict) else None
+        return value
 
     def __contains__(self, name: str) -> bool:
         return not self._ask({"op": "get", "name": name}).get("missing")
@@ -140,7 +151,8 @@ def _accept(listener: socket.socket, deadline: float, given_up: threading.Event)
 def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell_ended: threading.Event) -> dict:
     """Run the check `call` (a function of grading) against the notebook on the other end of `listener`.
     -> the check cell's report, as the gradebook reads one: status ok | error | timeout, the error's name and
-    message, what the check printed (for the learner's feedback), and its verdicts as data (what is graded)."""
+    message, what the check printed (for the learner's feedback), its verdicts as data (what is graded), and where
+    each function of the notebook it used was defined (origins)."""
     report = {"id": cell_id, "kind": "check", "status": "ok", "ename": "", "evalue": "", "text": "", "capped": False,
               "verdicts": []}
     sock = _accept(listener, deadline, cell_ended)
@@ -151,10 +163,10 @@ def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell
         return report
     line = JudgeLine(sock, "judge")
     line.deadline = deadline
-    printed, verdicts = io.StringIO(), []
+    printed, verdicts, notebook = io.StringIO(), [], Notebook(line)
     try:
         with contextlib.redirect_stdout(printed):
-            asyncio.run(_run(call, Notebook(line), deadline, verdicts))
+            asyncio.run(_run(call, notebook, deadline, verdicts))
     except wire.LineBroken as err:
         report.update(status="error", ename="NotAnswered", evalue=f"the notebook stopped answering the grader: {err}")
     except BaseException as err:  # noqa: BLE001 - an AssertionError is a failed check; anything else fails it too
@@ -170,6 +182,7 @@ def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell
         report["status"] = "timeout"  # out of time, whatever the wait that noticed it raised
     report["text"] = printed.getvalue()[-20000:]
     report["verdicts"] = verdicts  # each Checks' verdict as data (exercises/checks/verdict.py): what is graded
+    report["origins"] = notebook.origins
     return report
 
 

@@ -7,8 +7,9 @@ build the notebook that is graded.
   download's file name);
 - `prepare`: everything decided before a kernel runs (readable? which exercise? refused by the kit's own
   `refusal`? flagged?) and `graded_notebook`: the kit's starter with the learner's ✏️ cells and added cells;
-- `scan` and `borrowed`: what a person should look at (code reaching for grader internals; an answer taken from
-  the library or a lesson); `untouched`: a starter as shipped, nothing written yet.
+- `scan`, `borrowed` and `not_written`: what a person should look at (code reaching for grader internals; a
+  lesson's cell pasted; a function the exercise asks for whose code was not compiled from a cell, decided from
+  the judge's facts after the run); `untouched`: a starter as shipped, nothing written yet.
 
 What it does NOT do: run anything the learner wrote (it only parses it: grader/worker.py runs the notebook),
 decide a verdict (grader/gradebook.py's `judge`), or change a submitted file (a refusal is decided on a private
@@ -19,6 +20,7 @@ is what the seal (grader/worker.py) and the judge (grader/judge.py) are for.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import importlib.util
 import json
@@ -181,11 +183,6 @@ def scan(cells: list[dict]) -> list[str]:
     return found
 
 
-# What the library or a lesson already holds: an answer taken from there is graded, and shown to a person.
-REFERENCE = re.compile(r"^\s*from\s+harness_lib(\.\w+)*\s+import\s+.*\b(run_tool_uses|run_agent|run_bare|find_cycle|"
-                       r"signature_of|tokens_of)\b", re.M)
-
-
 def lesson_cells() -> set[str]:
     """The code of every lesson cell of some length (both editions), whitespace folded."""
     found = set()
@@ -202,15 +199,37 @@ def lesson_cells() -> set[str]:
 
 
 def borrowed(cells: list[dict], lessons: set[str]) -> list[str]:
-    """Learner cells whose answer is the library's own reference, or a lesson's cell pasted as it is."""
+    """Learner cells that are a lesson's cell pasted as it is. (An answer taken from the library, by any route, is
+    found from where its function was defined: `not_written`.)"""
+    return [f"cell '{cell.get('id')}' is a lesson's cell, pasted as it is" for cell in cells
+            if " ".join(source_of(cell).split()) in lessons]
+
+
+def to_write(starter: dict) -> set[str]:
+    """The functions an exercise asks the learner to write: those its ✏️ cells define in the kit's starter."""
+    names = set()
+    for cell in cells_of(starter):
+        if "exercise" in ((cell.get("metadata") or {}).get("tags") or []):
+            with contextlib.suppress(SyntaxError, ValueError):
+                names |= {node.name for node in ast.walk(ast.parse(source_of(cell)))
+                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return names
+
+
+def not_written(origins: dict, written: set[str]) -> list[str]:
+    """For a person to look at: each function the exercise asks for whose code was not compiled from a cell of the
+    notebook (the defendant's facts: module, file, cell), however it got there: any import form, importlib,
+    pkgutil, runpy, or exec of the library's source. A function written in a cell that calls the library's is
+    not found here (it is the learner's code: the checks judge what it does)."""
     found = []
-    for cell in cells:
-        where, code = f"cell '{cell.get('id')}'", source_of(cell)
-        hit = REFERENCE.search(code)
-        if hit:
-            found.append(f"{where} imports the library's reference {hit.group(2)} instead of writing it")
-        elif " ".join(code.split()) in lessons:
-            found.append(f"{where} is a lesson's cell, pasted as it is")
+    for name in sorted(written & set(origins)):
+        where = origins[name]
+        if not isinstance(where, dict) or (where.get("module") == "__main__" and where.get("cell") is not None):
+            continue
+        file = str(where.get("file"))
+        shown = Path(file).name if file.endswith(".py") else file
+        found.append(f"{name} was not written in a cell of the notebook: its code was compiled from {shown} "
+                     f"(module {where.get('module')})")
     return found
 
 
@@ -306,6 +325,7 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
     mine = learner_cells(nb, starter)
     job.flags = scan(mine)
     job.notes += borrowed(mine, lessons)
+    job.written = to_write(starter)
     job.graded = graded_notebook(nb, starter)
     job.untouched = untouched(nb, name, lock)
 

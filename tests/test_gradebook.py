@@ -130,6 +130,12 @@ def class_of_submissions():
             "run-tool-uses", prepend='print("x" * 3_000_000)\n'),  # ... and prints megabytes
         f"nick/{EX1}": edit(edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT + PATCH_HIDDEN),
                             "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
+        # the library's answer by routes no word scan sees: found from where the function was defined
+        f"vera/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
+            "import pkgutil\nrun_tool_uses = pkgutil.resolve_name('harness_lib' + '.loop:run_tool_uses')\n")),
+        f"wes/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
+            "import inspect, importlib\nlib = importlib.import_module('harness_lib.loop')\nns = dict(vars(lib))\n"
+            "exec(compile(inspect.getsource(lib), '<mine>', 'exec'), ns)\nrun_tool_uses = ns['run_tool_uses']\n")),
         # an honest import of a library module the grader had not imported (its package gains an attribute)
         f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_lib.inspector\n"),
         # the judge's own tools, turned on the host: what its read_file finds comes back in the feedback
@@ -215,6 +221,10 @@ EXPECTED = {
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
     f"syd/{EX1}": (EX1, "FAIL", "5", "6", ["check-policy: ✗ POLICY is a dict"], []),
     f"ada/{EX1}": (EX1, "PASS", "6", "6", [], []),
+    f"vera/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
+                                              "its code was compiled from loop.py (module harness_lib.loop)"]),
+    f"wes/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
+                                             "its code was compiled from <mine> (module harness_lib.loop)"]),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
                    ["cell 'run-tool-uses' still running after"]),
     "mia/my_homework.ipynb": (EX1, "PASS", "6", "6", [], ["output capped in cell(s) 'run-tool-uses'",
@@ -623,11 +633,29 @@ def test_an_answer_taken_from_the_library_or_a_lesson_is_shown_to_a_person():
 
     lessons = lesson_cells()
     pasted = next(c for c in lessons if "async def" in c)
-    found = borrowed([{"id": "gate", "source": "from harness_lib.loop import run_tool_uses  # done!\n"},
-                      {"id": "capped-loop", "source": pasted},
+    found = borrowed([{"id": "capped-loop", "source": pasted},
                       {"id": "own", "source": "def run_tool_uses(content):\n    return []\n"}], lessons)
-    assert found == ["cell 'gate' imports the library's reference run_tool_uses instead of writing it",
-                     "cell 'capped-loop' is a lesson's cell, pasted as it is"]
+    assert found == ["cell 'capped-loop' is a lesson's cell, pasted as it is"]
+
+
+def test_a_function_not_written_in_a_cell_is_shown_to_a_person():
+    """Decided from where the function was defined (the defendant's facts), not from the words of the cell: any
+    import form, importlib, pkgutil, runpy or exec of the library's source. Only the functions the exercise asks
+    for are looked at; one written in a cell is not."""
+    from grader.submissions import not_written, to_write
+
+    assert to_write(load(EXERCISES / EX1)) == {"run_tool_uses"}
+    assert to_write(load(EXERCISES / "03_budget_and_progress.ipynb")) == {
+        "tokens_of", "signature_of", "find_short_cycle", "run_guarded"}
+    cell = {"module": "__main__", "file": "/tmp/ipykernel_7/123.py", "cell": 4}
+    library = {"module": "harness_lib.loop", "file": "/kit/harness_lib/loop.py", "cell": None}
+    made = {"module": "__main__", "file": "<string>", "cell": None}
+    assert not_written({"run_tool_uses": cell, "make_client": library}, {"run_tool_uses"}) == []
+    assert not_written({"run_tool_uses": library}, {"run_tool_uses"}) == [
+        "run_tool_uses was not written in a cell of the notebook: its code was compiled from loop.py "
+        "(module harness_lib.loop)"]
+    assert not_written({"tokens_of": made, "run_guarded": None}, {"tokens_of", "run_guarded"}) == [
+        "tokens_of was not written in a cell of the notebook: its code was compiled from <string> (module __main__)"]
 
 
 def test_merge_excel_feedback_and_a_misnamed_file(tmp_path):
