@@ -3,8 +3,9 @@
     python -m grader.export_template OUT_DIR          (from the repository root; OUT_DIR must not exist)
 
 What goes in: the lessons (notebooks/), the exercise starters and their checks (exercises/ without solutions/),
-the teacher's grader (grader/, which Classroom's workflow runs), harness_lib/, workspace/, the files that install and configure the kit, docs/architecture.md, the Classroom
-workflow (.github/workflows/classroom.yml) with its switch, .github/classroom-template, and a README for students.
+the teacher's grader (grader/, which Classroom's workflow runs), harness_lib/, workspace/, the files that install
+and configure the kit, docs/architecture.md, the Classroom workflow (.github/workflows/classroom.yml) with its
+switch, .github/classroom-template, and a README for students.
 What stays with the teacher: exercises/solutions/ and exercises/es/solutions/, the kit's tests and benchmarks,
 docs/teaching.md (it lists the common wrong answers), the fork workflow grade.yml, CI files.
 

@@ -25,8 +25,11 @@ JupyterLab's theme variables (with fallbacks): it reads in the dark theme too.
 
 Not handled:
 - The cap and the budget are not in the events: give the Inspector the same `max_turns` and
-  `token_budget` the loop gets (the defaults are run_agent's). `high_impact` likewise (for the
-  "waiting for approval" row).
+  `token_budget` the loop gets (the defaults are run_agent's), `token_budget=None` for a loop with no budget
+  and `progress=False` for one with no no-progress check: it draws only the valves the loop has. `high_impact`
+  likewise (for the "waiting for approval" row). A repeat is marked only where valve 3's own test
+  (valves.find_cycle, with its defaults) finds one, as run_agent would; calls that came back after other turns
+  are no loop, and are not marked.
 - Which approver answered, and why it said no, is not in the `approval` event: a refused call shows the
   reason the model was sent (its tool_result), which says why it counts as a no.
 - The stop reason of a response the loop went on from is inferred: `tool_use` when it held tool calls,
@@ -115,13 +118,14 @@ class Row:
 class Inspector:
     """Collects one run's events; draws it as HTML. Pass it (or its `on_event`) as the loop's `on_event`."""
 
-    def __init__(self, *, max_turns: int = 8, token_budget: int = 40_000,
+    def __init__(self, *, max_turns: int = 8, token_budget: int | None = 40_000, progress: bool = True,
                  high_impact: Iterable[str] = HIGH_IMPACT, title: str | None = None):
-        for name, value in (("max_turns", max_turns), ("token_budget", token_budget)):
+        for name, value in (("max_turns", max_turns), ("token_budget", 0 if token_budget is None else token_budget)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more, not {value!r}")
         self.max_turns = max_turns
-        self.token_budget = token_budget
+        self.token_budget = token_budget  # None: the loop has no budget, and none is drawn
+        self.progress = progress  # False: the loop has no no-progress check; no signatures are drawn
         self.high_impact = frozenset(high_impact)
         self.title = title
         self.rows: dict[int, Row] = {}
@@ -242,8 +246,7 @@ class Inspector:
         out, spent, signatures, turn_of = [], 0, [], []
         for i, row in enumerate(rows):
             final = row.n == final_n
-            info: dict[str, Any] = {"row": row, "final": final, "signature": None, "mark": None,
-                                    "cycle": None, "not_run": False}
+            info: dict[str, Any] = {"row": row, "final": final, "signature": None, "cycle": None, "not_run": False}
             cost = sum((row.usage or {}).get(name) or 0 for name in USAGE_COUNTERS)
             spent += cost
             info["cost"] = cost if row.usage is not None else None
@@ -269,16 +272,12 @@ class Inspector:
             else:
                 info["turns"] = row.n - 1
             if info["signature"] is not None:
-                sig = info["signature"]
-                earlier = [turn_of[j] for j, s in enumerate(signatures) if s == sig]
-                signatures.append(sig)
+                signatures.append(info["signature"])
                 turn_of.append(row.n)
-                found = find_cycle(signatures)
+                found = find_cycle(signatures)  # valve 3's own test: what it would stop, nothing else
                 if found:
                     first = turn_of[-2 * found] if len(turn_of) >= 2 * found else turn_of[0]
                     info["cycle"] = (found, first, turn_of[-found - 1])
-                elif earlier:
-                    info["mark"] = earlier[-1]
             out.append(info)
         return out
 
@@ -326,7 +325,7 @@ class Inspector:
     def _row_html(self, info: dict) -> str:
         row: Row = info["row"]
         classes = ["hl-row"]
-        if info["mark"] is not None or info["cycle"]:
+        if info["cycle"] and self.progress:
             classes.append("hl-repeat")
         stop = info["stop"]
         if info["final"] and not stop:
@@ -352,20 +351,18 @@ class Inspector:
         # state after it
         state = [self._gauge(_t("turns", used=info["turns"], cap=self.max_turns), "hl-turns",
                              _t("turn_meter"), info["turns"], self.max_turns)]
-        if row.usage is not None:
+        if row.usage is not None and self.token_budget is not None:
             over = info["spent"] - self.token_budget
             label = _t("budget", used=_n(info["spent"]), budget=_n(self.token_budget))
             extra = f' <span class="hl-over">{escape(_t("over", over=_n(over)))}</span>' if over >= 0 else ""
             state.append(self._gauge(label, "hl-budget", _t("budget_meter"), info["spent"], self.token_budget) + extra)
-        if info["signature"] is not None:
+        if info["signature"] is not None and self.progress:
             sig = f'{escape(_t("signature"))}: <code class="hl-signature">{escape(visible(info["signature"]))}</code>'
             if info["cycle"]:
                 period, first, last = info["cycle"]
                 badge = (_t("repeat", turn=last) if period == 1
                          else _t("cycle", first=first, last=last))
                 sig += f' <span class="hl-badge hl-cycle">{escape(badge)}</span>'
-            elif info["mark"] is not None:
-                sig += f' <span class="hl-badge hl-same">{escape(_t("repeat", turn=info["mark"]))}</span>'
             state.append(sig)
         after_cell = "<br>".join(state)
         return (f'<tr class="{" ".join(classes)}" data-request="{escape(str(row.n))}">'

@@ -107,7 +107,27 @@ def test_a_guarded_run_row_by_row_with_the_budget_spent_to_the_last_token():
     assert "hl-over" not in page(one_below) and "tokens 34,038 of 34,039" in page(one_below)
 
 
-def test_a_cycle_stopped_by_valve_3_marks_the_repeat_the_cycle_and_the_call_never_run():
+def test_it_draws_only_the_valves_the_loop_has():
+    """Lesson 03's loop has a turn cap and nothing else yet: token_budget=None draws no budget, progress=False no
+    signatures and no loop marks, even for the same calls twice in a row; the cap is drawn as always."""
+    events = [{"event": "start"}]
+    for n in (1, 2):
+        events += [{"event": "request", "n": n, "usage": {"input_tokens": 10, "output_tokens": 1}},
+                   {"event": "tool_call", "turn": n, "id": f"i{n}", "name": "get_time", "input": {}},
+                   {"event": "tool_result", "turn": n, "id": f"i{n}", "content": "ok", "is_error": False}]
+    events += [{"event": "end", "turn": 2, "stop_reason": None, "stopped_by": "max_turns", "text": "stopped",
+                "turns": 2, "requests": 2, "note": ["stop.max_turns", {"max_turns": 2}]}]
+    capped = page(Inspector.from_events(events, max_turns=2, token_budget=None, progress=False))
+    assert "hl-turns" in capped and "turns 2 of 2" in capped
+    drawn = [k for k in ("hl-budget", "hl-over", "hl-signature", "hl-repeat", "hl-cycle", "tokens 22 of") if k in capped]
+    assert not drawn
+    full = page(Inspector.from_events(events, max_turns=2, token_budget=100))
+    assert "hl-budget" in full and "hl-signature" in full and "↻ repeat: the same calls as turn 1" in full
+    with pytest.raises(ValueError):
+        Inspector(token_budget=-1)
+
+
+def test_a_cycle_stopped_by_valve_3_marks_the_cycle_and_the_call_never_run():
     events = [{"event": "start"}]
     for n, (name, tool_input) in enumerate([("read_file", {"path": "a"}), ("get_time", {}),
                                              ("read_file", {"path": "a"})], 1):
@@ -134,8 +154,7 @@ def test_a_cycle_stopped_by_valve_3_marks_the_repeat_the_cycle_and_the_call_neve
     assert rows(run) == [
         row(1, ran(read_a), read_a),
         row(2, ran("get_time({})"), "get_time({})"),
-        row(3, ran(read_a), read_a, ' <span class="hl-badge hl-same">↻ repeat: the same calls as turn 1</span>',
-            "hl-row hl-repeat"),
+        row(3, ran(read_a), read_a),  # the same calls as turn 1, after another turn: no loop yet, not marked
         row(4, '<li class="hl-call hl-not-run"><code>get_time({})</code> — '
                '<span class="hl-refused">not run: the harness stopped first</span></li>', "get_time({})",
             ' <span class="hl-badge hl-cycle">↻ cycle: turns 1–2 again</span>', "hl-row hl-repeat", shown_turns=3),
@@ -488,7 +507,7 @@ def badges(run) -> list[str]:
 
 def test_a_cycle_after_other_turns_names_its_own_first_turn_and_the_calls_the_note_says_were_not_run():
     run = cycle_run(["a", "b", "c", "b"], 2)  # the model went back to b, c: turns 2-3 again
-    assert badges(run) == ["", "", "", "↻ repeat: the same calls as turn 2", "↻ cycle: turns 2–3 again"]
+    assert badges(run) == ["", "", "", "", "↻ cycle: turns 2–3 again"]  # b at turn 4 is no loop yet
     assert repr(run).splitlines()[5] == '5: tool_use read_file({"path":"c"}) (not run: the harness stopped first)'
     run = cycle_run(["a", "b", "c", "a", "b"], 3)  # a, b, c again: the call not run was c
     assert badges(run)[-1] == "↻ cycle: turns 1–3 again"
