@@ -120,14 +120,15 @@ class Notebook:
         return value if isinstance(value, str) else None
 
 
-def listen(folder: str | None) -> tuple[socket.socket, str]:
-    """A listening socket for one check, and the address the kernel connects to."""
+def listen(folder: str | None, seen_as: str | None = None) -> tuple[socket.socket, str]:
+    """A listening socket for one check, and the address the kernel connects to: a Unix socket in `folder`, which
+    the kernel sees as `seen_as` (a sandbox's IPC folder, reached from here through /proc/<pid>/root)."""
     if folder and hasattr(socket, "AF_UNIX"):
-        path = os.path.join(folder, f"judge-{os.urandom(4).hex()}")
+        name = f"judge-{os.urandom(4).hex()}"
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(path)
+        sock.bind(os.path.join(folder, name))
         sock.listen(1)
-        return sock, path
+        return sock, os.path.join(seen_as or folder, name)
     sock = socket.create_server(("127.0.0.1", 0))  # port 0: the system picks a free port and binds it at once
     return sock, f"127.0.0.1:{sock.getsockname()[1]}"
 

@@ -8,6 +8,10 @@ namespace new (no network, its own processes), no capabilities, the system and P
 view mounted read-only where the kit is (so `harness_lib.__file__` leads to the view, never to the teacher's
 checkout), the notebook's own folder and /tmp writable (each a tmpfs of `disk` bytes: nothing written reaches the
 host's disk), and the folders in `hide` that a read-only mount would still show replaced by empty ones.
+`ipc_argv(folder)` adds the kernel's sockets: the folder of its connection file read-only, and a tmpfs of
+IPC_BYTES at IPC where the kernel binds its sockets and the judge its own; `ipc_outside(info)` is that tmpfs as
+the worker reaches it, /proc/<pid>/root/ipc (the pid from bwrap's `--info-fd`). So no folder of the host that the
+kernel can write to is shared with it.
 
 `launch` (`python -I -S grader/sandbox.py --launch SPEC CONNECTION_FILE`, the kernel's command) starts bwrap
 with its arguments passed through a pipe (`--args FD`) and an environment of ENV_KEPT only: the sandbox's pid 1 is
@@ -29,6 +33,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,6 +62,11 @@ ENV_KEPT = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ
 MEMORY = 2 * 2 ** 30  # bytes of address space for each process of the kernel
 PROCESSES = 256  # RLIMIT_NPROC for the kernel's processes (see the module's docstring)
 DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any one file it writes
+# The kernel's sockets (its ZeroMQ channels, the judge's line) live in the sandbox, in a tmpfs of IPC_BYTES at IPC:
+# nothing the kernel writes there reaches the host's disk. The worker reaches them from outside through the
+# sandbox's root, /proc/<pid>/root (`ipc_outside`); the host folder of the connection file is mounted read-only.
+IPC = "/ipc"
+IPC_BYTES = 2 ** 20
 
 
 def sandbox_available() -> str:
@@ -151,12 +161,32 @@ def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, di
     return argv + ["--size", str(disk), "--tmpfs", workdir, "--chdir", workdir, "--setenv", "HOME", "/tmp"]
 
 
+def ipc_argv(connection_folder: str) -> list[str]:
+    """bwrap's arguments for the kernel's sockets: the folder of its connection file read-only, a small tmpfs at IPC
+    for the sockets it binds (the judge's too)."""
+    return ["--ro-bind", connection_folder, connection_folder, "--size", str(IPC_BYTES), "--tmpfs", IPC]
+
+
+def ipc_outside(info_file: Path, timeout: float = 60) -> str:
+    """The sandbox's IPC folder as this side reaches it: /proc/<pid>/root/ipc, the pid being the sandbox's first
+    process as bwrap wrote it to `info_file` (`--info-fd`). Waits for bwrap to write it; TimeoutError else."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid = int(json.loads(info_file.read_text())["child-pid"])
+            return f"/proc/{pid}/root{IPC}"
+        except (OSError, ValueError, KeyError, TypeError):
+            time.sleep(0.02)
+    raise TimeoutError(f"the sandbox did not start within {timeout:g} s")
+
+
 def kernel_spec(spec_dir: Path, argv: list[str], *, memory: int = MEMORY, processes: int = PROCESSES,
-                disk: int = DISK) -> list[str]:
-    """Write the launch spec (bwrap's arguments, the limits) into `spec_dir`, a folder no sandbox shows; -> the
-    kernel's command for jupyter_client's kernel.json."""
+                disk: int = DISK, info: Path | None = None) -> list[str]:
+    """Write the launch spec (bwrap's arguments, the limits, where bwrap writes its info) into `spec_dir`, a folder
+    no sandbox shows; -> the kernel's command for jupyter_client's kernel.json."""
     spec = spec_dir / "launch.json"
-    spec.write_text(json.dumps({"bwrap": argv, "limits": {"memory": memory, "processes": processes, "disk": disk}}))
+    spec.write_text(json.dumps({"bwrap": argv, "limits": {"memory": memory, "processes": processes, "disk": disk},
+                                "info": str(info) if info else None}))
     return [sys.executable, "-I", "-S", str(Path(__file__).resolve()), "--launch", str(spec), "{connection_file}"]
 
 
@@ -174,7 +204,12 @@ def exec_sandboxed(spec: dict, command: list[str]) -> None:
     if prlimit:
         command = [prlimit, f"--as={limits['memory']}", f"--nproc={limits['processes']}",
                    f"--fsize={limits['disk']}", "--", *command]
-    data = "".join(arg + "\0" for arg in spec["bwrap"][1:]).encode()  # the options; the command stays in argv
+    options = spec["bwrap"][1:]
+    if spec.get("info"):  # bwrap writes the sandbox's first pid there (ipc_outside reads it)
+        info = os.open(spec["info"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.set_inheritable(info, True)
+        options = [*options, "--info-fd", str(info)]
+    data = "".join(arg + "\0" for arg in options).encode()  # the options; the command stays in argv
     if len(data) > 60000:  # a pipe holds 64 KiB: more would block here, before bwrap reads it
         raise SystemExit("the sandbox's arguments are too long")
     read, write = os.pipe()

@@ -49,7 +49,8 @@ EXERCISES = ROOT / "exercises"
 if __name__ == "__main__":  # started as a file (`python -I grader/worker.py`): the kit's root on no path yet
     sys.path.insert(0, str(ROOT))
 
-from grader.sandbox import DISK, MEMORY, PROCESSES, kernel_spec, sandbox_argv  # noqa: E402 - once on sys.path
+from grader.sandbox import (DISK, IPC, MEMORY, PROCESSES, ipc_argv, ipc_outside, kernel_spec,  # noqa: E402
+                            sandbox_argv)
 from grader.submissions import source_of  # noqa: E402
 
 RESULT_MARK = "GRADEBOOK-RESULT "
@@ -228,6 +229,7 @@ def _worker(args, graded: str) -> dict:
     # Only an error's name and message are read here, never its traceback: the kernel prints the shortest one
     # (xmode Minimal) instead of formatting a coloured, annotated traceback for every failed check (~0.1 s each).
     km = sockets = None
+    ipc = [None, None]  # the folder of the kernel's sockets: as this process reaches it, as the kernel sees it
     if os.name == "posix":
         # The kernel talks to this process over Unix sockets, not TCP: no port can be taken by another process between
         # the moment it is picked and the moment the kernel binds it, and the sandbox has no network to share.
@@ -236,21 +238,31 @@ def _worker(args, graded: str) -> dict:
 
         sockets = tempfile.mkdtemp(prefix="kit-ipc-")
         atexit.register(shutil.rmtree, sockets, True)
-        name = "python3"
+        ipc[:] = [sockets, sockets]
+        name, manager = "python3", AsyncKernelManager
         if args.sandbox == "bwrap":  # the kernel runs inside bubblewrap
             name = "kit-sandboxed"
             spec = Path(private, "kernels", name)  # (not in the notebook's folder: the kernel would read it there)
             spec.mkdir(parents=True)
-            mb = 2 ** 20
+            mb, info = 2 ** 20, Path(private, "bwrap-info.json")
             bwrap = sandbox_argv(Path.cwd(), args.hide, Path(args.view) if args.view else None,
-                                 disk=args.disk * mb) + ["--bind", sockets, sockets]
-            argv = kernel_spec(spec, bwrap, memory=args.memory * mb, processes=args.processes, disk=args.disk * mb)
+                                 disk=args.disk * mb) + ipc_argv(sockets)
+            argv = kernel_spec(spec, bwrap, memory=args.memory * mb, processes=args.processes, disk=args.disk * mb,
+                               info=info)
             # interrupts go as messages: a signal would reach bwrap, which does not pass it on to the kernel
             (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed",
                                                           "language": "python", "interrupt_mode": "message"}))
             os.environ["JUPYTER_PATH"] = private
-        km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=str(Path(sockets) / "kernel"),
-                                connection_file=str(Path(sockets) / "kernel.json"))
+
+            class manager(AsyncKernelManager):  # noqa: N801 - the sockets are in the sandbox: reached from outside
+                def client(self, **kwargs):
+                    ipc[0] = ipc_outside(info)
+                    self.ip = f"{ipc[0]}/kernel"
+                    return super().client(**kwargs)
+
+            ipc[1] = IPC
+        km = manager(kernel_name=name, transport="ipc", ip=f"{ipc[1]}/kernel",
+                     connection_file=str(Path(sockets) / "kernel.json"))
     client = Capped(nb, km=km, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
                     extra_arguments=["--InteractiveShell.xmode=Minimal",
                                      # the kit being graded first on sys.path, once the kernel has started (not
@@ -309,7 +321,7 @@ def _worker(args, graded: str) -> dict:
             call = judging.check_call(source_of(cell)) if kind == "check" else None
             if call:
                 ready.join()
-                outcome = _judged(client, judging, call, cell_id, index, sockets, args.cell_timeout)
+                outcome = _judged(client, judging, call, cell_id, index, ipc, args.cell_timeout)
                 stopped = outcome.pop("stops", None) or outcome.get("why")
                 report["cells"].append(outcome)
                 continue
@@ -341,14 +353,14 @@ def _worker(args, graded: str) -> dict:
     return report
 
 
-def _judged(client, judging, call: str, cell_id: str, index: int, sockets, cell_timeout: float) -> dict:
+def _judged(client, judging, call: str, cell_id: str, index: int, ipc: list, cell_timeout: float) -> dict:
     """One check, judged in this process: the kernel runs only the line that answers the judge (in place of the
     check cell), and the check's report comes from the judge. A kernel still busy after the judge gave up stops
     the notebook there, as a cell that times out does."""
     import nbformat
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-    listener, address = judging.listen(sockets)
+    listener, address = judging.listen(*ipc)
     deadline = time.monotonic() + cell_timeout
     cell_ended, verdict = threading.Event(), {}
 

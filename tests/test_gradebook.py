@@ -19,6 +19,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -902,6 +903,17 @@ try:
     out["disk"] = "wrote 40 MB"
 except OSError as err:
     out["disk"] = str(err)
+out["ipc"] = {}
+for where, size in ((os.path.join(CONNECTION, "planted.bin"), 1), ("/ipc/planted.bin", 2 * 2 ** 20)):
+    try:
+        with open(where, "wb") as f:
+            f.write(b"x" * size)
+        out["ipc"][where] = "written"
+    except OSError as err:
+        out["ipc"][where] = err.strerror
+import socket
+socket.socket(socket.AF_UNIX).bind("/ipc/kernel-1")  # what the kernel binds there: its sockets
+out["ipc"]["socket"] = sorted(os.listdir("/ipc"))
 print(json.dumps(out))
 """
 
@@ -911,18 +923,22 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     learner's view (no solutions, no .git, no tests, no teacher's docs, no gradebook; the grader's cells and the
     library are there), harness_lib.__file__ leads into it, and no command line, environment or mount of any process
     it can see names a hidden folder or the teacher's environment; its limits are set, and a file over --disk stops
-    at the limit without reaching the host's disk."""
+    at the limit without reaching the host's disk; the kernel's socket folders take no file from it."""
     from grader import sandbox
 
     bwrap_or_skip()
     view, work = sandbox.learner_view(tmp_path / "view"), tmp_path / "work"
     work.mkdir()
-    argv = sandbox.sandbox_argv(work, [], view, disk=16 * 2 ** 20)
-    spec = {"bwrap": argv, "limits": {"memory": 2 ** 31, "processes": 100, "disk": 16 * 2 ** 20}}
+    connection = tmp_path / "kit-ipc-test"  # the folder of the kernel's connection file, as the worker makes it
+    connection.mkdir()
+    (connection / "kernel.json").write_text("{}")
+    argv = sandbox.sandbox_argv(work, [], view, disk=16 * 2 ** 20) + sandbox.ipc_argv(str(connection))
+    spec = {"bwrap": argv, "limits": {"memory": 2 ** 31, "processes": 100, "disk": 16 * 2 ** 20},
+            "info": str(tmp_path / "info.json")}
     code = ("import sys\nsys.path.insert(0, sys.argv[1])\nfrom grader.sandbox import exec_sandboxed\n"
             "import json\nexec_sandboxed(json.loads(sys.argv[2]), [sys.executable, '-c', 'exec(eval(input()))'])\n")
     env = dict(os.environ, TEACHER_SECRET_PLACE=str(ROOT / "exercises" / "solutions"), HARNESS_OFFLINE="1")
-    probe = repr(f"KIT = {str(ROOT)!r}\n" + PROBE)  # on stdin, one line: the probe's own command line names nothing
+    probe = repr(f"KIT = {str(ROOT)!r}\nCONNECTION = {str(connection)!r}\n" + PROBE)  # on stdin, one line: the probe's own command line names nothing
     run = subprocess.run([sys.executable, "-I", "-c", code, str(ROOT), json.dumps(spec)], input=probe + "\n",
                          capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0, run.stderr[-2000:]
@@ -937,6 +953,12 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     assert seen["texts"] and not named, named
     assert seen["limits"] == [2 ** 31, 100, 16 * 2 ** 20]
     assert seen["disk"] != "wrote 40 MB" and not (work / "big.bin").exists()
+    # the kernel's sockets: its connection file's folder takes no file; its own IPC tmpfs takes sockets, and at most
+    # IPC_BYTES of anything else, none of it on the host's disk; bwrap said which process the worker reaches it by
+    assert seen["ipc"] == {str(connection / "planted.bin"): "Read-only file system",
+                           "/ipc/planted.bin": "No space left on device", "socket": ["kernel-1", "planted.bin"]}, seen
+    assert sorted(p.name for p in connection.iterdir()) == ["kernel.json"]
+    assert re.fullmatch(r"/proc/\d+/root/ipc", sandbox.ipc_outside(tmp_path / "info.json", timeout=1))
 
 
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
