@@ -169,6 +169,27 @@ def stop_group(pid: int) -> None:
         os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
+def how_it_ended(km, sandbox: str) -> str:
+    """" (killed by SIGABRT)", " (exit status 3)": how the kernel's process ended, as far as this side can tell
+    (bwrap reports a child killed by signal n as exit status 128 + n); "" when it cannot tell. A limit that kills
+    outright is named: SIGXFSZ is the --disk limit on one file (Python itself ignores it: a kernel gets OSError)."""
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    try:
+        code = process.wait(timeout=2) if process is not None else None
+    except Exception:  # noqa: BLE001 - still running, or not a process we can wait for: nothing to say
+        return ""
+    if code is None:
+        return ""
+    number = -code if code < 0 else code - 128 if sandbox == "bwrap" and 128 < code < 160 else None
+    if number is None:
+        return f" (exit status {code})"
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    return f" (killed by {name}{': the disk limit (--disk: one file)' if name == 'SIGXFSZ' else ''})"
+
+
 def seal_call(nonce: str) -> str:
     """The snippet run in the kernel: the pristine fingerprint function, defined afresh, called, then removed."""
     return (SEAL + f"\n__gradebook_seal({str(EXERCISES)!r})  # {nonce}\n"
@@ -332,7 +353,7 @@ def _worker(args, graded: str) -> dict:
                 report["cells"].append({"id": cell_id, "kind": kind, "status": "timeout", "why": stopped})
                 continue
             except DeadKernelError:
-                stopped = f"the kernel died in cell '{cell_id}'"
+                stopped = f"the kernel died in cell '{cell_id}'{how_it_ended(client.km, args.sandbox)}"
                 report["cells"].append({"id": cell_id, "kind": kind, "status": "died", "why": stopped})
                 continue
             text = "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream")
@@ -380,7 +401,8 @@ def _judged(client, judging, call: str, cell_id: str, index: int, ipc: list, cel
     except CellTimeoutError:
         stopped = ("timeout", f"cell '{cell_id}' still running after {cell_timeout:g} s: stopped there")
     except DeadKernelError:
-        stopped = ("died", f"the kernel died in cell '{cell_id}'")
+        ended = how_it_ended(client.km, "bwrap" if ipc[1] == IPC else "")
+        stopped = ("died", f"the kernel died in cell '{cell_id}'{ended}")
     finally:
         cell_ended.set()
         judge.join()

@@ -1199,6 +1199,31 @@ def test_a_kernel_that_fakes_its_checks_gets_no_pass_and_no_points(graded):
 @SLOW
 def test_the_older_forgeries_get_no_pass_and_say_what_happened(graded):
     rows = {file.split("/")[0]: row for file, row in graded["rows"].items()}
-    assert "the kernel died in cell 'policy'" in rows["otto"]["failed_criteria"] + rows["otto"]["reason"], rows["otto"]
+    # how its process ended, as far as the worker can tell (os._exit(0))
+    assert "the kernel died in cell 'policy' (exit status 0)" in rows["otto"]["failed_criteria"] + rows["otto"]["reason"], \
+        rows["otto"]
     eve = rows["eve"]  # the judge compares the plain strings: "?" is no tier
     assert eve["verdict"] == "FAIL" and "✗ POLICY['get_time'] == 'allow'" in eve["failed_criteria"], eve
+
+
+def test_how_a_dead_kernel_ended_is_said_in_its_row():
+    """grader/worker.py's how_it_ended, on the kernel's process as the kernel manager holds it: a signal by name
+    (bwrap reports a child killed by signal n as exit status 128 + n), the --disk limit's own signal named as that
+    limit, an exit status as it is, and nothing when the process cannot be waited for."""
+    from types import SimpleNamespace
+
+    from grader.worker import how_it_ended
+
+    def km(code):
+        def wait(timeout):
+            if code is None:
+                raise subprocess.TimeoutExpired("kernel", timeout)
+            return code
+        return SimpleNamespace(provisioner=SimpleNamespace(process=SimpleNamespace(wait=wait)))
+
+    assert how_it_ended(km(-6), "") == " (killed by SIGABRT)"
+    assert how_it_ended(km(134), "bwrap") == " (killed by SIGABRT)"
+    assert how_it_ended(km(128 + 25), "bwrap") == " (killed by SIGXFSZ: the disk limit (--disk: one file))"
+    assert how_it_ended(km(134), "") == " (exit status 134)"  # without bwrap, 134 is what the process returned
+    assert how_it_ended(km(0), "bwrap") == " (exit status 0)"
+    assert how_it_ended(km(None), "bwrap") == "" and how_it_ended(None, "") == ""
