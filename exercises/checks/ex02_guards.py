@@ -191,10 +191,12 @@ async def check_turn_cap(ns: dict) -> None:
          _t("ex02.turn_cap.return_max_turns_result"),
          follows=broke or (miscount and got is not None and got[0] == "max_turns"))  # the cap fired a turn off
     text = res.text.strip() if res is not None and isinstance(res.text, str) else ""
-    own = bool(text) and text not in await model_texts(res, "never-ends", TOOLS_2)
+    models = await model_texts(res, "never-ends", TOOLS_2) if res is not None else set()
+    own = bool(text) and text not in models
     c.ok(own and says_stop(text, "max_turns", (3,)),
          _t("ex02.turn_cap.text_says_harness_stopped") + (_t("ex02.turn_cap.it_says", text=text[:80]) if res else ""),
          _problem_hint(r) if r.problem else
+         _t("ex02.turn_cap.empty_as_the_models") if not text and "" in models else
          _t("ex02.turn_cap.give_a_stop_sentence") if not text else
          _t("ex02.turn_cap.not_the_models_text") if not own else
          _t("ex02.turn_cap.name_the_cap_and_its_limit"),

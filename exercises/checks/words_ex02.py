@@ -88,6 +88,10 @@ MESSAGES = {
             "its text says the harness stopped the run: it names the turn cap and its limit (3)",
         "ex02.turn_cap.give_a_stop_sentence":
             'give the caller a sentence, e.g. f"Stopped by the harness: turn cap of {max_turns} reached."',
+        "ex02.turn_cap.empty_as_the_models":
+            "the text is empty (so is the model's own text at the cap: its last response asks for tools, and "
+            "final_text gives ''): say in your words that the harness stopped the run, e.g. "
+            'f"Stopped by the harness: turn cap of {max_turns} reached."',
         # (also in ex03_budget.py)
         "ex02.turn_cap.history_can_be_continued":
             "the history it returns can be continued (no tool_use left without its tool_result)",
@@ -270,6 +274,10 @@ MESSAGES = {
             "su texto dice que el arnés detuvo la ejecución: nombra el tope de turnos y su límite (3)",
         "ex02.turn_cap.give_a_stop_sentence":
             'dale una frase a quien llama, p. ej. f"El arnés se detuvo: llegó al tope de turnos de {max_turns}."',
+        "ex02.turn_cap.empty_as_the_models":
+            "el texto está vacío (también lo está el del propio modelo en el tope: su última respuesta pide "
+            "herramientas, y final_text da ''): di con tus palabras que el arnés detuvo la ejecución, p. ej. "
+            'f"El arnés se detuvo: llegó al tope de turnos de {max_turns}."',
         # (also in ex03_budget.py)
         "ex02.turn_cap.history_can_be_continued":
             "el historial que devuelve se puede continuar (ningún tool_use se queda sin su tool_result)",
