@@ -13,8 +13,8 @@ One lesson concept per module (see docs/architecture.md):
     widget    widget_approver             the Approve / Reject buttons in JupyterLab
     trace     Transcript                  the printed transcript and its JSONL record
 
-And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), headless (which
-button the kit's automated runs press, where nobody can click), offline (the offline model).
+And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), offline (the offline
+model).
 """
 
 import sys

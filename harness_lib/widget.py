@@ -6,8 +6,8 @@ the kernel's event loop, so the click can get through. No answer within the time
 is a no at once and ends the run. On an ipykernel too old to deliver a click while a cell waits
 (6 and older) it asks in a text box instead (approval's ``[y/N]`` question).
 
-In the kit's automated runs nobody can click: there the approver presses the real button itself,
-which button being harness_lib.headless's one decision (``HARNESS_AUTO_APPROVE``).
+Where nobody is at the screen to click (CI, a demonstration on a projector), ``HARNESS_AUTO_APPROVE=approve``
+or ``reject`` makes every approval press that real button itself.
 
 NOT handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async) cell
 deadlocks. The text-box fallback has no timeout. If the page is closed, or the widget manager failed
@@ -25,7 +25,9 @@ import re
 
 from . import lang
 from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
-from .headless import AUTO_CHOICES, headless_click
+
+CHOICES = ("approve", "reject")
+"""The two buttons, by what they decide."""
 
 
 def _check_timeout(value, what: str) -> float:
@@ -33,6 +35,15 @@ def _check_timeout(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{what} must be a finite number of seconds > 0, not {value!r}")
     return float(value)
+
+
+def _nobody_here() -> str:
+    """``HARNESS_AUTO_APPROVE`` (read at each call): ``"approve"`` or ``"reject"``, the button every approval presses
+    when nobody is at the screen; ``""`` (unset or empty) when a person clicks. Any other value: ValueError."""
+    auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
+    if auto not in ("", *CHOICES):
+        raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve' or 'reject', not {auto!r}")
+    return auto
 
 
 def _timeout_from_environment(default: float | None) -> float | None:
@@ -99,15 +110,13 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
       ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
       outside a kernel); tests pass their own.
 
-    Environment switches, for the kit's headless runs (nbval, CI) where nobody can click (read at each call;
-    ``click`` wins over them):
+    Environment switches, for a run where nobody is at the screen to click (CI, a demonstration on a
+    projector; read at each call; ``click`` wins over them):
 
-    - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
+    - ``HARNESS_AUTO_APPROVE=approve|reject``: every approval clicks that real button itself
       (``button.click()``), so the same handler runs and the printed output is the same as after a
-      human click. (This works on any kernel: the click needs no message.)
-    - ``HARNESS_AUTO_APPROVE=notebook``: click the next button of the notebook's list, given by
-      ``harness_lib.notebook.setup(headless_clicks=[...])`` (see harness_lib.headless), so a lesson
-      can show a rejection under nbval too; an empty list is a ``ValueError``.
+      person's click. (This works on any kernel: the click needs no message.) Any other value that is
+      not empty is a ``ValueError`` (the loop counts that as a no).
     - unset or empty: wait for a person.
     - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
       finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
@@ -132,7 +141,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         def __repr__(self) -> str:
             return self._text_form
 
-    if click not in (None, *AUTO_CHOICES):
+    if click not in (None, *CHOICES):
         raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
     if timeout is not None:
         timeout = _check_timeout(timeout, "timeout")
@@ -141,7 +150,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
         wait = _timeout_from_environment(timeout)
-        auto = "" if click else headless_click()  # the kit's automated runs: see harness_lib.headless
+        auto = "" if click else _nobody_here()
 
         action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
         version = kernel_version()
@@ -192,7 +201,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         reject_button.on_click(on_click)
         IPython.display.display(box)
 
-        if click or auto:  # a demonstration, or a headless run: press the real button, exactly as a person would
+        if click or auto:  # a demonstration, or nobody at the screen: press the real button, as a person would
             (approve_button if (click or auto) == "approve" else reject_button).click()
 
         deadline = None if wait is None else loop.time() + wait

@@ -41,6 +41,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+import kernel_clicker
+
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / ".test-output"  # the one folder a test run writes into the kit (git-ignored; docs/development.md)
 ARTIFACTS = OUTPUT / "screenshots"
@@ -200,7 +202,8 @@ def start_lab(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(values))
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "HARNESS_")) and k != "ANTHROPIC_API_KEY"}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("JUPYTER", "HARNESS_")) and k not in ("ANTHROPIC_API_KEY", "KIT_TEST_CLICKS")}
     if os.environ.get("KIT_TEST_KERNEL_SERVER"):  # the test session's forked kernels (tests/kernel_forks.py)
         env["JUPYTER_PATH"] = os.environ["JUPYTER_PATH"]
     env.update(
@@ -216,6 +219,7 @@ def start_lab(
         HARNESS_OFFLINE="1",
     )
     env.update(kernel_env or {})
+    kernel_clicker.write_kernel_config(dirs["ipython"])  # idle until a Run All names its notebook (RunAll below)
 
     port, token = free_port(), secrets.token_hex(16)
     cmd = [
@@ -558,9 +562,10 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
 # --- Run All, once per notebook and test session ---------------------------------------------------
 
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.py's approval cases
-# Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
-# conftest.py): each approval clicks the next button its notebook names (setup(headless_clicks=[...])).
-RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
+# Before Run All, each notebook's kernel gets these, and KIT_TEST_CLICKS names the notebook (read_run_all), as under
+# nbval (the repo's conftest.py): the kernel's clicker presses the buttons the committed run shows pressed
+# (tests/kernel_clicker.py).
+RUN_ALL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~10-20 s here
 # Lessons that tests/test_browser_rerun.py runs (Run All, then every cell again), one per edition: lesson 02 is the
 # one that promises any cell can be re-run. test_browser.py runs Run All on the other English lessons.
@@ -724,7 +729,7 @@ def committed_stdouts(path: str) -> list[str]:
 def read_run_all(nb: NotebookView, env: dict[str, str] = RUN_ALL_ENV, run: RunAll | None = None) -> RunAll:
     """Set `env` in the kernel, Run All, wait for the kernel and the widgets, and read the cells into `run`."""
     run = run if run is not None else RunAll(nb.path, dict(env))
-    nb.set_kernel_env(env)  # e.g. RUN_ALL_ENV: approval cells click their own button, as under nbval
+    nb.set_kernel_env({**env, "KIT_TEST_CLICKS": nb.path})  # the clicker presses this notebook's buttons
     run.finished = nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000)
     if not run.finished:
         return run

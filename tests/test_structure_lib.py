@@ -12,7 +12,7 @@ MAX_LINES = 500
 
 # The modules a learner reads alongside the lessons (docs/architecture.md), and the ones split out of them.
 TEXTBOOK = ["loop", "valves", "tools", "approval", "trace", "client"]
-SPLIT_OUT = ["sandbox", "widget", "headless"]
+SPLIT_OUT = ["sandbox", "widget"]
 
 # Imports that point back up, each looked up only when used (inside a function, never at import), each with the
 # reason it exists. Anything else that closes a cycle fails test_no_import_cycle.
@@ -162,8 +162,7 @@ def _code_strings_and_names(module: str) -> set[str]:
 ONE_PLACE = {
     "dir_fd": "sandbox",                 # the no-link walk, one folder at a time
     "ipywidgets": "widget",              # the JupyterLab buttons
-    "HARNESS_AUTO_APPROVE": "headless",  # who clicks when nobody can
-    "_headless_clicks": "headless",
+    "HARNESS_AUTO_APPROVE": "widget",    # the one button pressed when nobody is at the screen
 }
 
 
