@@ -29,6 +29,14 @@ from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_lin
 CHOICES = ("approve", "reject")
 """The two buttons, by what they decide."""
 
+GO_ON = """(function go(tries) {
+  const cell = element.closest('.jp-Cell');  // (element: this output, in JupyterLab's page once it is drawn)
+  if (!cell) { if (tries > 0) setTimeout(() => go(tries - 1), 50); return; }
+  const next = cell.nextElementSibling;
+  if (next && next.classList.contains('jp-Cell')) next.focus();
+})(40);"""
+"""After a person's click: the keyboard goes on from the cell below the approval cell (JupyterLab runs it)."""
+
 
 def _check_timeout(value, what: str) -> float:
     """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
@@ -91,6 +99,12 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
       of 16 spaces or more as its count, ``\\u0020{20000}``): the person must see exactly what they
       approve. A long action is followed by its identity in short (approval.question), right above
       the buttons. A second click decides nothing.
+    - After a person's click in the page (not ``button.click()`` in code, which sends no message), the keyboard
+      goes on from the cell below: the box gets one more child, an Output widget holding ``GO_ON``, a script that
+      JupyterLab runs (a widget's outputs are trusted) and that focuses that cell, so Shift+Enter runs on from
+      there instead of running the approval cell again. It lives in the widget, not in the cell's outputs, so a
+      saved notebook holds no script. Where no script runs (another front end), the focus stays where the click
+      left it: on the page, and Shift+Enter does nothing until you click into the notebook.
     - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
       120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
       waits forever, and only an explicit ``None`` in code can ask for that.
@@ -197,8 +211,20 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
             box.layout.display = "none"  # the printed line is the decision's one record on the page
             return line
 
-        approve_button.on_click(on_click)
-        reject_button.on_click(on_click)
+        def give_the_keyboard_back() -> None:  # runs on the event loop's thread, after a click in the page
+            if len(box.children) == 2:  # once: the first click decides
+                go_on = widgets.Output()
+                go_on.outputs = ({"output_type": "display_data", "data": {"application/javascript": GO_ON},
+                                  "metadata": {}},)
+                box.children += (go_on,)
+
+        def clicked_in_the_page(button, content, buffers) -> None:  # a subshell thread too, like on_click
+            if content.get("event") == "click":
+                loop.call_soon_threadsafe(give_the_keyboard_back)
+
+        for button in (approve_button, reject_button):
+            button.on_click(on_click)
+            button.on_msg(clicked_in_the_page)  # a person's click (button.click() in code sends no message)
         IPython.display.display(box)
 
         if click or auto:  # a demonstration, or nobody at the screen: press the real button, as a person would

@@ -517,6 +517,30 @@ class NotebookView:
             self.page.set_viewport_size(size)
 
 
+def focus_goes_on(nb, gate: int) -> dict:
+    """After a person's click has decided cell `gate`: wait (at most 15 s) until the keyboard focus is in the notebook
+    on a cell below it, then the notebook's active cell and focus (focus_state). The approver's one front-end step
+    (harness_lib.widget.GO_ON) lives in a widget's output, never in the cell's own outputs: a saved notebook has no
+    script in it (checked here on the notebook's model, what Save writes)."""
+    try:
+        nb.page.wait_for_function(
+            f"() => {{ const a = document.activeElement; return !!(a && a.closest('.jp-Notebook'))"
+            f" && {nb._js}.content.activeCellIndex > {gate}; }}", timeout=15_000)
+    except Exception:  # (playwright's TimeoutError) the assertions below say what the page shows instead
+        pass
+    saved = nb.page.evaluate(f"() => JSON.stringify({nb._js}.content.model.cells.get({gate}).toJSON().outputs)")
+    assert "application/javascript" not in saved and "GO_ON" not in saved, saved[:2000]
+    return focus_state(nb)
+
+
+def focus_state(nb) -> dict:
+    """The notebook's active cell and whether the keyboard focus is inside the notebook."""
+    return nb.page.evaluate(
+        f"() => {{ const nb = {nb._js}; const a = document.activeElement;"
+        " return {active: nb.content.activeCellIndex, focus: a ? a.tagName : null,"
+        " inNotebook: !!(a && a.closest('.jp-Notebook'))}; }")
+
+
 def tool_root_copy(folder: Path) -> Path:
     """`folder` filled with a copy of workspace/ (README.md, notes/, ...) and an empty scratch/: the tools' root
     for a test's kernels, so a test never writes into the kit's own workspace/."""

@@ -303,7 +303,7 @@ def text(label) -> str:
 
 def parts(box):
     """(label, approve_button, reject_button) of one displayed approval box."""
-    label, row = box.children
+    label, row = box.children[:2]
     approve_button, reject_button = row.children
     return label, approve_button, reject_button
 
@@ -506,6 +506,43 @@ def test_widget_approver_two_quick_clicks_first_one_wins(shown, capsys):
 
     assert asyncio.run(main()) is True
     assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
+
+
+def page_click(button) -> None:
+    """What a click in JupyterLab delivers to the kernel: the widget's comm message {"event": "click"}."""
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
+
+
+@pytest.mark.parametrize("by_page", [True, False])
+def test_a_click_in_the_page_gives_the_keyboard_back_to_the_notebook(shown, capsys, by_page):
+    """A person's click (a message from the page) adds one Output widget holding widget.GO_ON, the script that focuses
+    the cell below; a click by code (button.click()) sends no message and adds nothing. Never in the cell's outputs:
+    only the box (one display) is displayed."""
+    async def main():
+        task = asyncio.create_task(widget_approver(timeout=5)(*ACTION))
+        while not shown:
+            await asyncio.sleep(0.001)
+        _, approve_button, reject_button = parts(shown[0])
+        click = page_click if by_page else type(approve_button).click
+        thread = threading.Thread(target=click, args=(approve_button,))  # as a kernel subshell thread delivers it
+        thread.start()
+        thread.join()
+        result = await task
+        click(reject_button)  # a second click decides nothing and adds no second script
+        await asyncio.sleep(0.01)
+        return result
+
+    assert asyncio.run(main()) is True
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
+    box = shown[0]
+    assert len(shown) == 1
+    if by_page:
+        (go_on,) = box.children[2:]
+        assert go_on.outputs == ({"output_type": "display_data", "data": {"application/javascript": widget.GO_ON},
+                                  "metadata": {}},)
+        assert "element.closest('.jp-Cell')" in widget.GO_ON and "next.focus()" in widget.GO_ON
+    else:
+        assert len(box.children) == 2
 
 
 def test_widget_approver_needs_no_ipywidgets_import_at_module_level():
