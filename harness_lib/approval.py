@@ -16,7 +16,8 @@ words say so: the decision line reads ``→ not approved (no answer ...)`` where
 text for every no, ``REJECTED_MESSAGE`` ("Not approved ..."): it never claims that someone said no.
 
 Two approvers live here, and what every approver shares (the one line that shows the pending
-action, the one line that states a decision, ``REJECTED_MESSAGE``, ``ApprovalInterrupted``):
+action, the one line that states a decision, ``ApprovalInterrupted``). ``REJECTED_MESSAGE`` is the loop's
+(harness_lib.loop writes every tool_result); ``from harness_lib.approval import REJECTED_MESSAGE`` still finds it:
 
 - ``terminal_approver``            -- prints the action, reads a line; only ``y`` / ``yes`` approves.
 - ``scripted_approver(decisions)`` -- answers from a list; for tests and for the lessons' demonstrations.
@@ -57,14 +58,8 @@ import threading
 import unicodedata
 
 from . import lang
+from .loop import REJECTED_MESSAGE  # noqa: F401 - the loop's words after a no; the exercises import it from here
 from .trace import compact, show_call, show_field, visible_text
-
-REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
-"""The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
-
-Neutral on purpose: an approver answers only True / False, so the loop cannot tell a person's no from
-silence, and the model must not be told "you declined" when nobody did. English in every edition: it
-is for the model, not for the person (see harness_lib.lang)."""
 
 
 class ApprovalInterrupted(asyncio.CancelledError):
