@@ -23,7 +23,7 @@ action, the one line that states a decision, ``ApprovalInterrupted``). ``REJECTE
 - ``scripted_approver(decisions)`` -- answers from a list; for tests and for the lessons' demonstrations.
 
 The third, ``widget_approver(timeout=...)`` (Approve / Reject buttons in JupyterLab), is
-harness_lib.widget's one idea; ``from harness_lib.approval import widget_approver`` still finds it.
+harness_lib.widget's one idea, built on this module (which does not import it back).
 
 Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) leaves the
 action not approved and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
@@ -281,17 +281,3 @@ def scripted_approver(decisions):
 
     approve.asked = []
     return approve
-
-
-def __getattr__(name: str):
-    """``approval.widget_approver``: the JupyterLab approver, which lives in harness_lib.widget.
-
-    Looked up on first use, not imported at the top: widget.py is built on this module (it imports
-    it), so this one must not import it back. The exercises' setup cells (locked by checks.lock) import
-    it from here; new code imports it from harness_lib.widget.
-    """
-    if name == "widget_approver":
-        from .widget import widget_approver
-
-        return widget_approver
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

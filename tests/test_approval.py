@@ -23,8 +23,8 @@ from harness_lib.approval import (
     describe,
     scripted_approver,
     terminal_approver,
-    widget_approver,
 )
+from harness_lib.widget import widget_approver
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hi"})
 SHOWN = 'write_file({"path":"scratch/a.txt","content":"hi"})'
@@ -552,13 +552,10 @@ def test_widget_approver_needs_no_ipywidgets_import_at_module_level():
         assert not any("ipywidgets" in line or "IPython" in line for line in top_level), module.__name__
 
 
-def test_approval_still_hands_out_the_widget_approver():
-    """The exercises' locked setup cells import widget_approver from harness_lib.approval."""
-    from harness_lib.approval import widget_approver as from_approval
-
-    assert from_approval is widget.widget_approver is widget_approver
-    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
-        approval.nothing_here  # noqa: B018
+def test_the_widget_approver_lives_in_widget_only():
+    """widget.py is built on approval.py, which does not hand the widget approver out (no import back, no circle)."""
+    assert widget.widget_approver is widget_approver
+    assert not hasattr(approval, "widget_approver")
 
 
 def test_widget_approver_label_shows_invisible_characters_escaped(shown, monkeypatch, capsys):
