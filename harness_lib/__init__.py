@@ -3,6 +3,7 @@
 One lesson concept per module (see docs/architecture.md):
 
     client    make_client(), MODEL        the real anthropic SDK, live or backed by the offline model
+    model     MODEL                       which model the kit asks for (HARNESS_MODEL)
     loop      run_bare(), run_agent()     the stop_reason loop, bare and with its four valves
     valves    tokens_of(), signature_of(), find_cycle()
     tools     TOOLS, make_tool_impls()    the toy tools, and run_tool(): where every tool call runs

@@ -40,8 +40,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from .client import MODEL
 from .lang import english
+from .model import MODEL
 from .tools import HIGH_IMPACT, arun_tool, check_call
 from .valves import find_cycle, signature_of, tokens_of
 

@@ -12,7 +12,7 @@ MAX_LINES = 500
 
 # The modules a learner reads alongside the lessons (docs/architecture.md), and the ones split out of them.
 TEXTBOOK = ["loop", "valves", "tools", "approval", "trace", "client"]
-SPLIT_OUT = ["sandbox", "widget"]
+SPLIT_OUT = ["sandbox", "widget", "model"]
 
 
 
