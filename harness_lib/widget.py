@@ -36,6 +36,9 @@ GO_ON = """(function go(tries) {
   if (next && next.classList.contains('jp-Cell')) next.focus();
 })(40);"""
 """After a person's click: the keyboard goes on from the cell below the approval cell (JupyterLab runs it)."""
+GO_ON_FOR = 30.0
+"""Seconds the script stays in the page (time enough to run it); then its widget is closed, so a page reloaded later,
+which draws the kernel's widgets again, does not move the focus again."""
 
 
 def _check_timeout(value, what: str) -> float:
@@ -103,7 +106,8 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
       goes on from the cell below: the box gets one more child, an Output widget holding ``GO_ON``, a script that
       JupyterLab runs (a widget's outputs are trusted) and that focuses that cell, so Shift+Enter runs on from
       there instead of running the approval cell again. It lives in the widget, not in the cell's outputs, so a
-      saved notebook holds no script. Where no script runs (another front end), the focus stays where the click
+      saved notebook holds no script, and that widget is closed ``GO_ON_FOR`` (30) s later, so a page reloaded
+      after that does not run it again. Where no script runs (another front end), the focus stays where the click
       left it: on the page, and Shift+Enter does nothing until you click into the notebook.
     - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
       120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
@@ -217,6 +221,11 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
                 go_on.outputs = ({"output_type": "display_data", "data": {"application/javascript": GO_ON},
                                   "metadata": {}},)
                 box.children += (go_on,)
+                loop.call_later(GO_ON_FOR, forget, go_on)
+
+        def forget(go_on) -> None:
+            box.children = tuple(child for child in box.children if child is not go_on)
+            go_on.close()
 
         def clicked_in_the_page(button, content, buffers) -> None:  # a subshell thread too, like on_click
             if content.get("event") == "click":

@@ -514,10 +514,13 @@ def page_click(button) -> None:
 
 
 @pytest.mark.parametrize("by_page", [True, False])
-def test_a_click_in_the_page_gives_the_keyboard_back_to_the_notebook(shown, capsys, by_page):
+def test_a_click_in_the_page_gives_the_keyboard_back_to_the_notebook(shown, monkeypatch, capsys, by_page):
     """A person's click (a message from the page) adds one Output widget holding widget.GO_ON, the script that focuses
-    the cell below; a click by code (button.click()) sends no message and adds nothing. Never in the cell's outputs:
-    only the box (one display) is displayed."""
+    the cell below, and closes it GO_ON_FOR seconds later (a reloaded page must not run it again); a click by code
+    (button.click()) sends no message and adds nothing. Never in the cell's outputs: only the box is displayed."""
+    monkeypatch.setattr(widget, "GO_ON_FOR", 0.05)
+    seen = {}
+
     async def main():
         task = asyncio.create_task(widget_approver(timeout=5)(*ACTION))
         while not shown:
@@ -530,19 +533,21 @@ def test_a_click_in_the_page_gives_the_keyboard_back_to_the_notebook(shown, caps
         result = await task
         click(reject_button)  # a second click decides nothing and adds no second script
         await asyncio.sleep(0.01)
+        seen["children"] = shown[0].children[2:]
+        await asyncio.sleep(0.1)  # past GO_ON_FOR
         return result
 
     assert asyncio.run(main()) is True
     assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
-    box = shown[0]
-    assert len(shown) == 1
+    assert len(shown) == 1 and len(shown[0].children) == 2
     if by_page:
-        (go_on,) = box.children[2:]
+        (go_on,) = seen["children"]
         assert go_on.outputs == ({"output_type": "display_data", "data": {"application/javascript": widget.GO_ON},
                                   "metadata": {}},)
         assert "element.closest('.jp-Cell')" in widget.GO_ON and "next.focus()" in widget.GO_ON
+        assert go_on.comm is None, "closed once the page has had time to run it"
     else:
-        assert len(box.children) == 2
+        assert seen["children"] == ()
 
 
 def test_widget_approver_needs_no_ipywidgets_import_at_module_level():
