@@ -8,8 +8,10 @@ this file and nothing of tests/:
 - Graded and tested runs are offline and deterministic, even on a machine with ANTHROPIC_API_KEY set
   (set HARNESS_OFFLINE=0 yourself to run the notebooks against Claude).
 - A git-ignored .env file is not read (PYTHON_DOTENV_DISABLED=1, see harness_lib.client.load_env_file).
-- Nobody clicks in a headless run, so each approval button is clicked by the approver itself:
-  HARNESS_AUTO_APPROVE=notebook clicks the button the notebook names (see harness_lib.headless).
+- Nobody clicks in a test run. In the kit (not in a learner's copy, which has no tests/ folder), the kernels
+  nbval starts load tests/kernel_clicker.py, which presses the buttons each lesson's committed run shows
+  pressed (IPYTHONDIR points at a configuration that loads it; KIT_TEST_CLICKS names the notebook while its
+  kernel starts). The exercises need no clicks: their approvals are scripted or press their own button.
   Kernels started by nbval inherit this process's environment.
 - pyproject's `--nbval-sanitize-with=tests/sanitize.cfg` is relative to the root: it is resolved here, so a
   notebook gives the same result run from the root, from its own folder, or by an absolute path from elsewhere.
@@ -19,17 +21,46 @@ plugin, the browser tests' shared JupyterLab) in tests/conftest.py and tests/sui
 copy of the exercises does not have.
 """
 
+import atexit
 import importlib.util
 import os
+import runpy
+import shutil
+import tempfile
 from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+CLICKER = ROOT / "tests" / "kernel_clicker.py"  # test plumbing: not in a learner's copy
 
 # Loaded only if installed, so a pytest without nbval still runs (and says the --nbval options are unknown).
 pytest_plugins = [name for name in ("nbval.plugin",) if importlib.util.find_spec(name.partition(".")[0])]
 
 os.environ.setdefault("HARNESS_OFFLINE", "1")
-os.environ.setdefault("HARNESS_AUTO_APPROVE", "notebook")
 os.environ.setdefault("PYTHON_DOTENV_DISABLED", "1")  # a learner's .env (API key) is not read by tests
 os.environ.pop("HARNESS_SCENARIO", None)
+
+if CLICKER.exists() and not os.environ.get("KIT_TEST_IPYTHONDIR"):  # once per test run (its processes inherit it)
+    _ipython_dir = tempfile.mkdtemp(prefix="kit-ipython-")
+    runpy.run_path(str(CLICKER))["write_kernel_config"](Path(_ipython_dir))
+    os.environ["KIT_TEST_IPYTHONDIR"] = os.environ["IPYTHONDIR"] = _ipython_dir
+    atexit.register(shutil.rmtree, _ipython_dir, True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    """While a notebook's first cell is set up (nbval starts its kernel then), KIT_TEST_CLICKS names the notebook,
+    from the root: the kernel's clicker presses that notebook's buttons (tests/kernel_clicker.py)."""
+    path = Path(str(item.path)).resolve()
+    named = CLICKER.exists() and path.suffix == ".ipynb" and path.is_relative_to(ROOT)
+    if named:
+        os.environ["KIT_TEST_CLICKS"] = path.relative_to(ROOT).as_posix()
+    try:
+        yield
+    finally:
+        if named:
+            os.environ.pop("KIT_TEST_CLICKS", None)
 
 
 def pytest_configure(config):

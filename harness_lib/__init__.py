@@ -3,6 +3,7 @@
 One lesson concept per module (see docs/architecture.md):
 
     client    make_client(), MODEL        the real anthropic SDK, live or backed by the offline model
+    model     MODEL                       which model the kit asks for (HARNESS_MODEL)
     loop      run_bare(), run_agent()     the stop_reason loop, bare and with its four valves
     valves    tokens_of(), signature_of(), find_cycle()
     tools     TOOLS, make_tool_impls()    the toy tools, and run_tool(): where every tool call runs
@@ -13,8 +14,8 @@ One lesson concept per module (see docs/architecture.md):
     widget    widget_approver             the Approve / Reject buttons in JupyterLab
     trace     Transcript                  the printed transcript and its JSONL record
 
-And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), headless (which
-button the kit's automated runs press, where nobody can click), offline (the offline model).
+And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), offline (the offline
+model).
 """
 
 import sys

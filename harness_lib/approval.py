@@ -16,13 +16,14 @@ words say so: the decision line reads ``→ not approved (no answer ...)`` where
 text for every no, ``REJECTED_MESSAGE`` ("Not approved ..."): it never claims that someone said no.
 
 Two approvers live here, and what every approver shares (the one line that shows the pending
-action, the one line that states a decision, ``REJECTED_MESSAGE``, ``ApprovalInterrupted``):
+action, the one line that states a decision, ``ApprovalInterrupted``). ``REJECTED_MESSAGE`` is the loop's
+(harness_lib.loop writes every tool_result); ``from harness_lib.approval import REJECTED_MESSAGE`` still finds it:
 
 - ``terminal_approver``            -- prints the action, reads a line; only ``y`` / ``yes`` approves.
 - ``scripted_approver(decisions)`` -- answers from a list; for tests and for the lessons' demonstrations.
 
 The third, ``widget_approver(timeout=...)`` (Approve / Reject buttons in JupyterLab), is
-harness_lib.widget's one idea; ``from harness_lib.approval import widget_approver`` still finds it.
+harness_lib.widget's one idea, built on this module (which does not import it back).
 
 Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) leaves the
 action not approved and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
@@ -57,14 +58,8 @@ import threading
 import unicodedata
 
 from . import lang
+from .loop import REJECTED_MESSAGE  # noqa: F401 - the loop's words after a no; the exercises import it from here
 from .trace import compact, show_call, show_field, visible_text
-
-REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
-"""The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
-
-Neutral on purpose: an approver answers only True / False, so the loop cannot tell a person's no from
-silence, and the model must not be told "you declined" when nobody did. English in every edition: it
-is for the model, not for the person (see harness_lib.lang)."""
 
 
 class ApprovalInterrupted(asyncio.CancelledError):
@@ -286,17 +281,3 @@ def scripted_approver(decisions):
 
     approve.asked = []
     return approve
-
-
-def __getattr__(name: str):
-    """``approval.widget_approver``: the JupyterLab approver, which lives in harness_lib.widget.
-
-    Looked up on first use, not imported at the top: widget.py is built on this module (it imports
-    it), so this one must not import it back. The exercises' setup cells (locked by checks.lock) import
-    it from here; new code imports it from harness_lib.widget.
-    """
-    if name == "widget_approver":
-        from .widget import widget_approver
-
-        return widget_approver
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

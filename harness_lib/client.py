@@ -23,12 +23,13 @@ import anthropic
 import httpx2
 from dotenv import find_dotenv, load_dotenv
 
+from .model import MODEL  # which model to ask for (HARNESS_MODEL): here too, as the lessons import it
+
 if TYPE_CHECKING:  # the offline package is imported only when an offline client is made (see make_client)
     from .offline.api import OfflineMessagesAPI
 
 __all__ = ["MODEL", "is_live", "make_client", "offline_api", "SCENARIOS"]
 
-MODEL: str = os.environ.get("HARNESS_MODEL", "claude-sonnet-5")
 OFFLINE_BASE_URL = "https://offline.invalid"
 
 

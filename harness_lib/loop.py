@@ -40,14 +40,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from .approval import REJECTED_MESSAGE
-from .client import MODEL
 from .lang import english
+from .model import MODEL
 from .tools import HIGH_IMPACT, arun_tool, check_call
 from .valves import find_cycle, signature_of, tokens_of
 
 Approver = Callable[[str, dict], Awaitable[bool]]
 OnEvent = Callable[[dict], None]
+
+REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
+"""The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
+
+Neutral on purpose: an approver answers only True / False, so this loop cannot tell a person's no from
+silence, and the model must not be told "you declined" when nobody did. English in every edition: it
+is for the model, not for the person (see harness_lib.lang)."""
 
 STOPPED_BY = frozenset({
     "end_turn", "stop_sequence",                    # the model finished

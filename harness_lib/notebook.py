@@ -43,7 +43,6 @@ import anthropic
 
 from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
 from .client import MODEL, is_live
-from .headless import set_headless_clicks
 from .trace import visible_text
 
 __all__ = ["setup", "scripted_model", "describe_api_error", "mode_line"]
@@ -96,14 +95,10 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
     # nothing returned: IPython ignores a handler's return value here
 
 
-def setup(shell=None, *, headless_clicks=(), lang=None) -> None:
+def setup(shell=None, *, lang=None) -> None:
     """Call once, in a lesson's first cell: print :func:`mode_line`, and from now on show an
     ``anthropic.APIError`` that ends a cell as one line (see the module docstring). Calling it again is
     harmless. ``shell`` defaults to the running IPython; outside IPython only the line is printed.
-
-    ``headless_clicks``: for the kit's automated runs only (nobody clicks there), the button each approval
-    of this notebook presses, in order, e.g. ``["reject", "approve"]``. When you run the notebook yourself,
-    it is ignored and you click (see ``harness_lib.headless``, which says why this hook exists).
 
     ``lang``: the language of this notebook, ``"en"`` or ``"es"`` -- what harness_lib prints from now on
     in this kernel (the approver, the transcript, these lines) and the language the offline model answers
@@ -111,7 +106,6 @@ def setup(shell=None, *, headless_clicks=(), lang=None) -> None:
     default) leaves the setting as it is: ``HARNESS_LANG``, else English."""
     if lang is not None:
         _lang.use(lang)
-    set_headless_clicks(headless_clicks)
     if shell is None:
         try:
             from IPython import get_ipython

@@ -6,8 +6,8 @@ the kernel's event loop, so the click can get through. No answer within the time
 is a no at once and ends the run. On an ipykernel too old to deliver a click while a cell waits
 (6 and older) it asks in a text box instead (approval's ``[y/N]`` question).
 
-In the kit's automated runs nobody can click: there the approver presses the real button itself,
-which button being harness_lib.headless's one decision (``HARNESS_AUTO_APPROVE``).
+Where nobody is at the screen to click (CI, a demonstration on a projector), ``HARNESS_AUTO_APPROVE=approve``
+or ``reject`` makes every approval press that real button itself.
 
 NOT handled: the cell must *await* the approver (top-level ``await``); a blocking (non-async) cell
 deadlocks. The text-box fallback has no timeout. If the page is closed, or the widget manager failed
@@ -25,7 +25,20 @@ import re
 
 from . import lang
 from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
-from .headless import AUTO_CHOICES, headless_click
+
+CHOICES = ("approve", "reject")
+"""The two buttons, by what they decide."""
+
+GO_ON = """(function go(tries) {
+  const cell = element.closest('.jp-Cell');  // (element: this output, in JupyterLab's page once it is drawn)
+  if (!cell) { if (tries > 0) setTimeout(() => go(tries - 1), 50); return; }
+  const next = cell.nextElementSibling;
+  if (next && next.classList.contains('jp-Cell')) next.focus();
+})(40);"""
+"""After a person's click: the keyboard goes on from the cell below the approval cell (JupyterLab runs it)."""
+GO_ON_FOR = 30.0
+"""Seconds the script stays in the page (time enough to run it); then its widget is closed, so a page reloaded later,
+which draws the kernel's widgets again, does not move the focus again."""
 
 
 def _check_timeout(value, what: str) -> float:
@@ -33,6 +46,15 @@ def _check_timeout(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{what} must be a finite number of seconds > 0, not {value!r}")
     return float(value)
+
+
+def _nobody_here() -> str:
+    """``HARNESS_AUTO_APPROVE`` (read at each call): ``"approve"`` or ``"reject"``, the button every approval presses
+    when nobody is at the screen; ``""`` (unset or empty) when a person clicks. Any other value: ValueError."""
+    auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
+    if auto not in ("", *CHOICES):
+        raise ValueError(f"HARNESS_AUTO_APPROVE must be 'approve' or 'reject', not {auto!r}")
+    return auto
 
 
 def _timeout_from_environment(default: float | None) -> float | None:
@@ -80,6 +102,13 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
       of 16 spaces or more as its count, ``\\u0020{20000}``): the person must see exactly what they
       approve. A long action is followed by its identity in short (approval.question), right above
       the buttons. A second click decides nothing.
+    - After a person's click in the page (not ``button.click()`` in code, which sends no message), the keyboard
+      goes on from the cell below: the box gets one more child, an Output widget holding ``GO_ON``, a script that
+      JupyterLab runs (a widget's outputs are trusted) and that focuses that cell, so Shift+Enter runs on from
+      there instead of running the approval cell again. It lives in the widget, not in the cell's outputs, so a
+      saved notebook holds no script, and that widget is closed ``GO_ON_FOR`` (30) s later, so a page reloaded
+      after that does not run it again. Where no script runs (another front end), the focus stays where the click
+      left it: on the page, and Shift+Enter does nothing until you click into the notebook.
     - No answer within ``timeout`` seconds is a no (fail-safe): ``→ not approved (no answer within
       120 s)``. ``timeout`` must be a finite number > 0 (``ValueError`` otherwise); ``timeout=None``
       waits forever, and only an explicit ``None`` in code can ask for that.
@@ -99,15 +128,13 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
       ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
       outside a kernel); tests pass their own.
 
-    Environment switches, for the kit's headless runs (nbval, CI) where nobody can click (read at each call;
-    ``click`` wins over them):
+    Environment switches, for a run where nobody is at the screen to click (CI, a demonstration on a
+    projector; read at each call; ``click`` wins over them):
 
-    - ``HARNESS_AUTO_APPROVE=approve|reject``: the approver clicks that real button itself
+    - ``HARNESS_AUTO_APPROVE=approve|reject``: every approval clicks that real button itself
       (``button.click()``), so the same handler runs and the printed output is the same as after a
-      human click. (This works on any kernel: the click needs no message.)
-    - ``HARNESS_AUTO_APPROVE=notebook``: click the next button of the notebook's list, given by
-      ``harness_lib.notebook.setup(headless_clicks=[...])`` (see harness_lib.headless), so a lesson
-      can show a rejection under nbval too; an empty list is a ``ValueError``.
+      person's click. (This works on any kernel: the click needs no message.) Any other value that is
+      not empty is a ``ValueError`` (the loop counts that as a no).
     - unset or empty: wait for a person.
     - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
       finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
@@ -132,7 +159,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         def __repr__(self) -> str:
             return self._text_form
 
-    if click not in (None, *AUTO_CHOICES):
+    if click not in (None, *CHOICES):
         raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
     if timeout is not None:
         timeout = _check_timeout(timeout, "timeout")
@@ -141,7 +168,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
         wait = _timeout_from_environment(timeout)
-        auto = "" if click else headless_click()  # the kit's automated runs: see harness_lib.headless
+        auto = "" if click else _nobody_here()
 
         action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
         version = kernel_version()
@@ -188,11 +215,28 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
             box.layout.display = "none"  # the printed line is the decision's one record on the page
             return line
 
-        approve_button.on_click(on_click)
-        reject_button.on_click(on_click)
+        def give_the_keyboard_back() -> None:  # runs on the event loop's thread, after a click in the page
+            if len(box.children) == 2:  # once: the first click decides
+                go_on = widgets.Output()
+                go_on.outputs = ({"output_type": "display_data", "data": {"application/javascript": GO_ON},
+                                  "metadata": {}},)
+                box.children += (go_on,)
+                loop.call_later(GO_ON_FOR, forget, go_on)
+
+        def forget(go_on) -> None:
+            box.children = tuple(child for child in box.children if child is not go_on)
+            go_on.close()
+
+        def clicked_in_the_page(button, content, buffers) -> None:  # a subshell thread too, like on_click
+            if content.get("event") == "click":
+                loop.call_soon_threadsafe(give_the_keyboard_back)
+
+        for button in (approve_button, reject_button):
+            button.on_click(on_click)
+            button.on_msg(clicked_in_the_page)  # a person's click (button.click() in code sends no message)
         IPython.display.display(box)
 
-        if click or auto:  # a demonstration, or a headless run: press the real button, exactly as a person would
+        if click or auto:  # a demonstration, or nobody at the screen: press the real button, as a person would
             (approve_button if (click or auto) == "approve" else reject_button).click()
 
         deadline = None if wait is None else loop.time() + wait

@@ -41,6 +41,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+import kernel_clicker
+
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / ".test-output"  # the one folder a test run writes into the kit (git-ignored; docs/development.md)
 ARTIFACTS = OUTPUT / "screenshots"
@@ -200,7 +202,8 @@ def start_lab(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(values))
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "HARNESS_")) and k != "ANTHROPIC_API_KEY"}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("JUPYTER", "HARNESS_")) and k not in ("ANTHROPIC_API_KEY", "KIT_TEST_CLICKS")}
     if os.environ.get("KIT_TEST_KERNEL_SERVER"):  # the test session's forked kernels (tests/kernel_forks.py)
         env["JUPYTER_PATH"] = os.environ["JUPYTER_PATH"]
     env.update(
@@ -216,6 +219,7 @@ def start_lab(
         HARNESS_OFFLINE="1",
     )
     env.update(kernel_env or {})
+    kernel_clicker.write_kernel_config(dirs["ipython"])  # idle until a Run All names its notebook (RunAll below)
 
     port, token = free_port(), secrets.token_hex(16)
     cmd = [
@@ -513,6 +517,30 @@ class NotebookView:
             self.page.set_viewport_size(size)
 
 
+def focus_goes_on(nb, gate: int) -> dict:
+    """After a person's click has decided cell `gate`: wait (at most 15 s) until the keyboard focus is in the notebook
+    on a cell below it, then the notebook's active cell and focus (focus_state). The approver's one front-end step
+    (harness_lib.widget.GO_ON) lives in a widget's output, never in the cell's own outputs: a saved notebook has no
+    script in it (checked here on the notebook's model, what Save writes)."""
+    try:
+        nb.page.wait_for_function(
+            f"() => {{ const a = document.activeElement; return !!(a && a.closest('.jp-Notebook'))"
+            f" && {nb._js}.content.activeCellIndex > {gate}; }}", timeout=15_000)
+    except Exception:  # (playwright's TimeoutError) the assertions below say what the page shows instead
+        pass
+    saved = nb.page.evaluate(f"() => JSON.stringify({nb._js}.content.model.cells.get({gate}).toJSON().outputs)")
+    assert "application/javascript" not in saved and "GO_ON" not in saved, saved[:2000]
+    return focus_state(nb)
+
+
+def focus_state(nb) -> dict:
+    """The notebook's active cell and whether the keyboard focus is inside the notebook."""
+    return nb.page.evaluate(
+        f"() => {{ const nb = {nb._js}; const a = document.activeElement;"
+        " return {active: nb.content.activeCellIndex, focus: a ? a.tagName : null,"
+        " inNotebook: !!(a && a.closest('.jp-Notebook'))}; }")
+
+
 def tool_root_copy(folder: Path) -> Path:
     """`folder` filled with a copy of workspace/ (README.md, notes/, ...) and an empty scratch/: the tools' root
     for a test's kernels, so a test never writes into the kit's own workspace/."""
@@ -558,9 +586,10 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
 # --- Run All, once per notebook and test session ---------------------------------------------------
 
 APPROVAL_TIMEOUT_S = 5  # HARNESS_APPROVAL_TIMEOUT for Run All and test_browser.py's approval cases
-# Before Run All, each notebook's kernel gets the same approval switch as the nbval runs (see the repo's
-# conftest.py): each approval clicks the next button its notebook names (setup(headless_clicks=[...])).
-RUN_ALL_ENV = {"HARNESS_AUTO_APPROVE": "notebook", "HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
+# Before Run All, each notebook's kernel gets these, and KIT_TEST_CLICKS names the notebook (read_run_all), as under
+# nbval (the repo's conftest.py): the kernel's clicker presses the buttons the committed run shows pressed
+# (tests/kernel_clicker.py).
+RUN_ALL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 RUN_ALL_TIMEOUT_S = 240  # per notebook; the slowest lesson (01, with subprocess runs) takes ~10-20 s here
 # Lessons that tests/test_browser_rerun.py runs (Run All, then every cell again), one per edition: lesson 02 is the
 # one that promises any cell can be re-run. test_browser.py runs Run All on the other English lessons.
@@ -724,7 +753,7 @@ def committed_stdouts(path: str) -> list[str]:
 def read_run_all(nb: NotebookView, env: dict[str, str] = RUN_ALL_ENV, run: RunAll | None = None) -> RunAll:
     """Set `env` in the kernel, Run All, wait for the kernel and the widgets, and read the cells into `run`."""
     run = run if run is not None else RunAll(nb.path, dict(env))
-    nb.set_kernel_env(env)  # e.g. RUN_ALL_ENV: approval cells click their own button, as under nbval
+    nb.set_kernel_env({**env, "KIT_TEST_CLICKS": nb.path})  # the clicker presses this notebook's buttons
     run.finished = nb.run_all(timeout_ms=RUN_ALL_TIMEOUT_S * 1000)
     if not run.finished:
         return run

@@ -1,4 +1,4 @@
-"""harness_lib.approval, harness_lib.widget and harness_lib.headless without a browser: plain sync tests that drive the
+"""harness_lib.approval and harness_lib.widget without a browser: plain sync tests that drive the
 approvers with asyncio.run, and one that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the
 test; skipped if it cannot be)."""
 
@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib import approval, headless, lang, widget
+from harness_lib import approval, lang, widget
 from harness_lib.approval import (
     REJECTED_MESSAGE,
     ApprovalInterrupted,
     describe,
     scripted_approver,
     terminal_approver,
-    widget_approver,
 )
+from harness_lib.widget import widget_approver
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hi"})
 SHOWN = 'write_file({"path":"scratch/a.txt","content":"hi"})'
@@ -303,7 +303,7 @@ def text(label) -> str:
 
 def parts(box):
     """(label, approve_button, reject_button) of one displayed approval box."""
-    label, row = box.children
+    label, row = box.children[:2]
     approve_button, reject_button = row.children
     return label, approve_button, reject_button
 
@@ -404,7 +404,7 @@ def test_widget_approver_auto_switch_clicks_the_real_button(shown, monkeypatch, 
     assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}\n"  # exactly one plain line
 
 
-@pytest.mark.parametrize("switch", ["", "notebook", "approve", "reject"])
+@pytest.mark.parametrize("switch", ["", "approve", "reject"])
 @pytest.mark.parametrize("click, expected, word", [("approve", True, "approved"), ("reject", False, "rejected")])
 def test_widget_approver_click_needs_no_person_and_says_who_clicked(shown, monkeypatch, capsys, switch, click, expected,
                                                                     word):
@@ -417,20 +417,12 @@ def test_widget_approver_click_needs_no_person_and_says_who_clicked(shown, monke
     assert text(parts(shown[0])[0]) == line
 
 
-def test_widget_approver_click_takes_nothing_from_the_headless_list(shown, monkeypatch):
-    from harness_lib.headless import set_headless_clicks
-    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
-    set_headless_clicks(["reject"])
-    try:
-        assert asyncio.run(widget_approver(click="approve")(*ACTION)) is True
-        assert asyncio.run(widget_approver()(*ACTION)) is False  # the list's entry is still there
-    finally:
-        set_headless_clicks([])
-
-
-def test_widget_approver_notebook_switch_needs_a_named_button(shown, monkeypatch):
-    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
-    with pytest.raises(ValueError, match="headless_clicks"):
+@pytest.mark.parametrize("switch", ["notebook", "yes", "1"])
+def test_widget_approver_knows_only_approve_and_reject_when_nobody_is_here(shown, monkeypatch, switch):
+    """HARNESS_AUTO_APPROVE is one button for every approval; anything else (a test's old "notebook") is an error,
+    which the loop counts as a no."""
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", switch)
+    with pytest.raises(ValueError, match="must be 'approve' or 'reject'"):
         asyncio.run(widget_approver()(*ACTION))
 
 
@@ -516,20 +508,59 @@ def test_widget_approver_two_quick_clicks_first_one_wins(shown, capsys):
     assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
 
 
+def page_click(button) -> None:
+    """What a click in JupyterLab delivers to the kernel: the widget's comm message {"event": "click"}."""
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
+
+
+@pytest.mark.parametrize("by_page", [True, False])
+def test_a_click_in_the_page_gives_the_keyboard_back_to_the_notebook(shown, monkeypatch, capsys, by_page):
+    """A person's click (a message from the page) adds one Output widget holding widget.GO_ON, the script that focuses
+    the cell below, and closes it GO_ON_FOR seconds later (a reloaded page must not run it again); a click by code
+    (button.click()) sends no message and adds nothing. Never in the cell's outputs: only the box is displayed."""
+    monkeypatch.setattr(widget, "GO_ON_FOR", 0.05)
+    seen = {}
+
+    async def main():
+        task = asyncio.create_task(widget_approver(timeout=5)(*ACTION))
+        while not shown:
+            await asyncio.sleep(0.001)
+        _, approve_button, reject_button = parts(shown[0])
+        click = page_click if by_page else type(approve_button).click
+        thread = threading.Thread(target=click, args=(approve_button,))  # as a kernel subshell thread delivers it
+        thread.start()
+        thread.join()
+        result = await task
+        click(reject_button)  # a second click decides nothing and adds no second script
+        await asyncio.sleep(0.01)
+        seen["children"] = shown[0].children[2:]
+        await asyncio.sleep(0.1)  # past GO_ON_FOR
+        return result
+
+    assert asyncio.run(main()) is True
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
+    assert len(shown) == 1 and len(shown[0].children) == 2
+    if by_page:
+        (go_on,) = seen["children"]
+        assert go_on.outputs == ({"output_type": "display_data", "data": {"application/javascript": widget.GO_ON},
+                                  "metadata": {}},)
+        assert "element.closest('.jp-Cell')" in widget.GO_ON and "next.focus()" in widget.GO_ON
+        assert go_on.comm is None, "closed once the page has had time to run it"
+    else:
+        assert seen["children"] == ()
+
+
 def test_widget_approver_needs_no_ipywidgets_import_at_module_level():
-    for module in (approval, widget, headless):
+    for module in (approval, widget):
         source = open(module.__file__, encoding="utf-8").read()
         top_level = [line for line in source.splitlines() if line.startswith(("import ", "from "))]
         assert not any("ipywidgets" in line or "IPython" in line for line in top_level), module.__name__
 
 
-def test_approval_still_hands_out_the_widget_approver():
-    """The exercises' locked setup cells import widget_approver from harness_lib.approval."""
-    from harness_lib.approval import widget_approver as from_approval
-
-    assert from_approval is widget.widget_approver is widget_approver
-    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
-        approval.nothing_here  # noqa: B018
+def test_the_widget_approver_lives_in_widget_only():
+    """widget.py is built on approval.py, which does not hand the widget approver out (no import back, no circle)."""
+    assert widget.widget_approver is widget_approver
+    assert not hasattr(approval, "widget_approver")
 
 
 def test_widget_approver_label_shows_invisible_characters_escaped(shown, monkeypatch, capsys):
@@ -729,30 +760,28 @@ def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(
     assert not (tool_root / "scratch" / "answer.txt").exists()
 
 
-def test_notebook_switch_takes_the_notebooks_headless_clicks_in_order(shown, monkeypatch):
-    from harness_lib.headless import set_headless_clicks
-    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "notebook")
-    set_headless_clicks(["reject", "approve"])
+def test_the_tests_clicker_presses_the_listed_buttons_and_nothing_more(shown, monkeypatch, capsys):
+    """tests/kernel_clicker.py, the test plumbing that clicks where nobody can: in lesson 05 it presses Reject,
+    Approve, Reject -- the real buttons, so the decision lines are a person's -- and a fourth question fails loudly."""
+    import ipywidgets
+
+    import kernel_clicker
+
+    monkeypatch.setenv("KIT_TEST_CLICKS", "notebooks/05_human_in_the_loop.ipynb")
+    monkeypatch.setattr(kernel_clicker, "_used", {})
+    ipywidgets.Widget.on_widget_constructed(kernel_clicker.on_made)
     try:
-        approve = widget_approver()
-        assert asyncio.run(approve(*ACTION)) is False
-        assert asyncio.run(approve(*ACTION)) is True
-        with pytest.raises(ValueError, match="headless_clicks"):  # used up: no silent default
+        approve = widget_approver(timeout=30)
+        assert [asyncio.run(approve(*ACTION)) for _ in range(3)] == [False, True, False]
+        assert capsys.readouterr().out == "".join(f"[approve] {SHOWN} → {w}\n" for w in ("rejected", "approved",
+                                                                                           "rejected"))
+        with pytest.raises(ValueError, match="lists 3 click"):
             asyncio.run(approve(*ACTION))
-        with pytest.raises(ValueError, match="'approve' or 'reject'"):
-            set_headless_clicks(["yes"])
-    finally:
-        set_headless_clicks([])
-
-
-def test_a_person_ignores_the_headless_clicks(shown, capsys):
-    from harness_lib.headless import set_headless_clicks
-    set_headless_clicks(["approve"])
-    try:
+        monkeypatch.setenv("KIT_TEST_CLICKS", "notebooks/02_the_core_loop.ipynb")  # a notebook it has no list for
         assert asyncio.run(widget_approver(timeout=0.05)(*ACTION)) is False  # nobody clicked: timeout = no
         assert "no answer within" in capsys.readouterr().out
     finally:
-        set_headless_clicks([])
+        ipywidgets.Widget.on_widget_constructed(None)
 
 
 # --- Run All of exercise 01 needs no person ------------------------------------------------------

@@ -5,7 +5,8 @@ notebooks/es/05_human_in_the_loop.ipynb asks for Spanish in its setup cell (setu
 above it, runs it, clicks Aprobar as a person would, and checks what that click did: one decision line
 "→ aprobada", the transcript in Spanish, and the file the model asked to write on disk with the content
 the label showed. tests/test_browser.py does the same for the English buttons (approve, reject, timeout,
-Stop); this file only proves the Spanish buttons are wired to the same decisions.
+Stop); this file only proves the Spanish buttons are wired to the same decisions, and that the keyboard goes on
+after the click (Shift+Enter runs the cell below) in this edition too.
 
 Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without
 Debian's Chromium or playwright, failing instead when CI=true. The tools work on this test's own copy of
@@ -20,7 +21,7 @@ import re
 
 import pytest
 
-from browser_support import ARTIFACTS, REPO, tool_root_copy
+from browser_support import ARTIFACTS, REPO, focus_goes_on, tool_root_copy
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +63,7 @@ def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
 
         aprobar.click()
         nb.wait_executed([gate], timeout_ms=30_000)
+        runs = nb.cells_info()[gate]["count"]
 
         printed = nb.stdout_text(gate)
         assert DECISION.findall(printed) == ["aprobada"], f"one decision line expected:\n{nb.output_text(gate)}"
@@ -72,6 +74,11 @@ def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
         shown = cell.locator(".jp-Cell-outputArea").first.inner_text()
         assert shown.count("→ aprobada") == 1, f"the decision shows once (es/05 showed it twice):\n{shown}"
         assert not nb.cells_info()[gate]["errors"], nb.output_text(gate)
+        after_click = focus_goes_on(nb, gate)  # the keyboard goes on from the cell below, as in English
+        assert after_click["inNotebook"] and after_click["active"] == gate + 1, after_click
+        nb.page.keyboard.press("Shift+Enter")  # runs that cell, not the approval cell again
+        nb.page.wait_for_function(f"() => {nb._js}.content.activeCellIndex > {gate + 1}", timeout=15_000)
+        assert nb.cells_info()[gate]["count"] == runs
     finally:
         nb.screenshot(ARTIFACTS / "approval-es-aprobar.png")
         nb.close()

@@ -330,8 +330,8 @@ def run_lesson_live(path: Path, tool_root: Path) -> NotebookRun:
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
                             interrupt_on_timeout=True, resources={"metadata": {"path": str(path.parent)}})
     with serve_messages_api() as server:
-        env = live_env(server.url, HARNESS_AUTO_APPROVE="notebook", HARNESS_APPROVAL_TIMEOUT="10",
-                       HARNESS_TOOL_ROOT=str(tool_root))
+        env = live_env(server.url, HARNESS_APPROVAL_TIMEOUT="10", HARNESS_TOOL_ROOT=str(tool_root),
+                       KIT_TEST_CLICKS=path.relative_to(REPO).as_posix())  # tests/kernel_clicker.py clicks
         start = time.perf_counter()
         out_of_order = []
         with client.setup_kernel(env=env):

@@ -271,7 +271,7 @@ def _cell(cell_id, source, cell_type="code", tags=None):
 
 ENGLISH = {"metadata": {}, "cells": [
     _cell("intro", "# A lesson\n\nSome prose.", "markdown"),
-    _cell("setup", 'from harness_lib.notebook import setup\n\nsetup(lang="en", headless_clicks=[])\n'),
+    _cell("setup", 'from harness_lib.notebook import setup\n\nsetup(lang="en")\n'),
     _cell("task", '# NBVAL_CHECK_OUTPUT\nTASK = "Read README.md"  # the task\n'
                   'def greet(name):\n    """Say hello."""\n    return f"Hello, {name}! {len(name):<3} letters"\n\n'
                   'print(greet("you"), TASK)\nrun = ["python", "-m", "harness_lib", "--lang", "en", TASK]\n'),
@@ -283,7 +283,7 @@ def _spanish(**changes):
     nb = copy.deepcopy(ENGLISH)
     sources = {
         "intro": "# Una lección\n\nUn poco de prosa.",
-        "setup": 'from harness_lib.notebook import setup\n\nsetup(lang="es", headless_clicks=[])\n',
+        "setup": 'from harness_lib.notebook import setup\n\nsetup(lang="es")\n',
         "task": '# NBVAL_CHECK_OUTPUT\nTASK = "Lee README.md"  # la tarea\n'
                 'def greet(name):\n    """Saluda."""\n    return f"¡Hola, {name}! {len(name):<5} letras"\n\n'
                 'print(greet("tú"), TASK)\nrun = ["python", "-m", "harness_lib", "--lang", "es", TASK]\n',
@@ -343,7 +343,7 @@ def test_a_dropped_nbval_marker_a_changed_tag_and_reordered_cells_are_caught():
 
 
 def test_the_wrong_language_is_caught():
-    english_in_spanish = _spanish(setup='from harness_lib.notebook import setup\n\nsetup(headless_clicks=[])\n')
+    english_in_spanish = _spanish(setup='from harness_lib.notebook import setup\n\nsetup()\n')
     assert language_problems(english_in_spanish, "es") == ["cell 'setup': setup(...) without lang='es'"]
     assert language_problems(ENGLISH, "es") == ["cell 'setup': setup(...) without lang='es'",
                                                 "cell 'task': \"--lang\" not followed by 'es'"]

@@ -12,14 +12,8 @@ MAX_LINES = 500
 
 # The modules a learner reads alongside the lessons (docs/architecture.md), and the ones split out of them.
 TEXTBOOK = ["loop", "valves", "tools", "approval", "trace", "client"]
-SPLIT_OUT = ["sandbox", "widget", "headless"]
+SPLIT_OUT = ["sandbox", "widget", "model"]
 
-# Imports that point back up, each looked up only when used (inside a function, never at import), each with the
-# reason it exists. Anything else that closes a cycle fails test_no_import_cycle.
-LAZY_BACK_IMPORTS = {
-    ("harness_lib.approval", "harness_lib.widget"):
-        "the exercises' locked setup cells do `from harness_lib.approval import widget_approver`",
-}
 
 
 def _module_name(path: Path) -> str:
@@ -100,20 +94,17 @@ def test_no_module_is_over_500_lines(name):
 
 
 def test_no_import_cycle():
+    """Imports point one way, those inside a function included (a lazy import back is a cycle too)."""
     graph = {name: _imports(name, top_level_only=False) for name in MODULES}
-    for importer, imported in LAZY_BACK_IMPORTS:
-        if imported not in _imports(importer, top_level_only=True):  # allowed inside a function only
-            graph[importer].discard(imported)
     assert _cycle(graph) is None, f"import cycle: {' -> '.join(_cycle(graph))}"
 
 
-def test_the_lazy_back_imports_are_lazy_and_still_needed():
-    """Each allowed back-import happens inside a function only, and the module it points to really imports
-    the importer (else the entry is stale and should go)."""
-    for (importer, imported), why in LAZY_BACK_IMPORTS.items():
-        assert imported not in _imports(importer, top_level_only=True), f"{importer} imports {imported} at import"
-        assert imported in _imports(importer, top_level_only=False), f"stale entry: {importer} -> {imported}"
-        assert importer in _imports(imported, top_level_only=True), f"stale entry: {importer} -> {imported} ({why})"
+def test_no_textbook_module_imports_a_test_hook():
+    """The kit's tests press the lessons' buttons from tests/kernel_clicker.py: no harness_lib module knows of it."""
+    assert "harness_lib.headless" not in MODULES
+    for name, path in MODULES.items():
+        marks = re.findall(r"headless|kernel_clicker|KIT_TEST_\w+", path.read_text(encoding="utf-8"))
+        assert not marks, f"{name} mentions {sorted(set(marks))}"
 
 
 def test_the_cycle_finder_finds_a_cycle():
@@ -162,8 +153,7 @@ def _code_strings_and_names(module: str) -> set[str]:
 ONE_PLACE = {
     "dir_fd": "sandbox",                 # the no-link walk, one folder at a time
     "ipywidgets": "widget",              # the JupyterLab buttons
-    "HARNESS_AUTO_APPROVE": "headless",  # who clicks when nobody can
-    "_headless_clicks": "headless",
+    "HARNESS_AUTO_APPROVE": "widget",    # the one button pressed when nobody is at the screen
 }
 
 
