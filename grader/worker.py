@@ -61,7 +61,7 @@ def kernel_env() -> dict:
     folder."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "HARNESS_", "PYTEST_", "JPY_", "GITHUB_TOKEN"))}
-    env.update(HARNESS_OFFLINE="1", HARNESS_GRADING="1", HARNESS_AUTO_APPROVE="notebook",
+    env.update(HARNESS_OFFLINE="1", HARNESS_GRADING="1", HARNESS_AUTO_APPROVE="reject",
                PYTHON_DOTENV_DISABLED="1", PYTHONDONTWRITEBYTECODE="1")
     for name in ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONSAFEPATH"):
         env.pop(name, None)  # nothing imported from a writable folder: harness_lib is the installed (editable) kit
