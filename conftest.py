@@ -22,6 +22,7 @@ copy of the exercises does not have.
 import importlib.util
 import os
 from pathlib import Path
+from types import ModuleType
 
 # Loaded only if installed, so a pytest without nbval still runs (and says the --nbval options are unknown).
 pytest_plugins = [name for name in ("nbval.plugin",) if importlib.util.find_spec(name.partition(".")[0])]
@@ -33,10 +34,29 @@ os.environ.pop("HARNESS_SCENARIO", None)
 
 
 def pytest_configure(config):
-    """Resolve a relative `--nbval-sanitize-with` against the repository root (when it is not found as given)."""
+    """Resolve a relative `--nbval-sanitize-with` against the repository root (when it is not found as given), and
+    grade an exercise notebook saved outside exercises/ (_saved_elsewhere)."""
+    if not config.pluginmanager.has_plugin("harness-kit-grading"):
+        plugin = ModuleType("harness-kit-grading")  # (a plugin is any object with hook functions; this one hashes)
+        plugin.pytest_collect_file = _saved_elsewhere
+        config.pluginmanager.register(plugin, "harness-kit-grading")
     for attr in ("nbval_sanitize_with", "sanitize_with"):
         value = getattr(config.option, attr, None)
         if value and not os.path.isabs(value) and not os.path.exists(value):
             candidate = Path(config.rootpath) / value
             if candidate.exists():
                 setattr(config.option, attr, str(candidate))
+
+
+def _saved_elsewhere(file_path, parent):
+    """An exercise notebook outside exercises/ (a renamed folder, a copy outside the kit graded from here): graded as
+    in exercises/, by harness_lib.grade_anywhere. (Registered as a plugin: a conftest's pytest_collect_file would see
+    only the files under this folder. Outside the kit's folder pytest loads harness_lib.grade_anywhere itself.)"""
+    kit = Path(__file__).resolve().parent
+    if file_path.suffix != ".ipynb" or kit / "exercises" in file_path.resolve().parents:
+        return None
+    if '"grader-kit"' not in file_path.read_text(encoding="utf-8", errors="replace"):
+        return None
+    from harness_lib import grade_anywhere
+
+    return grade_anywhere.collect(file_path, parent)
