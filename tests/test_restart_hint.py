@@ -64,8 +64,8 @@ def test_the_install_puts_the_kernel_configuration_in_the_venv():
         f"{INSTALLED} is missing or stale: pip install -r requirements.txt"
 
 
-@pytest.mark.parametrize("session, loaded", [("/home/ana/kit/notebooks/02_the_core_loop.ipynb", True),
-                                             ("/home/ana/kit/console-1", False), (None, False)])
+@pytest.mark.parametrize("session, loaded", [("kit/notebooks/02_the_core_loop.ipynb", True),
+                                             ("kit/console-1", False), (None, False)])
 def test_the_configuration_loads_the_hint_only_for_a_notebook(monkeypatch, session, loaded):
     if session is None:
         monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
