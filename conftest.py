@@ -13,6 +13,7 @@ this file and nothing of tests/:
   Kernels started by nbval inherit this process's environment.
 - pyproject's `--nbval-sanitize-with=tests/sanitize.cfg` is relative to the root: it is resolved here, so a
   notebook gives the same result run from the root, from its own folder, or by an absolute path from elsewhere.
+- An exercise notebook saved outside exercises/ (a renamed folder) is graded as inside it: harness_lib/grade_anywhere.py.
 
 The kit's test suite keeps its own settings (the whole suite on every core and in which order, the hypothesis
 plugin, the browser tests' shared JupyterLab) in tests/conftest.py and tests/suite_schedule.py, which a learner's

@@ -3,7 +3,8 @@
 An exercise notebook is graded by its cells tagged `check` (each calls exercises/grading.py, whose checks live in
 exercises/checks/, prints ✓ / ✗ per criterion and, under the grader, raises AssertionError while a criterion is not
 met), helped by cells tagged `locked` (the import of the grader's kit, shared constants). For every exercise
-notebook pytest collects (starter, solution, or a copy with the same file name anywhere under exercises/) this file:
+notebook pytest collects (starter, solution, or a copy anywhere under exercises/, by its file name or, under another
+name, by its check cells' ids; a copy outside exercises/ comes through harness_lib/grade_anywhere.py) this file:
 
 1. sets HARNESS_GRADING=1, which the notebook's kernel inherits: a ✗ raises only under the grader, so Run All in
    JupyterLab always reaches every check cell (the ✏️ cells of exercises 2-4 are tagged `raises-exception`, which

@@ -50,7 +50,14 @@ def import_grading() -> ModuleType:
     except ModuleNotFoundError as err:
         if err.name != "grading":
             raise
-        raise ModuleNotFoundError(_where_to_grade(), name="grading") from None
+        raise GraderNotFound(_where_to_grade(), name="grading") from None
+
+
+class GraderNotFound(ModuleNotFoundError):
+    """The 🔒 cell's one line (IPython shows an exception's _render_traceback_ instead of its traceback)."""
+
+    def _render_traceback_(self):
+        return [f"ModuleNotFoundError: {self}"]
 
 
 def _where_to_grade() -> str:
