@@ -15,6 +15,7 @@ this file and nothing of tests/:
   Kernels started by nbval inherit this process's environment.
 - pyproject's `--nbval-sanitize-with=tests/sanitize.cfg` is relative to the root: it is resolved here, so a
   notebook gives the same result run from the root, from its own folder, or by an absolute path from elsewhere.
+- An exercise notebook saved outside exercises/ (a renamed folder) is graded as inside it: harness_lib/grade_anywhere.py.
 
 The kit's test suite keeps its own settings (the whole suite on every core and in which order, the hypothesis
 plugin, the browser tests' shared JupyterLab) in tests/conftest.py and tests/suite_schedule.py, which a learner's
@@ -28,6 +29,7 @@ import runpy
 import shutil
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -64,10 +66,29 @@ def pytest_runtest_setup(item):
 
 
 def pytest_configure(config):
-    """Resolve a relative `--nbval-sanitize-with` against the repository root (when it is not found as given)."""
+    """Resolve a relative `--nbval-sanitize-with` against the repository root (when it is not found as given), and
+    grade an exercise notebook saved outside exercises/ (_saved_elsewhere)."""
+    if not config.pluginmanager.has_plugin("harness-kit-grading"):
+        plugin = ModuleType("harness-kit-grading")  # (a plugin is any object with hook functions; this one hashes)
+        plugin.pytest_collect_file = _saved_elsewhere
+        config.pluginmanager.register(plugin, "harness-kit-grading")
     for attr in ("nbval_sanitize_with", "sanitize_with"):
         value = getattr(config.option, attr, None)
         if value and not os.path.isabs(value) and not os.path.exists(value):
             candidate = Path(config.rootpath) / value
             if candidate.exists():
                 setattr(config.option, attr, str(candidate))
+
+
+def _saved_elsewhere(file_path, parent):
+    """An exercise notebook outside exercises/ (a renamed folder, a copy outside the kit graded from here): graded as
+    in exercises/, by harness_lib.grade_anywhere. (Registered as a plugin: a conftest's pytest_collect_file would see
+    only the files under this folder. Outside the kit's folder pytest loads harness_lib.grade_anywhere itself.)"""
+    kit = Path(__file__).resolve().parent
+    if file_path.suffix != ".ipynb" or kit / "exercises" in file_path.resolve().parents:
+        return None
+    if '"grader-kit"' not in file_path.read_text(encoding="utf-8", errors="replace"):
+        return None
+    from harness_lib import grade_anywhere
+
+    return grade_anywhere.collect(file_path, parent)

@@ -3,7 +3,8 @@
 An exercise notebook is graded by its cells tagged `check` (each calls exercises/grading.py, whose checks live in
 exercises/checks/, prints ✓ / ✗ per criterion and, under the grader, raises AssertionError while a criterion is not
 met), helped by cells tagged `locked` (the import of the grader's kit, shared constants). For every exercise
-notebook pytest collects (starter, solution, or a copy with the same file name anywhere under exercises/) this file:
+notebook pytest collects (starter, solution, or a copy anywhere under exercises/, by its file name or, under another
+name, by its check cells' ids; a copy outside exercises/ comes through harness_lib/grade_anywhere.py) this file:
 
 1. sets HARNESS_GRADING=1, which the notebook's kernel inherits: a ✗ raises only under the grader, so Run All in
    JupyterLab always reaches every check cell (the ✏️ cells of exercises 2-4 are tagged `raises-exception`, which
@@ -79,7 +80,24 @@ def load_lock() -> dict:
 
 
 def graded(path: Path, lock: dict | None = None) -> bool:
-    return path.suffix == ".ipynb" and path.name in (lock if lock is not None else load_lock())["notebooks"]
+    return exercise_name(path, lock if lock is not None else load_lock()) is not None
+
+
+def exercise_name(path: Path, lock: dict) -> str | None:
+    """Which exercise a notebook is: its file name when the lock has it; for a copy saved under another name
+    (JupyterLab's "Duplicate" makes 01_tiered_policy-Copy1.ipynb), the one whose check cells it holds, by id (the
+    most of them; a tie, or none, is no exercise). None for any other file."""
+    if path.suffix != ".ipynb" or path.name in lock["notebooks"]:
+        return path.name if path.suffix == ".ipynb" else None
+    try:
+        held = {(e["id"], e["tag"]) for e in grader_cells(json.loads(path.read_text(encoding="utf-8")))}
+    except (OSError, ValueError, AttributeError):
+        return None
+    shared = {name: len(held & {(e["id"], e["tag"]) for e in shipped if e["tag"] == "check"})
+              for name, shipped in lock["notebooks"].items()}
+    best = max(shared.values(), default=0)
+    names = [name for name, n in shared.items() if n == best]
+    return names[0] if best and len(names) == 1 else None
 
 
 def key_findings(nb: dict) -> list[str]:
@@ -102,7 +120,8 @@ def key_findings(nb: dict) -> list[str]:
 
 def problems(path: Path, lock: dict) -> list[str]:
     """What differs between the notebook's grader cells (and the kit) and the shipped ones ([] when intact)."""
-    shipped = lock["notebooks"][path.name]
+    name = exercise_name(path, lock)
+    shipped = lock["notebooks"][name]
     try:
         nb = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
@@ -166,7 +185,7 @@ def refusal(path: Path, lock: dict) -> tuple[str, str] | None:
                 + "The notebook was not run: checks that may have been edited prove nothing. Put the 🔍 CHECK and "
                 "🔒 cells back exactly as shipped — `git checkout -- exercises/grading.py exercises/checks` for the "
                 "checks' code; for a cell, copy it from a fresh copy of the starter "
-                f"(`git show HEAD:exercises/{path.name}`), or "
+                f"(`git show HEAD:exercises/{exercise_name(path, lock)}`), or "
                 f"`git checkout -- <the notebook>` (that also drops your answers: copy them out first).")
     return None
 

@@ -276,6 +276,8 @@ MESSAGES: dict[str, dict] = {
                              "then run the cell again"),
         "nb.full_traceback": "{line}  (%tb shows the full traceback)",
         "nb.scripted": "(Claude will not misbehave on cue; this cell uses the kit's scripted offline model)",
+        "restart.hint": ("name '{name}' is not defined: a cell above defines it but has not run since the kernel "
+                         "started. Run them: Run → Run All Above Selected Cell, then this cell again."),
         # inspector.py: the run inspector's own words (how a run ended, by stopped_by: inspector.by.*)
         "inspector.caption": "Run inspector", "inspector.request": "request", "inspector.stop": "stop_reason",
         "inspector.calls": "tool calls → results", "inspector.tokens": "tokens of this response",
@@ -450,6 +452,9 @@ MESSAGES: dict[str, dict] = {
         "nb.full_traceback": "{line}  (%tb muestra la traza completa)",
         "nb.scripted": ("(Claude no se porta mal por encargo; esta celda usa el modelo sin conexión del kit, que "
                         "sigue un guion)"),
+        "restart.hint": ("el nombre '{name}' no está definido: lo define una celda de arriba que no se ha ejecutado "
+                         "desde que arrancó el kernel. Ejecútalas con el menú Run → Run All Above Selected Cell y "
+                         "luego esta celda otra vez."),
         "inspector.caption": "Inspector de la ejecución", "inspector.request": "petición",
         "inspector.stop": "stop_reason", "inspector.calls": "llamadas a herramientas → resultados",
         "inspector.tokens": "tokens de esta respuesta", "inspector.after": "después",

@@ -29,6 +29,7 @@ LONGEST_FIRST = [
     "tests/test_browser_exercises.py",  # Run All on the exercises (3's solution read by test_browser_inspector.py)
     "tests/test_browser_inspector.py",
     "tests/test_browser_rerun.py",
+    "tests/test_browser_restart.py",  # a restart mid-lesson, both editions (issue 36)
     "tests/test_kernel_transport.py",
     "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
     "tests/test_live_mode.py",  # every lesson live in a kernel
@@ -80,6 +81,7 @@ def pytest_xdist_make_scheduler(config, log):
         BROWSER = "tests/test_browser.py"
         BROWSER_PARTNERS = {"tests/test_browser_es.py": BROWSER, "tests/test_browser_exercises.py": BROWSER,
                             "tests/test_browser_inspector.py": BROWSER, "tests/test_browser_rerun.py": BROWSER,
+                            "tests/test_browser_restart.py": BROWSER,
                             "tests/test_kernel_transport.py": BROWSER}
 
         def _split_scope(self, nodeid):
