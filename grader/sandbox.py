@@ -46,7 +46,7 @@ SANDBOX_PROBE = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-pa
 # the second. The template (grader/export_template.py) ships both lists' difference and the grader's own files too
 # (Classroom grades in the learner's copy), which a graded kernel needs not and does not see.
 LEARNER_FILES = ("harness_lib/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
-                 "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
+                 "kernel_config/", "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
                  ".github/workflows/classroom.yml")
 TEACHER_ONLY = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/_browser_tmp_",
                 "grader/export_template.py", "workspace/scratch/")

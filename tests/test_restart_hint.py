@@ -130,12 +130,12 @@ def test_in_a_kernel_after_a_restart(tmp_path):
 
 
 def test_what_requirements_txt_installs_from_the_kit_is_handed_out_with_it():
-    """A learner's copy (exercises/export_template.py, GitHub Classroom) holds LEARNER_FILES only: the folders that
+    """A learner's copy (grader/export_template.py, GitHub Classroom) holds LEARNER_FILES only: the folders that
     requirements.txt installs (`-e .`, ./kernel_config) must be among them, or its `pip install` fails there."""
-    from exercises.sandbox import LEARNER_FILES
+    from grader.sandbox import LEARNER_FILES
 
     local = [line.split()[-1].removeprefix("./") for line in (ROOT / "requirements.txt").read_text().splitlines()
              if line.startswith(("./", "-e ."))]
     assert local == [".", "kernel_config"]
     missing = [f"{name}/" for name in local if name != "." and not f"{name}/".startswith(LEARNER_FILES)]
-    assert not missing, f"not handed out with the kit (exercises/sandbox.py, LEARNER_FILES): {missing}"
+    assert not missing, f"not handed out with the kit (grader/sandbox.py, LEARNER_FILES): {missing}"
