@@ -15,7 +15,8 @@ One lesson concept per module (see docs/architecture.md):
     trace     Transcript                  the printed transcript and its JSONL record
 
 And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), offline (the offline
-model).
+model), inspector (a run drawn), restart_hint (after a kernel restart, one line: run the cells above), grade_anywhere
+(an exercise notebook graded wherever it is saved).
 """
 
 import sys
