@@ -1,0 +1,192 @@
+"""The course in a browser tab: the JupyterLite site of `python -m lite.build`, in headless Chromium, offline.
+
+The site (lite/_site/) is served as static files on 127.0.0.1 and opened in Debian's Chromium with the browser
+tests' flags (every non-loopback request goes to a dead proxy, and every request is recorded). In the tab, with the
+Pyodide kernel and nothing installed:
+- lesson 02 runs to the end with no error, and every cell nbval checks prints what the committed notebook shows
+  (after tests/sanitize.cfg: the clock);
+- exercise 01's 🔍 CHECK cells print ✗ with a hint for the starter as the site ships it, and only ✓ for the solution
+  (saved into the tab's own storage, as a learner's edits are);
+- the Spanish lesson 02 prints the Spanish text;
+- no request leaves 127.0.0.1.
+
+The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
+it found it. .ci/run builds it before `pytest`. With no site, or one older than its sources, the test skips with
+one line saying so -- and fails when CI=true, so CI never skips it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import warnings
+
+import pytest
+
+from browser_support import CHROMIUM, CHROMIUM_FLAGS, REPO, NetLog, browser_missing, free_port
+from sanitizer import sanitize
+
+sys.path.insert(0, str(REPO))
+from lite.build import CACHE, SITE, sources_digest  # noqa: E402  (lite/ is a folder of the repository, not installed)
+
+APP = "window.jupyterapp"
+KERNEL_START_MS = 240_000  # Pyodide and the preloaded kit: ~10 s here alone, more on a busy machine
+RUN_ALL_MS = 240_000
+
+
+def site_missing() -> str | None:
+    """Why the site cannot be tested here, or None."""
+    if (reason := browser_missing()) is not None:
+        return reason
+    if not (SITE / "jupyter-lite.json").is_file():
+        return "no site in lite/_site/: build it with `python -m lite.build`"
+    stamp = CACHE / "site.sha256"
+    if not stamp.is_file() or stamp.read_text() != sources_digest():
+        return "lite/_site/ is older than the files it is built from: `python -m lite.build` again"
+    return None
+
+
+def require_site() -> None:
+    reason = site_missing()
+    if reason is None:
+        return
+    message = f"BROWSER-TAB SITE NOT TESTED: {reason}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + " (CI=true: .ci/run builds the site, so this must run)", pytrace=False)
+    warnings.warn(message, stacklevel=2)
+    pytest.skip(message)
+
+
+class Tab:
+    """One Chromium page on the served site; notebooks open as JupyterLab tabs, each with its Pyodide kernel."""
+
+    def __init__(self, page, url: str, netlog: NetLog):
+        self.page, self.url, self.netlog = page, url, netlog
+
+    def _find(self, path: str) -> str:
+        return f"Array.from({APP}.shell.widgets('main')).find(w => w.context && w.context.path === {json.dumps(path)})"
+
+    def open(self, path: str) -> None:
+        """Open `path` and wait until its kernel (Pyodide, the kit preloaded) is idle."""
+        if self.page.url == "about:blank":
+            self.page.goto(f"{self.url}/lab/index.html?path={path}")
+            self.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-all-cells')",
+                                        timeout=60_000, polling=100)
+        else:
+            self.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(path)}}})")
+        self.page.wait_for_function(
+            f"() => {{ const w = {self._find(path)}; const k = w && w.sessionContext.session?.kernel;"
+            " return k && k.status === 'idle' && w.content.widgets.length > 0; }",
+            timeout=KERNEL_START_MS, polling=100)
+
+    def run_all(self, path: str) -> list[dict]:
+        """Run All, then each cell: type, source, and its outputs as the notebook model holds them."""
+        nb = self._find(path)
+        self.page.evaluate(
+            f"() => {{ const nb = {nb}; {APP}.shell.activateById(nb.id); nb.__runAll = 'running';"
+            f" {APP}.commands.execute('notebook:run-all-cells').then("
+            " ok => { nb.__runAll = ok ? 'ok' : 'failed'; }, err => { nb.__runAll = String(err); }); }")
+        self.page.wait_for_function(f"() => {nb}.__runAll !== 'running'", timeout=RUN_ALL_MS, polling=200)
+        assert self.page.evaluate(f"() => {nb}.__runAll") == "ok", f"{path}: Run All did not finish"
+        return self.page.evaluate(
+            f"() => {nb}.content.widgets.map(c => ({{ type: c.model.type, source: c.model.sharedModel.getSource(),"
+            " count: c.model.type === 'code' ? c.model.executionCount : null,"
+            " outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [] }))")
+
+    def save(self, path: str, notebook: dict) -> None:
+        """Save a notebook into the tab's own storage (the browser's), as a learner's edits are saved."""
+        self.page.evaluate(
+            f"async ([path, content]) => {{ await {APP}.serviceManager.contents.save(path,"
+            " {type: 'notebook', format: 'json', content}); }", [path, notebook])
+
+
+def stdout(cell: dict) -> str:
+    return "".join(o["text"] for o in cell["outputs"] if o["output_type"] == "stream" and o["name"] == "stdout")
+
+
+def errors(path: str, cells: list[dict]) -> list[str]:
+    found = []
+    for i, cell in enumerate(cells):
+        if cell["type"] == "code" and cell["count"] is None:
+            found.append(f"{path} cell {i}: not executed")
+        found += [f"{path} cell {i}: {o['ename']}: {o['evalue']}" for o in cell["outputs"] if o["output_type"] == "error"]
+    return found
+
+
+def committed(path: str) -> list[dict]:
+    return json.loads((REPO / path).read_text(encoding="utf-8"))["cells"]
+
+
+@pytest.fixture(scope="module")
+def tab(tmp_path_factory):
+    require_site()
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(SITE)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # until the server listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as playwright:
+            netlog = NetLog()
+            # service workers allowed: JupyterLite's kernel reaches the files under /drive through its own
+            context = playwright.chromium.launch_persistent_context(
+                str(tmp_path_factory.mktemp("lite-profile")), executable_path=CHROMIUM, headless=True,
+                args=CHROMIUM_FLAGS, viewport={"width": 1280, "height": 900})
+            netlog.attach(context)
+            try:
+                yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog)
+            finally:
+                context.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.timeout(600)
+def test_lesson_02_runs_to_the_end_in_the_tab(tab):
+    path = "notebooks/02_the_core_loop.ipynb"
+    tab.open(path)
+    cells = tab.run_all(path)
+    assert errors(path, cells) == []
+    checked = 0
+    for i, (cell, saved) in enumerate(zip(cells, committed(path), strict=True)):
+        if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
+            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+            assert sanitize(stdout(cell)) == sanitize(want), f"{path} cell {i} prints other text in the tab"
+            checked += 1
+    assert checked >= 10
+    assert tab.netlog.outside_loopback() == []
+
+
+@pytest.mark.timeout(600)
+def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
+    starter = "exercises/01_tiered_policy.ipynb"
+    tab.open(starter)
+    cells = tab.run_all(starter)
+    assert errors(starter, cells) == []
+    checks = [stdout(c) for c in cells if c["source"].startswith("# 🔍 CHECK")]
+    assert len(checks) == 6
+    for text in checks:
+        assert "✗" in text and "hint:" in text, text
+    # The solution, saved into the tab's storage next to the starter (grading.py is found from its folder).
+    solved = "exercises/01_tiered_policy_solved.ipynb"
+    tab.save(solved, json.loads((REPO / "exercises/solutions/01_tiered_policy.ipynb").read_text(encoding="utf-8")))
+    tab.open(solved)
+    cells = tab.run_all(solved)
+    assert errors(solved, cells) == []
+    checks = [stdout(c) for c in cells if c["source"].startswith("# 🔍 CHECK")]
+    assert len(checks) == 6
+    for text in checks:
+        assert "✓" in text and "✗" not in text, text
+    assert tab.netlog.outside_loopback() == []
