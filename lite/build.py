@@ -1,10 +1,10 @@
 """Build the course as a JupyterLite site: every lesson and exercise in a browser tab, nothing to install.
 
-    python -m lite.build     # from the repository root; writes lite/_site/ (serve it as static files)
+    python -m lite.build     # from the repository root; writes build/lite/site/ (serve it as static files)
 
 Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The browser-tab site", says why):
 
-1. a build venv, lite/.cache/venv, from lite/requirements.txt (jupyterlite-core, the Pyodide kernel, ...);
+1. a build venv, build/lite/cache/venv, from lite/requirements.txt (jupyterlite-core, the Pyodide kernel, ...);
 2. Pyodide itself: the npm package pyodide@PYODIDE_VERSION, fetched from the npm registry as a tarball and
    checked against its sha256 (no npm needed);
 3. the tab's wheels, pinned with hashes in lite/requirements-tab.txt (pip download for Pyodide's platform), the
@@ -13,10 +13,10 @@ Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The brow
    the kit when the kernel starts (no install cell) and points the kernel at the site's own Pyodide;
 5. the contents: notebooks/ and exercises/ (the starters, never the solutions), both editions, what the exercises'
    checks import, the workspace/ the tools read, and the welcome pages of lite/welcome/;
-6. `jupyter lite build` into lite/_site/, then a check that the kernel's Pyodide and every wheel its lock names
+6. `jupyter lite build` into build/lite/site/, then a check that the kernel's Pyodide and every wheel its lock names
    are files of the site.
 
-Downloads are kept in lite/.cache/ (git-ignored), so a rebuild is quick and needs no network.
+Downloads are kept in build/lite/cache/ (git-ignored), so a rebuild is quick and needs no network.
 
 NOT handled: Pyodide's own compiled packages (numpy, matplotlib, ...): the npm package does not hold them and the
 site does not serve them; live mode (a key in a web page, and the API's CORS opt-in); a base URL other than the
@@ -39,8 +39,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CACHE = HERE / ".cache"
-SITE = HERE / "_site"
+# Downloads and the built site go under build/ (git-ignored, and a folder the test run's clean-tree check skips).
+CACHE = ROOT / "build" / "lite" / "cache"
+SITE = ROOT / "build" / "lite" / "site"
 BUILD_VENV = CACHE / "venv"
 
 # Pyodide's version is the one jupyterlite-pyodide-kernel 0.8.6 is made for (its PYODIDE_VERSION).
@@ -210,7 +211,7 @@ def contents() -> Path:
 
 
 def sources_digest() -> str:
-    """A digest of everything the site is built from, to tell whether lite/_site/ is current (tests/test_lite.py)."""
+    """A digest of everything the site is built from, to tell whether build/lite/site/ is current (tests/test_lite.py)."""
     workspace = [p for p in (ROOT / "workspace").rglob("*") if p.is_file() and "scratch" not in p.parts]
     return digest(ROOT / "pyproject.toml", ROOT / "harness_lib", ROOT / "notebooks", ROOT / "exercises" / "checks",
                   ROOT / "exercises" / "grading.py", ROOT / "exercises" / "README.md",
@@ -220,7 +221,7 @@ def sources_digest() -> str:
 
 
 def build() -> Path:
-    CACHE.mkdir(exist_ok=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
     sources = sources_digest()
     python = build_python()
     package = pyodide_package()

@@ -1,13 +1,13 @@
 """The course in a browser tab: the JupyterLite site of `python -m lite.build`, in headless Chromium, offline.
 
-The site (lite/_site/) is served as static files on 127.0.0.1 and opened in Debian's Chromium with the browser
+The site (build/lite/site/) is served as static files on 127.0.0.1 and opened in Debian's Chromium with the browser
 tests' flags (every non-loopback request goes to a dead proxy, and every request is recorded). In the tab, with the
 Pyodide kernel and nothing installed:
 - lesson 02 runs to the end with no error, and every cell nbval checks prints what the committed notebook shows
   (after tests/sanitize.cfg: the clock);
-- exercise 01's 🔍 CHECK cells print ✗ with a hint for the starter as the site ships it, and only ✓ for the solution
-  (saved into the tab's own storage, as a learner's edits are);
-- the Spanish lesson 02 prints the Spanish text;
+- exercise 01's 🔍 CHECK cells print ✗ with a hint for the starter as the site ships it, and only ✓ once the
+  solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
+- the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -43,10 +43,10 @@ def site_missing() -> str | None:
     if (reason := browser_missing()) is not None:
         return reason
     if not (SITE / "jupyter-lite.json").is_file():
-        return "no site in lite/_site/: build it with `python -m lite.build`"
+        return "no site in build/lite/site/: build it with `python -m lite.build`"
     stamp = CACHE / "site.sha256"
     if not stamp.is_file() or stamp.read_text() != sources_digest():
-        return "lite/_site/ is older than the files it is built from: `python -m lite.build` again"
+        return "build/lite/site/ is older than the files it is built from: `python -m lite.build` again"
     return None
 
 
@@ -97,11 +97,9 @@ class Tab:
             " count: c.model.type === 'code' ? c.model.executionCount : null,"
             " outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [] }))")
 
-    def save(self, path: str, notebook: dict) -> None:
-        """Save a notebook into the tab's own storage (the browser's), as a learner's edits are saved."""
-        self.page.evaluate(
-            f"async ([path, content]) => {{ await {APP}.serviceManager.contents.save(path,"
-            " {type: 'notebook', format: 'json', content}); }", [path, notebook])
+    def replace(self, path: str, notebook: dict) -> None:
+        """Put another notebook's cells into the open tab of `path` (as a learner typing them in); same kernel."""
+        self.page.evaluate(f"(content) => {{ {self._find(path)}.context.model.fromJSON(content); }}", notebook)
 
 
 def stdout(cell: dict) -> str:
@@ -117,8 +115,12 @@ def errors(path: str, cells: list[dict]) -> list[str]:
     return found
 
 
+def committed_notebook(path: str) -> dict:
+    return json.loads((REPO / path).read_text(encoding="utf-8"))
+
+
 def committed(path: str) -> list[dict]:
-    return json.loads((REPO / path).read_text(encoding="utf-8"))["cells"]
+    return committed_notebook(path)["cells"]
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +168,15 @@ def test_lesson_02_runs_to_the_end_in_the_tab(tab):
             assert sanitize(stdout(cell)) == sanitize(want), f"{path} cell {i} prints other text in the tab"
             checked += 1
     assert checked >= 10
+    # The Spanish edition in the same kernel: its words, the same runs.
+    es = "notebooks/es/02_the_core_loop.ipynb"
+    tab.replace(path, committed_notebook(es))
+    cells = tab.run_all(path)
+    assert errors(es, cells) == []
+    for i, (cell, saved) in enumerate(zip(cells, committed(es), strict=True)):
+        if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
+            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+            assert sanitize(stdout(cell)) == sanitize(want), f"{es} cell {i} prints other text in the tab"
     assert tab.netlog.outside_loopback() == []
 
 
@@ -179,12 +190,10 @@ def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
     assert len(checks) == 6
     for text in checks:
         assert "✗" in text and "hint:" in text, text
-    # The solution, saved into the tab's storage next to the starter (grading.py is found from its folder).
-    solved = "exercises/01_tiered_policy_solved.ipynb"
-    tab.save(solved, json.loads((REPO / "exercises/solutions/01_tiered_policy.ipynb").read_text(encoding="utf-8")))
-    tab.open(solved)
-    cells = tab.run_all(solved)
-    assert errors(solved, cells) == []
+    # The learner writes the solution's cells into the same tab and runs them all again, in the same kernel.
+    tab.replace(starter, json.loads((REPO / "exercises/solutions/01_tiered_policy.ipynb").read_text(encoding="utf-8")))
+    cells = tab.run_all(starter)
+    assert errors(starter, cells) == []
     checks = [stdout(c) for c in cells if c["source"].startswith("# 🔍 CHECK")]
     assert len(checks) == 6
     for text in checks:
