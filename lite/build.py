@@ -60,7 +60,7 @@ PRELOAD = ["micropip", "piplite", "pyodide-kernel", "ipykernel", "comm", "ipytho
            "harness-lib", "anthropic", "jsonschema", "ipywidgets", "python-dotenv"]
 # The tab's environment: the tools' project root is the site's workspace/ folder (the kit is a wheel there, so
 # harness_lib's default, next to its own files, does not exist).
-TAB_ENV = {"HOME": "/home/pyodide", "HARNESS_TOOL_ROOT": "/drive/workspace"}
+TAB_ENV = {"HARNESS_TOOL_ROOT": "/drive/workspace"}  # (Pyodide sets HOME itself when env lacks it)
 
 
 def run(*command: str | Path, **kwargs) -> None:
