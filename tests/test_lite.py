@@ -8,6 +8,7 @@ Pyodide kernel and nothing installed:
 - exercise 01's 🔍 CHECK cells print ✗ with a hint for the starter as the site ships it, and only ✓ once the
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
+- lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -177,6 +178,27 @@ def test_lesson_02_runs_to_the_end_in_the_tab(tab):
         if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
             want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
             assert sanitize(stdout(cell)) == sanitize(want), f"{es} cell {i} prints other text in the tab"
+    assert tab.netlog.outside_loopback() == []
+
+
+@pytest.mark.timeout(600)
+def test_lesson_04_draws_its_plot_without_matplotlib_in_the_tab(tab):
+    """The tab has no matplotlib: lesson 04's first cell still runs, and the kit draws the plot as SVG."""
+    path, lesson = "notebooks/02_the_core_loop.ipynb", "notebooks/04_runaway.ipynb"
+    tab.open(path)  # the tab lesson 02 ran in: its kernel again, lesson 04's cells put in
+    tab.replace(path, committed_notebook(lesson))
+    cells = tab.run_all(path)
+    assert errors(lesson, cells) == []
+    for i, (cell, saved) in enumerate(zip(cells, committed(lesson), strict=True)):
+        if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
+            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+            assert sanitize(stdout(cell)) == sanitize(want), f"{lesson} cell {i} prints other text in the tab"
+    plot = next(c for c in cells if "token_charts(" in c["source"])
+    drawn = [o["data"]["text/html"] for o in plot["outputs"] if "text/html" in o.get("data", {})]
+    assert len(drawn) == 1 and drawn[0].count("<svg") == 2, plot["outputs"]
+    for words in ("Input tokens of each request", "Tokens used so far (all four counters)", "never-ends",
+                  "token-hog", "a 40,000-token budget"):
+        assert words in drawn[0]
     assert tab.netlog.outside_loopback() == []
 
 
