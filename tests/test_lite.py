@@ -9,6 +9,7 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -220,4 +221,20 @@ def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
     assert len(checks) == 6
     for text in checks:
         assert "✓" in text and "✗" not in text, text
+    assert tab.netlog.outside_loopback() == []
+
+
+def test_the_welcome_pages_open_in_both_languages(tab):
+    """START.md and EMPEZAR.md at the site's root open as rendered pages, each linking the other."""
+    if tab.page.url == "about:blank":
+        tab.page.goto(f"{tab.url}/lab/index.html")
+        tab.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('docmanager:open')", timeout=60_000)
+    for page, title, other in (("START.md", "in your browser", "EMPEZAR.md"),
+                               ("EMPEZAR.md", "en tu navegador", "START.md")):
+        tab.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(page)}}})")
+        shown = tab.page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown")
+        shown.locator("h1").first.wait_for(timeout=30_000)
+        assert title in shown.locator("h1").first.inner_text()
+        assert shown.locator("a", has_text=other).count() == 1
+        assert "CHECK" in shown.inner_text() and "pytest --nbval-lax" in shown.inner_text()
     assert tab.netlog.outside_loopback() == []
