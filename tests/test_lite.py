@@ -9,6 +9,8 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- harness_lib.tab's approval panel: a real click on Approve or Reject decides, no answer and its Stop button fail
+  closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
 - no request leaves 127.0.0.1.
 
@@ -98,6 +100,20 @@ class Tab:
             f"() => {nb}.content.widgets.map(c => ({{ type: c.model.type, source: c.model.sharedModel.getSource(),"
             " count: c.model.type === 'code' ? c.model.executionCount : null,"
             " outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [] }))")
+
+    def run_cell(self, path: str, index: int) -> None:
+        """Run one cell and wait until it has run (its execution count is set)."""
+        nb = self._find(path)
+        self.page.evaluate(f"() => {{ const nb = {nb}; {APP}.shell.activateById(nb.id); nb.content.activeCellIndex = {index};"
+                           f" nb.content.deselectAll(); void {APP}.commands.execute('notebook:run-cell'); }}")
+        self.page.wait_for_function(
+            f"() => {{ const c = {nb}.content.widgets[{index}]; return c.model.executionCount !== null"
+            " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'); }",
+            timeout=RUN_ALL_MS, polling=100)
+
+    def cell(self, path: str, index: int):
+        panel_id = self.page.evaluate(f"() => {self._find(path)}.id")
+        return self.page.locator(f"#{panel_id} .jp-Notebook .jp-Cell").nth(index)
 
     def replace(self, path: str, notebook: dict) -> None:
         """Put another notebook's cells into the open tab of `path` (as a learner typing them in); same kernel."""
@@ -221,6 +237,63 @@ def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
     assert len(checks) == 6
     for text in checks:
         assert "✓" in text and "✗" not in text, text
+    assert tab.netlog.outside_loopback() == []
+
+
+APPROVAL_CELLS = [
+    "import os\n"
+    "from pathlib import Path\n"
+    "from harness_lib.client import make_client\n"
+    "from harness_lib.loop import run_agent\n"
+    "from harness_lib.tab import TabApproval\n"
+    "from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls\n"
+    "os.environ.pop('HARNESS_AUTO_APPROVE', None)  # a person clicks\n"
+    "ANSWER = Path(DEFAULT_ROOT) / 'scratch' / 'answer.txt'\n"
+    "def go(timeout=120):\n"
+    "    ANSWER.unlink(missing_ok=True)\n"
+    "    panel = TabApproval(timeout=timeout)\n"
+    "    panel.start(run_agent(make_client(scenario='high-impact'), 'Read the first line of README.md, then tell me what"
+    " time it is', TOOLS, make_tool_impls(), approve=panel.approve, on_event=panel.on_event))\n"
+    "    return panel",
+    "approved = go()",
+    "print('written:', ANSWER.exists())",
+    "rejected = go()",
+    "print('written:', ANSWER.exists())",
+    "silent = go(timeout=2)",
+    "stopped = go()",
+]
+
+
+@pytest.mark.timeout(600)
+def test_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_closed(tab):
+    """harness_lib.tab in the tab: the cell starts the run and ends, and a real click on the panel decides."""
+    path = "notebooks/02_the_core_loop.ipynb"
+    tab.open(path)
+    notebook = committed_notebook(path)
+    notebook["cells"] = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
+                          "source": source} for i, source in enumerate(APPROVAL_CELLS)]
+    tab.replace(path, notebook)
+    tab.run_cell(path, 0)
+
+    def decide(index: int, button: str | None, shows: str) -> str:
+        tab.run_cell(path, index)  # the cell ends at once: its run goes on, waiting for a click
+        cell = tab.cell(path, index)
+        if button:
+            cell.get_by_role("button", name=button).click()
+        cell.get_by_text(shows).first.wait_for(timeout=60_000)
+        return cell.locator(".jp-Cell-outputArea").inner_text()
+
+    shown = decide(1, "Approve", "The run is over.")
+    assert "write_file(" in shown and "→ approved" in shown and "Traceback" not in shown
+    tab.run_cell(path, 2)
+    assert "written: True" in tab.cell(path, 2).inner_text()
+    shown = decide(3, "Reject", "The run is over.")
+    assert "→ rejected" in shown and "→ approved" not in shown
+    tab.run_cell(path, 4)
+    assert "written: False" in tab.cell(path, 4).inner_text()
+    assert "→ not approved (no answer within 2 s)" in decide(5, None, "The run is over.")
+    shown = decide(6, "Stop the run", "The run was stopped.")
+    assert "→ not approved (no answer: the run was stopped)" in shown
     assert tab.netlog.outside_loopback() == []
 
 
