@@ -114,8 +114,9 @@ def pyodide_package() -> Path:
     if not (unpacked / "package" / "pyodide-lock.json").is_file():
         if hashlib.sha256(tarball.read_bytes()).hexdigest() != PYODIDE_SHA256:
             raise SystemExit(f"{tarball}: sha256 is not the pinned {PYODIDE_SHA256}; delete it and build again")
-        with tarfile.open(tarball) as tar:
-            tar.extractall(unpacked, filter="data")
+        with tarfile.open(tarball) as tar:  # checked above against its pinned sha256
+            options = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # (Python 3.11.4 and later)
+            tar.extractall(unpacked, **options)
     return unpacked / "package"
 
 
