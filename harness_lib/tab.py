@@ -88,7 +88,7 @@ class TabApproval:
         self._loop: asyncio.AbstractEventLoop | None = None  # the run's, set by start()
         self.approve_button.on_click(lambda _: self._clicked(True))
         self.reject_button.on_click(lambda _: self._clicked(False))
-        self.stop_button.on_click(lambda _: self.stop())
+        self.stop_button.on_click(lambda _: self._clicked(None))
         self.panel = _panel(widgets, [self.log, self.asking, self.buttons, self.stop_button, self.status],
                             self._say("here"))
         self.on_event = Transcript(out=self.write)  # the lesson's transcript lines, written into the panel
@@ -129,11 +129,11 @@ class TabApproval:
         if self.task is not None and not self.task.done():
             self.task.cancel()
 
-    def _clicked(self, approved: bool) -> None:
-        """A button's handler. It may run on another thread (a desktop kernel's subshell): the decision is then
-        set on the loop's own thread."""
+    def _clicked(self, approved: bool | None) -> None:
+        """A button's handler (None: Stop). It may run on another thread (a desktop kernel's subshell), so what
+        it does is done on the loop's own thread."""
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._settle, approved)
+            self._loop.call_soon_threadsafe(self.stop if approved is None else lambda: self._settle(approved))
 
     def _settle(self, approved: bool) -> None:
         if self._decision is not None and not self._decision.done():  # the first click wins

@@ -103,3 +103,18 @@ def test_one_run_per_panel_and_the_options_are_checked(tmp_path):
     with pytest.raises(ValueError):
         TabApproval(click="yes")
     assert repr(TabApproval().panel).startswith("(the run's panel")
+
+
+def test_the_panel_speaks_the_notebooks_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_LANG", "es")
+
+    async def scene():
+        panel = await start(tmp_path)
+        await until_asked(panel)
+        assert panel.approve_button.description == "Aprobar" and panel.stop_button.description.startswith("Detener")
+        panel.approve_button.click()
+        await panel.task
+        return panel
+
+    panel = asyncio.run(scene())
+    assert any(line.endswith("→ aprobada") for line in panel.lines) and "terminó" in panel.status.value
