@@ -1,0 +1,197 @@
+"""Valve 4 in a browser tab (JupyterLite's Pyodide kernel): the run goes on after its cell, and the buttons decide.
+
+On the desktop a cell awaits the approver and the click reaches it meanwhile (harness_lib.widget). In a browser tab
+the kernel handles one message at a time, so a click waits behind the running cell: every approval would end in
+"no answer". Here the cell *starts* the run and ends; the run goes on as an asyncio task; each high-impact call
+shows the action and Approve / Reject, and the click (now delivered, the cell having ended) decides. A task's print()
+shows nowhere once its cell has ended, so the transcript is written into the panel instead:
+
+    panel = TabApproval(timeout=120)                     # shows the panel under this cell
+    panel.start(run_agent(client, TASK, TOOLS, impls, approve=panel.approve, on_event=panel.on_event))
+    # the cell ends at once; the panel shows the transcript, the question and the buttons, then the answer
+    # a later cell, once the panel says the run is over: panel.result (an AgentResult), panel.error
+
+Fail closed, as on the desktop: no answer within `timeout` seconds is a no (``→ not approved (no answer within
+120 s)``); the panel's Stop button ends the run, and a question then waiting is a no (``→ not approved (no answer:
+the run was stopped)``); the first click decides, a later one decides nothing. ``click="approve"`` or ``"reject"``
+presses that button itself (a demonstration, said in the decision line), and the kit's headless runs click as
+harness_lib.headless says, as widget_approver does.
+
+NOT handled: awaiting the run in a cell (``await panel.task``): in the tab that cell would hold back the very click
+it waits for, until the timeout says no. The kernel's own Stop button does not reach a run whose cell has ended:
+the panel's Stop does. One run per panel. The panel is drawn by JupyterLab's widget manager: with the page closed
+nobody can click and every question ends by timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import math
+import sys
+
+from . import lang
+from .approval import ApprovalInterrupted, decision_line, question
+from .headless import AUTO_CHOICES, headless_click
+from .trace import Transcript
+
+__all__ = ["TabApproval", "in_tab"]
+
+# The panel's own words (the approval lines themselves are the kit's, from harness_lib.lang).
+WORDS = {
+    "en": {"stop": "Stop the run", "running": "Running…", "done": "The run is over.",
+           "stopped": "The run was stopped.", "failed": "The run ended with an error: {error}",
+           "here": "(the run's panel: in a browser tab JupyterLab draws the transcript and the buttons here)"},
+    "es": {"stop": "Detener la ejecución", "running": "En marcha…", "done": "La ejecución terminó.",
+           "stopped": "Se detuvo la ejecución.", "failed": "La ejecución terminó con un error: {error}",
+           "here": "(el panel de la ejecución: en una pestaña del navegador JupyterLab dibuja aquí la "
+                   "transcripción y los botones)"},
+}
+
+
+def in_tab() -> bool:
+    """True under Pyodide (the course in a browser tab), where a click cannot reach a running cell."""
+    return sys.platform == "emscripten"
+
+
+def _html(lines: list[str]) -> str:
+    text = html.escape("\n".join(lines), quote=False)
+    return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
+
+
+class TabApproval:
+    """A panel under the cell: the run's transcript, the pending question with Approve / Reject, and Stop."""
+
+    def __init__(self, *, timeout: float | None = 120.0, click: str | None = None):
+        import IPython.display  # imported here, as in harness_lib.widget: the terminal agent needs neither
+        import ipywidgets as widgets
+
+        if click not in (None, *AUTO_CHOICES):
+            raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not math.isfinite(timeout) or timeout <= 0):
+            raise ValueError(f"timeout must be a finite number of seconds > 0, not {timeout!r}")
+        self.timeout, self.click, self.language = timeout, click, lang.current()
+        self.task: asyncio.Task | None = None
+        self.result = self.error = None
+        self.lines: list[str] = []  # the transcript, as print() would have shown it
+        self._decision: asyncio.Future | None = None
+        self._action = ""
+        self.log, self.asking, self.status = widgets.HTML(""), widgets.HTML(""), widgets.HTML("")
+        self.approve_button = widgets.Button(description=lang.text("approve.button_approve"),
+                                             button_style="success", icon="check")
+        self.reject_button = widgets.Button(description=lang.text("approve.button_reject"),
+                                            button_style="danger", icon="times")
+        self.stop_button = widgets.Button(description=self._say("stop"), icon="stop")
+        self.buttons = widgets.HBox([self.approve_button, self.reject_button])
+        self.buttons.layout.display = "none"
+        self._loop: asyncio.AbstractEventLoop | None = None  # the run's, set by start()
+        self.approve_button.on_click(lambda _: self._clicked(True))
+        self.reject_button.on_click(lambda _: self._clicked(False))
+        self.stop_button.on_click(lambda _: self._clicked(None))
+        self.panel = _panel(widgets, [self.log, self.asking, self.buttons, self.stop_button, self.status],
+                            self._say("here"))
+        self.on_event = Transcript(out=self.write)  # the lesson's transcript lines, written into the panel
+        IPython.display.display(self.panel)
+
+    def _say(self, key: str, **values) -> str:
+        return lang.say(WORDS, key, self.language, **values)
+
+    def write(self, line: str = "") -> None:
+        """Add a line to the panel's transcript (what print() would have shown)."""
+        self.lines.append(line)
+        self.log.value = _html(self.lines)
+
+    def start(self, run) -> asyncio.Task:
+        """Run the coroutine `run` (e.g. run_agent(...)) as a task and return at once: the cell may end."""
+        if self.task is not None:
+            raise RuntimeError("one run per panel: make another TabApproval")
+        self.status.value = _html([self._say("running")])
+        self._loop = asyncio.get_running_loop()
+        self.task = self._loop.create_task(self._run(run))
+        return self.task
+
+    async def _run(self, run) -> None:
+        with lang.using(self.language):  # the task outlives its cell: keep the notebook's language
+            try:
+                self.result = await run
+                self.status.value = _html([self._say("done")])
+            except asyncio.CancelledError:  # Stop (ApprovalInterrupted is one too)
+                self.status.value = _html([self._say("stopped")])
+            except Exception as err:  # shown, since nobody would see a traceback from a task
+                self.error = err
+                self.status.value = _html([self._say("failed", error=f"{type(err).__name__}: {err}")])
+            finally:
+                self.stop_button.disabled = True
+
+    def stop(self) -> None:
+        """End the run: a question then waiting is a no (the loop gets ApprovalInterrupted)."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+    def _clicked(self, approved: bool | None) -> None:
+        """A button's handler (None: Stop). It may run on another thread (a desktop kernel's subshell), so what
+        it does is done on the loop's own thread."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.stop if approved is None else lambda: self._settle(approved))
+
+    def _settle(self, approved: bool) -> None:
+        if self._decision is not None and not self._decision.done():  # the first click wins
+            self._decision.set_result(approved)
+
+    async def approve(self, name: str, tool_input: dict) -> bool:
+        """The approver: show the action and the buttons, wait for a click; no answer or Stop is a no."""
+        self._action = action = question(name, tool_input)
+        loop = asyncio.get_running_loop()
+        self._decision = decision = loop.create_future()
+        auto = self.click or headless_click()  # a demonstration, or the kit's headless runs
+
+        def asking(seconds: int | None) -> str:
+            what = lang.text("approve.click") if seconds is None else lang.text("approve.countdown", seconds=seconds)
+            return _html([lang.text("approve.pending", action=action), what])
+
+        shown = None if self.timeout is None else math.ceil(self.timeout)
+        self.asking.value, self.buttons.layout.display = asking(shown), "flex"
+        if auto:
+            (self.approve_button if auto == "approve" else self.reject_button).click()
+        deadline = None if self.timeout is None else loop.time() + self.timeout
+        try:
+            while not decision.done():
+                left = None if deadline is None else deadline - loop.time()
+                if left is not None and left <= 0:
+                    break
+                if left is not None and math.ceil(left) != shown:  # the countdown, once a second
+                    shown = math.ceil(left)
+                    self.asking.value = asking(shown)
+                await asyncio.wait({decision}, timeout=1.0 if left is None else min(1.0, left))
+        except asyncio.CancelledError:  # Stop: no answer, and the run ends
+            raise ApprovalInterrupted(self._decided("approve.interrupted")) from None
+        if not decision.done():
+            self._decided("approve.timed_out", seconds=f"{self.timeout:g}")
+            return False
+        approved = decision.result()
+        word = "approve.approved" if approved else "approve.rejected"
+        if self.click:  # say who pressed it
+            self._decided("approve.by_code", outcome=lang.text(word))
+        else:
+            self._decided(word)
+        return approved
+
+    def _decided(self, key: str, **values) -> str:
+        """Close the question (a late click decides nothing) and write its one decision line."""
+        if self._decision is not None and not self._decision.done():
+            self._decision.set_result(False)
+        self.asking.value, self.buttons.layout.display = "", "none"
+        line = decision_line(self._action, key, **values)
+        self.write(line)
+        return line
+
+
+def _panel(widgets, children, text_form: str):
+    """A VBox whose text form (what a notebook opened from disk shows where no widget is drawn) is a sentence,
+    not its repr (VBox(children=...))."""
+    class Panel(widgets.VBox):
+        def __repr__(self) -> str:
+            return text_form
+
+    return Panel(children)

@@ -1,0 +1,266 @@
+"""Build the course as a JupyterLite site: every lesson and exercise in a browser tab, nothing to install.
+
+    python -m lite.build     # from the repository root; writes build/lite/site/ (serve it as static files)
+
+Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The browser-tab site", says why):
+
+1. a build venv, build/lite/cache/venv, from lite/requirements.txt (jupyterlite-core, the Pyodide kernel, ...);
+2. Pyodide itself: the npm package pyodide@PYODIDE_VERSION, fetched from the npm registry as a tarball and
+   checked against its sha256 (no npm needed);
+3. the tab's wheels, pinned with hashes in lite/requirements-tab.txt (pip download for Pyodide's platform), the
+   Pyodide kernel's own stub wheels, and a wheel of this repository's harness_lib;
+4. Pyodide's lock rewritten to name exactly those wheels (lite/lock.py), and a jupyter-lite.json that preloads
+   the kit when the kernel starts (no install cell) and points the kernel at the site's own Pyodide;
+5. the contents: notebooks/ and exercises/ (the starters, never the solutions), both editions, what the exercises'
+   checks import, the workspace/ the tools read, and the welcome pages of lite/welcome/;
+6. `jupyter lite build` into build/lite/site/, then a check that the kernel's Pyodide and every wheel its lock names
+   are files of the site.
+
+Downloads are kept in build/lite/cache/ (git-ignored), so a rebuild is quick and needs no network.
+
+NOT handled: Pyodide's own compiled packages (numpy, matplotlib, ...): the npm package does not hold them and the
+site does not serve them; live mode (a key in a web page, and the API's CORS opt-in); a base URL other than the
+site's folder (GitHub Pages serves a project site from /NAME/, which works because every path is relative).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.request
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+# Downloads and the built site go under build/ (git-ignored, and a folder the test run's clean-tree check skips).
+CACHE = ROOT / "build" / "lite" / "cache"
+SITE = ROOT / "build" / "lite" / "site"
+BUILD_VENV = CACHE / "venv"
+
+# Pyodide's version is the one jupyterlite-pyodide-kernel 0.8.6 is made for (its PYODIDE_VERSION).
+PYODIDE_VERSION = "314.0.6"
+PYODIDE_TARBALL = f"https://registry.npmjs.org/pyodide/-/pyodide-{PYODIDE_VERSION}.tgz"
+PYODIDE_SHA256 = "d78ac549b28a2a58600cd06f44e017024151775f8c6b2d73fab1475400d38ea2"
+# The runtime files of the npm package the site serves (not its source maps, .d.ts files or demo consoles).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js",
+                 "package.json")
+WHEEL_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14", "--implementation", "cp"]
+KERNEL_STUBS = ("pyodide_kernel-", "piplite-", "ipykernel-", "widgetsnbextension-4.")
+
+# What the kernel loads before the first cell: the kernel's own packages (the Pyodide kernel installs any of these
+# it does not find with piplite, one by one) and the kit. Their dependencies come with them (lite/lock.py).
+PRELOAD = ["micropip", "piplite", "pyodide-kernel", "ipykernel", "comm", "ipython", "jedi", "widgetsnbextension",
+           "harness-lib", "anthropic", "jsonschema", "ipywidgets", "python-dotenv"]
+# The tab's environment: the tools' project root is the site's workspace/ folder (the kit is a wheel there, so
+# harness_lib's default, next to its own files, does not exist).
+TAB_ENV = {"HARNESS_TOOL_ROOT": "/drive/workspace"}  # (Pyodide sets HOME itself when env lacks it)
+
+
+def run(*command: str | Path, **kwargs) -> None:
+    print("+", " ".join(str(c) for c in command), flush=True)
+    subprocess.run([str(c) for c in command], check=True, **kwargs)
+
+
+def digest(*paths: Path) -> str:
+    """sha256 over files' names and bytes (folders: every file in them), to tell when a cached step is current."""
+    h = hashlib.sha256()
+    for path in paths:
+        files = sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts) \
+            if path.is_dir() else [path]
+        for f in files:
+            h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def current(stamp: Path, key: str) -> bool:
+    return stamp.is_file() and stamp.read_text() == key
+
+
+# --- 1. the build venv ------------------------------------------------------------------------------------------
+
+
+def build_python() -> Path:
+    python = BUILD_VENV / "bin" / "python"
+    stamp = BUILD_VENV / "requirements.sha256"
+    key = digest(HERE / "requirements.txt")
+    if not current(stamp, key):
+        venv.create(BUILD_VENV, with_pip=True, clear=True)
+        run(python, "-m", "pip", "install", "-q", "-r", HERE / "requirements.txt")
+        stamp.write_text(key)
+    return python
+
+
+# --- 2. Pyodide ----------------------------------------------------------------------------------------------------
+
+
+def pyodide_package() -> Path:
+    """The npm package's folder (unpacked into the cache), after checking the tarball's sha256."""
+    tarball = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.is_file():
+        print("+ fetch", PYODIDE_TARBALL, flush=True)
+        with urllib.request.urlopen(PYODIDE_TARBALL, timeout=120) as response:
+            data = response.read()
+        if hashlib.sha256(data).hexdigest() != PYODIDE_SHA256:
+            raise SystemExit(f"{PYODIDE_TARBALL}: sha256 is not the pinned {PYODIDE_SHA256}")
+        tarball.write_bytes(data)
+    unpacked = CACHE / f"pyodide-{PYODIDE_VERSION}"
+    if not (unpacked / "package" / "pyodide-lock.json").is_file():
+        if hashlib.sha256(tarball.read_bytes()).hexdigest() != PYODIDE_SHA256:
+            raise SystemExit(f"{tarball}: sha256 is not the pinned {PYODIDE_SHA256}; delete it and build again")
+        with tarfile.open(tarball) as tar:  # checked above against its pinned sha256
+            options = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # (Python 3.11.4 and later)
+            tar.extractall(unpacked, **options)
+    return unpacked / "package"
+
+
+# --- 3. wheels -----------------------------------------------------------------------------------------------------
+
+
+def tab_wheels(python: Path) -> list[Path]:
+    """The pinned wheels (downloaded once), the kernel's stub wheels and the kit's own wheel."""
+    folder = CACHE / "wheels"
+    stamp = folder / "requirements-tab.sha256"
+    key = digest(HERE / "requirements-tab.txt")
+    if not current(stamp, key):
+        shutil.rmtree(folder, ignore_errors=True)
+        run(python, "-m", "pip", "download", "-q", "--no-deps", "--require-hashes", "--only-binary=:all:",
+            *WHEEL_PLATFORM, "-d", folder, "-r", HERE / "requirements-tab.txt")
+        stamp.write_text(key)
+    stubs = BUILD_VENV / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+    kernel = sorted(p for p in stubs.glob("*.whl") if p.name.startswith(KERNEL_STUBS))
+    return sorted(folder.glob("*.whl")) + kernel + [kit_wheel(python)]
+
+
+def kit_wheel(python: Path) -> Path:
+    """harness_lib as a wheel, built by pip from a copy of the files the package needs (the tree is not touched)."""
+    sources = [ROOT / "pyproject.toml", ROOT / "README.md", ROOT / "LICENSE", ROOT / "harness_lib"]
+    folder = CACHE / "kit" / digest(*sources)
+    wheels = sorted(folder.glob("harness_lib-*.whl"))
+    if wheels:
+        return wheels[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for source in sources:
+            target = Path(tmp) / source.name
+            if source.is_dir():
+                shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(source, target)
+        run(python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", folder, tmp)
+    return next(folder.glob("harness_lib-*.whl"))
+
+
+# --- 4. the lite folder: Pyodide, its lock, the config -------------------------------------------------------------
+
+
+def lite_folder(python: Path, package: Path, wheels: list[Path]) -> Path:
+    lite = CACHE / "lite"
+    shutil.rmtree(lite, ignore_errors=True)
+    static = lite / "static" / "pyodide"  # the "well-known" folder: the build copies it and points the kernel at it
+    static.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(package / name, static / name)
+    for wheel in wheels:
+        shutil.copy2(wheel, static / wheel.name)
+    # lite/lock.py needs `packaging`, which the build venv has: run it there.
+    script = ("import json, sys; from pathlib import Path; from lite.lock import site_lock; "
+              "npm = json.loads(Path(sys.argv[1]).read_text()); "
+              "lock = site_lock(npm, [Path(p) for p in sys.argv[4:]], json.loads(sys.argv[3])); "
+              "Path(sys.argv[2]).write_text(json.dumps(lock, indent=1, sort_keys=True) + '\\n')")
+    subprocess.run([str(python), "-c", script, str(package / "pyodide-lock.json"), str(static / "pyodide-lock.json"),
+                    json.dumps(PRELOAD), *map(str, wheels)], check=True, cwd=ROOT)
+    config = json.loads((HERE / "jupyter-lite.json").read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel["loadPyodideOptions"] = {"packages": PRELOAD, "env": TAB_ENV}
+    (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n")
+    shutil.copy2(HERE / "overrides.json", lite / "overrides.json")
+    return lite
+
+
+# --- 5. the contents -----------------------------------------------------------------------------------------------
+
+
+def contents() -> Path:
+    """What the learner's file browser shows: lessons, exercises (starters), the workspace, the welcome pages."""
+    out = CACHE / "contents"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for folder in ("notebooks", "notebooks/es", "exercises", "exercises/es"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+        for notebook in sorted((ROOT / folder).glob("*.ipynb")):
+            shutil.copy2(notebook, out / folder / notebook.name)
+    for name in ("exercises/README.md", "exercises/es/README.md", "exercises/grading.py"):
+        shutil.copy2(ROOT / name, out / name)
+    shutil.copytree(ROOT / "exercises" / "checks", out / "exercises" / "checks",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    # The workspace as the repository holds it: a learner's own files in scratch/ are not published.
+    shutil.copytree(ROOT / "workspace", out / "workspace",
+                    ignore=lambda folder, names: [n for n in names if Path(folder).name == "scratch"
+                                                  and n != ".gitkeep"])
+    for page in sorted((HERE / "welcome").iterdir()):
+        shutil.copy2(page, out / page.name)
+    return out
+
+
+# --- 6. jupyter lite build -----------------------------------------------------------------------------------------
+
+
+def sources_digest() -> str:
+    """A digest of everything the site is built from, to tell whether build/lite/site/ is current (tests/test_lite.py)."""
+    workspace = [p for p in (ROOT / "workspace").rglob("*") if p.is_file() and "scratch" not in p.parts]
+    return digest(ROOT / "pyproject.toml", ROOT / "harness_lib", ROOT / "notebooks", ROOT / "exercises" / "checks",
+                  ROOT / "exercises" / "grading.py", ROOT / "exercises" / "README.md",
+                  ROOT / "exercises" / "es" / "README.md", *sorted((ROOT / "exercises").glob("*.ipynb")),
+                  *sorted((ROOT / "exercises" / "es").glob("*.ipynb")), *workspace,
+                  *sorted(p for p in HERE.iterdir() if p.is_file() or p.name == "welcome"))
+
+
+def build() -> Path:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    sources = sources_digest()
+    python = build_python()
+    package = pyodide_package()
+    wheels = tab_wheels(python)
+    lite = lite_folder(python, package, wheels)
+    files = contents()
+    shutil.rmtree(SITE, ignore_errors=True)
+    jupyter = BUILD_VENV / "bin" / "jupyter"
+    run(jupyter, "lite", "build", "--lite-dir", lite, "--contents", files, "--output-dir", SITE,
+        "--no-sourcemaps", "--no-unused-shared-packages", cwd=lite)
+    problems = outside_urls(SITE)
+    if problems:
+        raise SystemExit("the site would fetch files from outside itself:\n  " + "\n  ".join(problems))
+    (CACHE / "site.sha256").write_text(sources)
+    size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
+    print(f"built {SITE.relative_to(ROOT)}/: {size / 1e6:.0f} MB; serve it with "
+          f"`python -m http.server --directory {SITE.relative_to(ROOT)}` and open http://127.0.0.1:8000/")
+    return SITE
+
+
+def outside_urls(site: Path) -> list[str]:
+    """The site's configuration must point the kernel at its own Pyodide, and its lock at its own wheels."""
+    problems = []
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    if kernel.get("pyodideUrl") != "./static/pyodide/pyodide.mjs":
+        problems.append(f"pyodideUrl is {kernel.get('pyodideUrl')!r}")
+    lock = json.loads((site / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    for name, entry in lock["packages"].items():
+        if "/" in entry["file_name"] or not (site / "static" / "pyodide" / entry["file_name"]).is_file():
+            problems.append(f"{name}: {entry['file_name']} is not in static/pyodide/")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(prog="python -m lite.build", description=__doc__.split("\n")[0]).parse_args(argv)
+    build()
+
+
+if __name__ == "__main__":
+    main()

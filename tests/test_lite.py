@@ -1,0 +1,313 @@
+"""The course in a browser tab: the JupyterLite site of `python -m lite.build`, in headless Chromium, offline.
+
+The site (build/lite/site/) is served as static files on 127.0.0.1 and opened in Debian's Chromium with the browser
+tests' flags (every non-loopback request goes to a dead proxy, and every request is recorded). In the tab, with the
+Pyodide kernel and nothing installed:
+- lesson 02 runs to the end with no error, and every cell nbval checks prints what the committed notebook shows
+  (after tests/sanitize.cfg: the clock);
+- exercise 01's 🔍 CHECK cells print ✗ with a hint for the starter as the site ships it, and only ✓ once the
+  solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
+- the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
+- lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- harness_lib.tab's approval panel: a real click on Approve or Reject decides, no answer and its Stop button fail
+  closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
+- the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
+- no request leaves 127.0.0.1.
+
+The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
+it found it. .ci/run builds it before `pytest`. With no site, or one older than its sources, the test skips with
+one line saying so -- and fails when CI=true, so CI never skips it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import warnings
+
+import pytest
+
+from browser_support import CHROMIUM, CHROMIUM_FLAGS, REPO, NetLog, browser_missing, free_port
+from sanitizer import sanitize
+
+sys.path.insert(0, str(REPO))
+from lite.build import CACHE, SITE, sources_digest  # noqa: E402  (lite/ is a folder of the repository, not installed)
+
+APP = "window.jupyterapp"
+KERNEL_START_MS = 240_000  # Pyodide and the preloaded kit: ~10 s here alone, more on a busy machine
+RUN_ALL_MS = 240_000
+
+
+def site_missing() -> str | None:
+    """Why the site cannot be tested here, or None."""
+    if (reason := browser_missing()) is not None:
+        return reason
+    if not (SITE / "jupyter-lite.json").is_file():
+        return "no site in build/lite/site/: build it with `python -m lite.build`"
+    stamp = CACHE / "site.sha256"
+    if not stamp.is_file() or stamp.read_text() != sources_digest():
+        return "build/lite/site/ is older than the files it is built from: `python -m lite.build` again"
+    return None
+
+
+def require_site() -> None:
+    reason = site_missing()
+    if reason is None:
+        return
+    message = f"BROWSER-TAB SITE NOT TESTED: {reason}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + " (CI=true: .ci/run builds the site, so this must run)", pytrace=False)
+    warnings.warn(message, stacklevel=2)
+    pytest.skip(message)
+
+
+class Tab:
+    """One Chromium page on the served site; notebooks open as JupyterLab tabs, each with its Pyodide kernel."""
+
+    def __init__(self, page, url: str, netlog: NetLog):
+        self.page, self.url, self.netlog = page, url, netlog
+
+    def _find(self, path: str) -> str:
+        return f"Array.from({APP}.shell.widgets('main')).find(w => w.context && w.context.path === {json.dumps(path)})"
+
+    def open(self, path: str) -> None:
+        """Open `path` and wait until its kernel (Pyodide, the kit preloaded) is idle."""
+        if self.page.url == "about:blank":
+            self.page.goto(f"{self.url}/lab/index.html?path={path}")
+            self.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-all-cells')",
+                                        timeout=60_000, polling=100)
+        else:
+            self.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(path)}}})")
+        self.page.wait_for_function(
+            f"() => {{ const w = {self._find(path)}; const k = w && w.sessionContext.session?.kernel;"
+            " return k && k.status === 'idle' && w.content.widgets.length > 0; }",
+            timeout=KERNEL_START_MS, polling=100)
+
+    def run_all(self, path: str) -> list[dict]:
+        """Run All, then each cell: type, source, and its outputs as the notebook model holds them."""
+        nb = self._find(path)
+        self.page.evaluate(
+            f"() => {{ const nb = {nb}; {APP}.shell.activateById(nb.id); nb.__runAll = 'running';"
+            f" {APP}.commands.execute('notebook:run-all-cells').then("
+            " ok => { nb.__runAll = ok ? 'ok' : 'failed'; }, err => { nb.__runAll = String(err); }); }")
+        self.page.wait_for_function(f"() => {nb}.__runAll !== 'running'", timeout=RUN_ALL_MS, polling=200)
+        assert self.page.evaluate(f"() => {nb}.__runAll") == "ok", f"{path}: Run All did not finish"
+        return self.page.evaluate(
+            f"() => {nb}.content.widgets.map(c => ({{ type: c.model.type, source: c.model.sharedModel.getSource(),"
+            " count: c.model.type === 'code' ? c.model.executionCount : null,"
+            " outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [] }))")
+
+    def run_cell(self, path: str, index: int) -> None:
+        """Run one cell and wait until it has run (its execution count is set)."""
+        nb = self._find(path)
+        self.page.evaluate(f"() => {{ const nb = {nb}; {APP}.shell.activateById(nb.id); nb.content.activeCellIndex = {index};"
+                           f" nb.content.deselectAll(); void {APP}.commands.execute('notebook:run-cell'); }}")
+        self.page.wait_for_function(
+            f"() => {{ const c = {nb}.content.widgets[{index}]; return c.model.executionCount !== null"
+            " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'); }",
+            timeout=RUN_ALL_MS, polling=100)
+
+    def cell(self, path: str, index: int):
+        panel_id = self.page.evaluate(f"() => {self._find(path)}.id")
+        return self.page.locator(f"#{panel_id} .jp-Notebook .jp-Cell").nth(index)
+
+    def replace(self, path: str, notebook: dict) -> None:
+        """Put another notebook's cells into the open tab of `path` (as a learner typing them in); same kernel."""
+        self.page.evaluate(f"(content) => {{ {self._find(path)}.context.model.fromJSON(content); }}", notebook)
+
+
+def stdout(cell: dict) -> str:
+    return "".join(o["text"] for o in cell["outputs"] if o["output_type"] == "stream" and o["name"] == "stdout")
+
+
+def errors(path: str, cells: list[dict]) -> list[str]:
+    found = []
+    for i, cell in enumerate(cells):
+        if cell["type"] == "code" and cell["count"] is None:
+            found.append(f"{path} cell {i}: not executed")
+        found += [f"{path} cell {i}: {o['ename']}: {o['evalue']}" for o in cell["outputs"] if o["output_type"] == "error"]
+    return found
+
+
+def committed_notebook(path: str) -> dict:
+    return json.loads((REPO / path).read_text(encoding="utf-8"))
+
+
+def committed(path: str) -> list[dict]:
+    return committed_notebook(path)["cells"]
+
+
+@pytest.fixture(scope="module")
+def tab(tmp_path_factory):
+    require_site()
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(SITE)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # until the server listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as playwright:
+            netlog = NetLog()
+            # service workers allowed: JupyterLite's kernel reaches the files under /drive through its own
+            context = playwright.chromium.launch_persistent_context(
+                str(tmp_path_factory.mktemp("lite-profile")), executable_path=CHROMIUM, headless=True,
+                args=CHROMIUM_FLAGS, viewport={"width": 1280, "height": 900})
+            netlog.attach(context)
+            try:
+                yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog)
+            finally:
+                context.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.timeout(600)
+def test_lesson_02_runs_to_the_end_in_the_tab(tab):
+    path = "notebooks/02_the_core_loop.ipynb"
+    tab.open(path)
+    cells = tab.run_all(path)
+    assert errors(path, cells) == []
+    checked = 0
+    for i, (cell, saved) in enumerate(zip(cells, committed(path), strict=True)):
+        if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
+            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+            assert sanitize(stdout(cell)) == sanitize(want), f"{path} cell {i} prints other text in the tab"
+            checked += 1
+    assert checked >= 10
+    # The Spanish edition in the same kernel: its words, the same runs.
+    es = "notebooks/es/02_the_core_loop.ipynb"
+    tab.replace(path, committed_notebook(es))
+    cells = tab.run_all(path)
+    assert errors(es, cells) == []
+    for i, (cell, saved) in enumerate(zip(cells, committed(es), strict=True)):
+        if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
+            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+            assert sanitize(stdout(cell)) == sanitize(want), f"{es} cell {i} prints other text in the tab"
+    assert tab.netlog.outside_loopback() == []
+
+
+@pytest.mark.timeout(600)
+def test_lesson_04_draws_its_plot_without_matplotlib_in_the_tab(tab):
+    """The tab has no matplotlib: lesson 04's first cell still runs, and the kit draws the plot as SVG."""
+    path, lesson = "notebooks/02_the_core_loop.ipynb", "notebooks/04_runaway.ipynb"
+    tab.open(path)  # the tab lesson 02 ran in: its kernel again, lesson 04's cells put in
+    tab.replace(path, committed_notebook(lesson))
+    cells = tab.run_all(path)
+    assert errors(lesson, cells) == []
+    for i, (cell, saved) in enumerate(zip(cells, committed(lesson), strict=True)):
+        if cell["type"] == "code" and cell["source"].startswith("# NBVAL_CHECK_OUTPUT"):
+            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+            assert sanitize(stdout(cell)) == sanitize(want), f"{lesson} cell {i} prints other text in the tab"
+    plot = next(c for c in cells if "token_charts(" in c["source"])
+    drawn = [o["data"]["text/html"] for o in plot["outputs"] if "text/html" in o.get("data", {})]
+    assert len(drawn) == 1 and drawn[0].count("<svg") == 2, plot["outputs"]
+    for words in ("Input tokens of each request", "Tokens used so far (all four counters)", "never-ends",
+                  "token-hog", "a 40,000-token budget"):
+        assert words in drawn[0]
+    assert tab.netlog.outside_loopback() == []
+
+
+@pytest.mark.timeout(600)
+def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
+    starter = "exercises/01_tiered_policy.ipynb"
+    tab.open(starter)
+    cells = tab.run_all(starter)
+    assert errors(starter, cells) == []
+    checks = [stdout(c) for c in cells if c["source"].startswith("# 🔍 CHECK")]
+    assert len(checks) == 6
+    for text in checks:
+        assert "✗" in text and "hint:" in text, text
+    # The learner writes the solution's cells into the same tab and runs them all again, in the same kernel.
+    tab.replace(starter, json.loads((REPO / "exercises/solutions/01_tiered_policy.ipynb").read_text(encoding="utf-8")))
+    cells = tab.run_all(starter)
+    assert errors(starter, cells) == []
+    checks = [stdout(c) for c in cells if c["source"].startswith("# 🔍 CHECK")]
+    assert len(checks) == 6
+    for text in checks:
+        assert "✓" in text and "✗" not in text, text
+    assert tab.netlog.outside_loopback() == []
+
+
+APPROVAL_CELLS = [
+    "import os\n"
+    "from pathlib import Path\n"
+    "from harness_lib.client import make_client\n"
+    "from harness_lib.loop import run_agent\n"
+    "from harness_lib.tab import TabApproval\n"
+    "from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls\n"
+    "os.environ.pop('HARNESS_AUTO_APPROVE', None)  # a person clicks\n"
+    "ANSWER = Path(DEFAULT_ROOT) / 'scratch' / 'answer.txt'\n"
+    "def go(timeout=120):\n"
+    "    ANSWER.unlink(missing_ok=True)\n"
+    "    panel = TabApproval(timeout=timeout)\n"
+    "    panel.start(run_agent(make_client(scenario='high-impact'), 'Read the first line of README.md, then tell me what"
+    " time it is', TOOLS, make_tool_impls(), approve=panel.approve, on_event=panel.on_event))\n"
+    "    return panel",
+    "approved = go()",
+    "print('written:', ANSWER.exists())",
+    "rejected = go()",
+    "print('written:', ANSWER.exists())",
+    "silent = go(timeout=2)",
+    "stopped = go()",
+]
+
+
+@pytest.mark.timeout(600)
+def test_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_closed(tab):
+    """harness_lib.tab in the tab: the cell starts the run and ends, and a real click on the panel decides."""
+    path = "notebooks/02_the_core_loop.ipynb"
+    tab.open(path)
+    notebook = committed_notebook(path)
+    notebook["cells"] = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
+                          "source": source} for i, source in enumerate(APPROVAL_CELLS)]
+    tab.replace(path, notebook)
+    tab.run_cell(path, 0)
+
+    def decide(index: int, button: str | None, shows: str) -> str:
+        tab.run_cell(path, index)  # the cell ends at once: its run goes on, waiting for a click
+        cell = tab.cell(path, index)
+        if button:
+            cell.get_by_role("button", name=button).click()
+        cell.get_by_text(shows).first.wait_for(timeout=60_000)
+        return cell.locator(".jp-Cell-outputArea").inner_text()
+
+    shown = decide(1, "Approve", "The run is over.")
+    assert "write_file(" in shown and "→ approved" in shown and "Traceback" not in shown
+    tab.run_cell(path, 2)
+    assert "written: True" in tab.cell(path, 2).inner_text()
+    shown = decide(3, "Reject", "The run is over.")
+    assert "→ rejected" in shown and "→ approved" not in shown
+    tab.run_cell(path, 4)
+    assert "written: False" in tab.cell(path, 4).inner_text()
+    assert "→ not approved (no answer within 2 s)" in decide(5, None, "The run is over.")
+    shown = decide(6, "Stop the run", "The run was stopped.")
+    assert "→ not approved (no answer: the run was stopped)" in shown
+    assert tab.netlog.outside_loopback() == []
+
+
+def test_the_welcome_pages_open_in_both_languages(tab):
+    """START.md and EMPEZAR.md at the site's root open as rendered pages, each linking the other."""
+    if tab.page.url == "about:blank":
+        tab.page.goto(f"{tab.url}/lab/index.html")
+        tab.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('docmanager:open')", timeout=60_000)
+    for page, title, other in (("START.md", "in your browser", "EMPEZAR.md"),
+                               ("EMPEZAR.md", "en tu navegador", "START.md")):
+        tab.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(page)}}})")
+        shown = tab.page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown")
+        shown.locator("h1").first.wait_for(timeout=30_000)
+        assert title in shown.locator("h1").first.inner_text()
+        assert shown.locator("a", has_text=other).count() == 1
+        assert "CHECK" in shown.inner_text() and "pytest --nbval-lax" in shown.inner_text()
+    assert tab.netlog.outside_loopback() == []

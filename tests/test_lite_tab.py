@@ -1,0 +1,120 @@
+"""harness_lib.tab: the approval panel of the browser-tab edition, run here in-process with the real loop.
+
+The panel's run goes on as a task after the code that started it returns; its buttons are real ipywidgets buttons,
+pressed with .click() (the same handlers a person's click runs). Approve and Reject each decide, the first click
+wins, no answer within the timeout is a no, Stop is a no and ends the run, and the transcript is in the panel.
+(tests/test_lite.py clicks the same panel in JupyterLite, in Chromium.)
+"""
+
+import asyncio
+
+import pytest
+
+from harness_lib.client import make_client
+from harness_lib.loop import run_agent
+from harness_lib.tab import TabApproval
+from harness_lib.tools import TOOLS, make_tool_impls
+
+TASK = "Read the first line of README.md, then tell me what time it is"
+
+
+@pytest.fixture(autouse=True)
+def a_person_clicks(monkeypatch):
+    monkeypatch.delenv("HARNESS_AUTO_APPROVE", raising=False)  # the kit's headless runs set it: here nobody does
+
+
+async def start(tmp_path, **options):
+    """A panel and its started run (the offline model's high-impact scenario asks to write scratch/answer.txt)."""
+    (tmp_path / "README.md").write_text("# A readme\n")
+    (tmp_path / "scratch").mkdir()
+    panel = TabApproval(**options)
+    panel.start(run_agent(make_client(scenario="high-impact"), TASK, TOOLS, make_tool_impls(tmp_path),
+                          approve=panel.approve, on_event=panel.on_event))
+    return panel
+
+
+async def until_asked(panel):
+    while panel.buttons.layout.display != "flex":
+        assert not panel.task.done(), panel.lines
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("button, word, written", [("approve_button", "approved", True),
+                                                    ("reject_button", "rejected", False)])
+def test_a_click_decides_and_the_transcript_is_in_the_panel(tmp_path, button, word, written):
+    async def scene():
+        panel = await start(tmp_path)
+        await until_asked(panel)
+        assert "write_file" in panel.asking.value and "not approved in 120 s" in panel.asking.value
+        getattr(panel, button).click()
+        getattr(panel, "reject_button" if word == "approved" else "approve_button").click()  # decides nothing
+        await panel.task
+        return panel
+
+    panel = asyncio.run(scene())
+    decisions = [line for line in panel.lines if line.startswith("[approve]")]
+    assert len(decisions) == 1 and decisions[0].endswith(f"→ {word}") and "write_file(" in decisions[0]
+    assert (tmp_path / "scratch" / "answer.txt").exists() is written
+    assert panel.result.stopped_by == "end_turn" and "The run is over." in panel.status.value
+    assert any(line.startswith("[turn 1] model requests tool") for line in panel.lines)
+    assert panel.buttons.layout.display == "none" and panel.stop_button.disabled
+
+
+def test_no_answer_within_the_timeout_is_a_no(tmp_path):
+    async def scene():
+        panel = await start(tmp_path, timeout=0.2)
+        await panel.task
+        return panel
+
+    panel = asyncio.run(scene())
+    assert any(line.endswith("→ not approved (no answer within 0.2 s)") for line in panel.lines), panel.lines
+    assert not (tmp_path / "scratch" / "answer.txt").exists()
+
+
+def test_stop_while_asked_is_a_no_and_ends_the_run(tmp_path):
+    async def scene():
+        panel = await start(tmp_path)
+        await until_asked(panel)
+        panel.stop_button.click()
+        await asyncio.wait({panel.task}, timeout=5)
+        panel.approve_button.click()  # too late: decides nothing
+        await asyncio.sleep(0.05)
+        return panel
+
+    panel = asyncio.run(scene())
+    assert panel.lines[-1].endswith("→ not approved (no answer: the run was stopped)")
+    assert panel.result is None and "The run was stopped." in panel.status.value
+    assert not (tmp_path / "scratch" / "answer.txt").exists()
+
+
+def test_a_demonstration_click_says_the_code_clicked(tmp_path):
+    async def scene():
+        panel = await start(tmp_path, click="reject")
+        await panel.task
+        return panel
+
+    panel = asyncio.run(scene())
+    assert any(line.endswith("→ rejected (clicked by the code, not by a person)") for line in panel.lines)
+
+
+def test_one_run_per_panel_and_the_options_are_checked(tmp_path):
+    with pytest.raises(ValueError):
+        TabApproval(timeout=0)
+    with pytest.raises(ValueError):
+        TabApproval(click="yes")
+    assert repr(TabApproval().panel).startswith("(the run's panel")
+
+
+def test_the_panel_speaks_the_notebooks_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_LANG", "es")
+
+    async def scene():
+        panel = await start(tmp_path)
+        await until_asked(panel)
+        assert panel.approve_button.description == "Aprobar" and panel.stop_button.description.startswith("Detener")
+        panel.approve_button.click()
+        await panel.task
+        return panel
+
+    panel = asyncio.run(scene())
+    assert any(line.endswith("→ aprobada") for line in panel.lines) and "terminó" in panel.status.value
