@@ -14,8 +14,8 @@ shows nowhere once its cell has ended, so the transcript is written into the pan
 Fail closed, as on the desktop: no answer within `timeout` seconds is a no (``→ not approved (no answer within
 120 s)``); the panel's Stop button ends the run, and a question then waiting is a no (``→ not approved (no answer:
 the run was stopped)``); the first click decides, a later one decides nothing. ``click="approve"`` or ``"reject"``
-presses that button itself (a demonstration, said in the decision line), and the kit's headless runs click as
-harness_lib.headless says, as widget_approver does.
+presses that button itself (a demonstration, said in the decision line), and HARNESS_AUTO_APPROVE=approve|reject
+(nobody at the screen) presses that one, as widget_approver does.
 
 NOT handled: awaiting the run in a cell (``await panel.task``): in the tab that cell would hold back the very click
 it waits for, until the timeout says no. The kernel's own Stop button does not reach a run whose cell has ended:
@@ -32,7 +32,7 @@ import sys
 
 from . import lang
 from .approval import ApprovalInterrupted, decision_line, question
-from .headless import AUTO_CHOICES, headless_click
+from .widget import CHOICES, nobody_here
 from .trace import Transcript
 
 __all__ = ["TabApproval", "in_tab"]
@@ -66,7 +66,7 @@ class TabApproval:
         import IPython.display  # imported here, as in harness_lib.widget: the terminal agent needs neither
         import ipywidgets as widgets
 
-        if click not in (None, *AUTO_CHOICES):
+        if click not in (None, *CHOICES):
             raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or not math.isfinite(timeout) or timeout <= 0):
@@ -144,7 +144,7 @@ class TabApproval:
         self._action = action = question(name, tool_input)
         loop = asyncio.get_running_loop()
         self._decision = decision = loop.create_future()
-        auto = self.click or headless_click()  # a demonstration, or the kit's headless runs
+        auto = self.click or nobody_here()  # a demonstration, or nobody at the screen (HARNESS_AUTO_APPROVE)
 
         def asking(seconds: int | None) -> str:
             what = lang.text("approve.click") if seconds is None else lang.text("approve.countdown", seconds=seconds)

@@ -48,7 +48,7 @@ def _check_timeout(value, what: str) -> float:
     return float(value)
 
 
-def _nobody_here() -> str:
+def nobody_here() -> str:
     """``HARNESS_AUTO_APPROVE`` (read at each call): ``"approve"`` or ``"reject"``, the button every approval presses
     when nobody is at the screen; ``""`` (unset or empty) when a person clicks. Any other value: ValueError."""
     auto = os.environ.get("HARNESS_AUTO_APPROVE", "").strip().lower()
@@ -168,7 +168,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
         wait = _timeout_from_environment(timeout)
-        auto = "" if click else _nobody_here()
+        auto = "" if click else nobody_here()
 
         action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
         version = kernel_version()

@@ -31,6 +31,7 @@ LONGEST_FIRST = [
     "tests/test_browser_rerun.py",
     "tests/test_browser_restart.py",  # a restart mid-lesson, both editions (issue 36)
     "tests/test_kernel_transport.py",
+    "tests/test_lite.py",  # the browser-tab site, Pyodide in Chromium: on the other worker, while the one above runs
     "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
     "tests/test_live_mode.py",  # every lesson live in a kernel
     "tests/test_gradebook.py",
