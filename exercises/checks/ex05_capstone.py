@@ -141,44 +141,76 @@ async def check_harness_loop(ns: dict) -> None:
     c.done()
 
 
+def _cap_hint(run, cap):
+    n, stopped = len(ran(run)), field(run, "stopped_by")
+    if n == cap and run.requests == cap + 1 and stopped == "max_turns" and not run.problem:
+        return None
+    if run.runaway:
+        return _t("ex05.valves.cap_never", cap=cap)
+    if broke(run):
+        return broke(run)
+    if stopped in ("token_budget", "no_progress"):
+        return _t("ex05.valves.other_valve", valve=stopped, n=n)
+    if n == cap + 1:
+        return Cause(_t("ex05.valves.cap_one_more", cap=cap, next=cap + 1), key="cap+1")
+    if n == cap - 1:
+        return Cause(_t("ex05.valves.cap_one_less", cap=cap), key="cap-1")
+    if n == cap and run.requests == cap:
+        return Cause(_t("ex05.valves.cap_after", cap=cap), key="cap after")
+    if n != cap or run.requests != cap + 1:
+        return _t("ex05.valves.cap_count", cap=cap, n=n)
+    return _t("ex05.finish.stopped_by_want", want="max_turns", got=repr(stopped)[:40])
+
+
 async def _cap(c, fn, cap, hidden):
     run = await drive(fn, "inbox-runaway", max_turns=cap, token_budget=10 ** 9, limit=30)
-    n = len(ran(run))
-    hint = (None if n == cap and run.requests == cap + 1 and field(run, "stopped_by") == "max_turns" and not run.problem
-            else _t("ex05.valves.cap_never", cap=cap) if run.runaway else broke(run) or
-            Cause(_t("ex05.valves.cap_one_more", cap=cap, next=cap + 1), key="cap+1") if n == cap + 1 else
-            Cause(_t("ex05.valves.cap_one_less", cap=cap), key="cap-1") if n == cap - 1 else
-            _t("ex05.valves.cap_count", cap=cap, n=n) if n != cap or run.requests != cap + 1 else
-            _t("ex05.finish.stopped_by_want", want="max_turns", got=repr(field(run, "stopped_by"))[:40]))
-    c.ok(hint is None, _label(_t("ex05.scenario.runaway", cap=cap), hidden), hint)
+    c.ok(_cap_hint(run, cap) is None, _label(_t("ex05.scenario.runaway", cap=cap), hidden), _cap_hint(run, cap))
     return run
+
+
+def _budget_hint(run, budget):
+    at, stopped = budget_stop(run, budget), field(run, "stopped_by")
+    if at is not None and run.requests == at and stopped == "token_budget" and len(ran(run)) == at - 1:
+        return None
+    if run.runaway:
+        return _t("ex05.valves.budget_never", budget=budget)
+    if broke(run):
+        return broke(run)
+    if at and run.requests > at:
+        return Cause(_t("ex05.valves.budget_late", budget=budget, n=at), key="late")
+    if at and len(ran(run)) >= at:
+        return _t("ex05.valves.budget_ran", n=at)
+    if at is None or run.requests < at:
+        return _t("ex05.valves.budget_early", budget=budget)
+    return _t("ex05.finish.stopped_by_want", want="token_budget", got=repr(stopped)[:40])
 
 
 async def _budget(c, fn, budget, hidden):
     run = await drive(fn, "inbox-hog", max_turns=60, token_budget=budget, limit=40)
-    at = budget_stop(run, budget)
-    hint = (None if at is not None and run.requests == at and field(run, "stopped_by") == "token_budget"
-            and len(ran(run)) == at - 1 else
-            _t("ex05.valves.budget_never", budget=budget) if run.runaway else broke(run) or
-            Cause(_t("ex05.valves.budget_late", budget=budget, n=at), key="late") if at and run.requests > at else
-            _t("ex05.valves.budget_ran", n=at) if at and len(ran(run)) >= at else
-            _t("ex05.valves.budget_early", budget=budget) if at is None or run.requests < at else
-            _t("ex05.finish.stopped_by_want", want="token_budget", got=repr(field(run, "stopped_by"))[:40]))
+    hint = _budget_hint(run, budget)
     c.ok(hint is None, _label(_t("ex05.scenario.hog", budget=_number(budget)), hidden), hint)
+
+
+def _cycle_hint(run):
+    stop, stopped = cycle_stop(run), field(run, "stopped_by")
+    at, period, calls = stop if stop else (None, None, "")
+    before = sum(len(calls_of(run.replies[n])) for n in run.replies if stop and n < at)  # the calls that may run
+    if stop and run.requests == at and stopped == "no_progress" and len(ran(run)) == before:
+        return None
+    if run.problem:
+        return broke(run)
+    if stop and run.requests > at + 1 and stopped != "no_progress":
+        return _t("ex05.valves.cycle_missed", period=period, calls=calls[:160])
+    if stop and (run.requests > at or len(ran(run)) > before):
+        return Cause(_t("ex05.valves.cycle_late"), key="cycle late")
+    if (stop and run.requests < at) or (not stop and stopped == "no_progress"):
+        return Cause(_t("ex05.valves.cycle_early"), key="cycle early")
+    return _t("ex05.finish.stopped_by_want", want="no_progress", got=repr(stopped)[:40])
 
 
 async def _cycle(c, fn, key, inbox, hidden):
     run = await drive(fn, "inbox-chase", inbox, max_turns=16, token_budget=10 ** 9, limit=20)
-    stop = cycle_stop(run)
-    at, period, calls = stop if stop else (None, None, "")
-    hint = (None if stop and run.requests == at and field(run, "stopped_by") == "no_progress" else
-            broke(run) if run.problem else
-            _t("ex05.valves.cycle_missed", period=period, calls=calls[:160]) if stop and run.requests > at + 1
-            and field(run, "stopped_by") != "no_progress" else
-            Cause(_t("ex05.valves.cycle_late"), key="cycle late") if stop and run.requests > at else
-            _t("ex05.valves.cycle_early") if stop and run.requests < at else
-            _t("ex05.finish.stopped_by_want", want="no_progress", got=repr(field(run, "stopped_by"))[:40]))
-    c.ok(hint is None, _label(key, hidden), hint)
+    c.ok(_cycle_hint(run) is None, _label(key, hidden), _cycle_hint(run))
 
 
 async def check_harness_valves(ns: dict) -> None:
@@ -234,8 +266,7 @@ async def check_harness_gate(ns: dict) -> None:
         _t("ex05.gate.yes_not_run") if not ran(yes, "send_reply") else finished(yes))
     c.ok(hint is None, _label(_t("ex05.scenario.send_yes")), hint)
     for i, (line, kwargs) in enumerate(ANSWERS):
-        run = no if i == 0 else await drive(fn, "inbox", SEND, max_turns=10,
-                                                                     token_budget=60_000, **kwargs)
+        run = no if i == 0 else await drive(fn, "inbox", SEND, max_turns=10, token_budget=60_000, **kwargs)
         crashed = run.problem and ("ApproverBroke" in run.problem or "TimeoutError" in run.problem)
         hint = (Cause(_t("ex05.gate.approver_crashed", error=run.problem[:100]), key="crash") if crashed else
                 Cause(_t("ex05.gate.fail_closed", answer=line()), key="closed")
@@ -244,8 +275,10 @@ async def check_harness_gate(ns: dict) -> None:
                       key="unasked") if ran(run, "send_reply") else finished(run))
         c.ok(hint is None, _label(line(), hidden=i > 0), hint)
     fwd = await drive(fn, "inbox", FORWARD, answer=True, max_turns=10, token_budget=60_000)
-    hint = (Cause(_t("ex05.gate.retired_ran", tier=policy_tier(policy, "forward_all")), key="retired")
-            if fwd.box.forwarded else _t("ex05.gate.retired_asked") if asked(fwd, "forward_all") else finished(fwd))
+    tier = policy_tier(policy, "forward_all")
+    hint = (Cause(_t("ex05.gate.deny_ran", name="forward_all"), key="deny ran") if fwd.box.forwarded
+            and tier == "deny" else
+            Cause(_t("ex05.gate.retired_ran", tier=tier), key="retired") if fwd.box.forwarded else _t("ex05.gate.retired_asked") if asked(fwd, "forward_all") else finished(fwd))
     c.ok(hint is None, _label(_t("ex05.scenario.retired")), hint)
     reads = await drive(fn, "inbox", SAMPLE_INBOX, answer=False, policy=READS_ASKED, max_turns=10,
                         token_budget=60_000)

@@ -108,12 +108,17 @@ MESSAGES = {
                                  "max_turns={cap} turns have run",
         "ex05.valves.cap_one_more": "your cap let turn {next} run (max_turns={cap}): ask 'may I turn again?' before the turn, "
                                     "turns >= max_turns",
+        "ex05.valves.other_valve": "your loop stopped the runaway as {valve!r} after {n} tool turn(s), though no "
+                                   "two turns were alike (each asked for another page): only the cap should stop it",
+        "ex05.valves.cap_after": "your loop stopped right after running turn {cap}, before sending its results back: "
+                                 "check the cap before a turn is taken, when the model asks for another",
         "ex05.valves.cap_one_less": "max_turns={cap} allows {cap} tool turns; yours stopped one early",
         "ex05.valves.cap_count": "max_turns={cap}: your loop ran {n} tool turns; use the max_turns it is given",
         "ex05.valves.budget_never": "no token budget stopped the token hog: add up tokens_of(response.usage) of "
                                     "every response, and stop once it reaches token_budget={budget}",
-        "ex05.valves.budget_late": "your budget acted late: after response {n} the run had spent {budget} or more, "
-                                   "and your loop still sent a request; check before asking again",
+        "ex05.valves.budget_late": "your budget acted late: after response {n} the run had spent {budget} or more in "
+                                   "all, and your loop still sent a request: add up every response's tokens and "
+                                   "check the total before asking again",
         "ex05.valves.budget_ran": "the tools of response {n} ran after the budget was spent: check the budget "
                                   "before running the turn",
         "ex05.valves.budget_early": "your loop stopped before spending token_budget={budget}: count every token "
@@ -139,6 +144,7 @@ MESSAGES = {
         "ex05.gate.approver_crashed": "the approver's error ended your run ({error}): a broken gate is a closed "
                                       "gate; catch the exception and refuse the call",
         "ex05.gate.fail_closed": "send_reply ran after an answer that is not True ({answer}): only True approves",
+        "ex05.gate.deny_ran": "POLICY denies {name}, and it ran: a 'deny' tool never runs, and nobody is asked",
         "ex05.gate.retired_ran": "the retired forward_all ran: POLICY must deny it (it has {tier!r})",
         "ex05.gate.retired_asked": "forward_all is retired: deny it without asking anybody",
         "ex05.gate.policy_argument": "read_message ran although the policy passed to run_agent made it 'ask' and "
@@ -261,12 +267,17 @@ MESSAGES = {
                                  "para cuando hayan corrido max_turns={cap}",
         "ex05.valves.cap_one_more": "tu tope dejó correr el turno {next} (max_turns={cap}): pregunta «¿puedo dar otra vuelta?» "
                                     "antes del turno, turns >= max_turns",
+        "ex05.valves.other_valve": "tu bucle paró al desbocado como {valve!r} tras {n} turno(s), aunque no había "
+                                   "dos turnos iguales (cada uno pedía otra página): solo el tope debe pararlo",
+        "ex05.valves.cap_after": "tu bucle paró justo después de ejecutar el turno {cap}, antes de devolver sus "
+                                 "resultados: comprueba el tope antes de dar un turno, cuando el modelo pide otro",
         "ex05.valves.cap_one_less": "max_turns={cap} permite {cap} turnos de herramientas; el tuyo paró uno antes",
         "ex05.valves.cap_count": "max_turns={cap}: tu bucle ejecutó {n} turnos; usa el max_turns que recibe",
         "ex05.valves.budget_never": "ningún presupuesto paró al glotón de tokens: suma tokens_of(response.usage) "
                                     "de cada respuesta y para cuando llegue a token_budget={budget}",
         "ex05.valves.budget_late": "tu presupuesto actuó tarde: tras la respuesta {n} ya se habían gastado {budget} "
-                                   "o más, y tu bucle aún envió una petición; comprueba antes de volver a preguntar",
+                                   "o más en total, y tu bucle aún envió una petición: suma los tokens de cada "
+                                   "respuesta y comprueba el total antes de volver a preguntar",
         "ex05.valves.budget_ran": "las herramientas de la respuesta {n} se ejecutaron con el presupuesto ya "
                                   "gastado: compruébalo antes de ejecutar el turno",
         "ex05.valves.budget_early": "tu bucle paró antes de gastar token_budget={budget}: cuenta cada token "
@@ -293,6 +304,8 @@ MESSAGES = {
         "ex05.gate.approver_crashed": "el error del aprobador terminó tu ejecución ({error}): una válvula rota es "
                                       "una válvula cerrada; captura la excepción y deniega la llamada",
         "ex05.gate.fail_closed": "send_reply se ejecutó tras una respuesta que no es True ({answer}): solo True aprueba",
+        "ex05.gate.deny_ran": "POLICY deniega {name} y se ejecutó: una herramienta 'deny' no se ejecuta nunca, y "
+                              "no se pregunta a nadie",
         "ex05.gate.retired_ran": "la retirada forward_all se ejecutó: POLICY debe denegarla (tiene {tier!r})",
         "ex05.gate.retired_asked": "forward_all está retirada: deniégala sin preguntar a nadie",
         "ex05.gate.policy_argument": "read_message se ejecutó aunque la política pasada a run_agent la ponía en "
