@@ -7,7 +7,9 @@
   the practice runs ...) each fail, and the first ✗ of the check that guards it names the planted cause: its line
   and its hint;
 - right answers in other styles (RIGHT: asyncio.gather, the library's valves, a `match` on stop_reason returning an
-  AgentResult, another policy within the rules) PASS every check.
+  AgentResult, another policy within the rules) PASS every check;
+- the gradebook's judge prints the same lines, byte for byte, as the check run beside the notebook (JUDGED: the
+  solution and answers of each kind), with the learner's side a thread of this process (as tests/test_judge.py).
 
 The cases edit only the solution's ✏️ cells (`policy`, `run-agent`; every edit must apply exactly once) and run in
 one long-lived kernel (tests/kernel_cells.py), as nbval runs a notebook, with the environment of a grading run
@@ -16,7 +18,14 @@ one long-lived kernel (tests/kernel_cells.py), as nbval runs a notebook, with th
 
 from __future__ import annotations
 
+import ast
+import asyncio
+import contextlib
+import io
 import json
+import socket
+import threading
+import time
 import os
 import subprocess
 import sys
@@ -360,6 +369,77 @@ def test_a_right_answer_in_another_style_passes(runs, case):
     assert not isinstance(cells, str), cells
     assert all(cid in cells for cid in CHECK_IDS)
     assert not any(c.raised for c in cells.values()), f"{case}: not every cell passes\n{overview(cells)}"
+
+
+# ---- the same verdicts through the gradebook's judge ------------------------------------------------------------
+
+JUDGED = ["solution", "match-agentresult", "state-outlives-the-run", "approver-error-uncaught", "results-reversed",
+          "pause-turn-ignored", "delete-allowed"]
+
+
+def _namespace(nb: dict) -> dict:
+    """The notebook's names before its checks: its code cells run in order, on past one that raises, except those
+    that use the grader (it is this process's own)."""
+    import grading
+
+    ns = {"grading": grading, "__name__": "__main__"}
+    for c in nb["cells"]:
+        text = _source(c)
+        if c["cell_type"] != "code" or "check" in c["metadata"].get("tags", []) or "grading" in text:
+            continue
+        try:
+            result = eval(compile(text, f"<cell {c.get('id')}>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT), ns)
+            if asyncio.iscoroutine(result):
+                asyncio.run(result)
+        except Exception:  # noqa: BLE001 - as nbval-lax: the cells after it still run
+            pass
+    return ns
+
+
+def _printed(call: str, ns: dict) -> str:
+    import grading
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        result = getattr(grading, call)(ns)
+        if asyncio.iscoroutine(result):
+            asyncio.run(result)
+    return out.getvalue()
+
+
+def _judged(call: str, ns: dict) -> str:
+    from exercises import defendant, judge
+
+    mine, theirs = socket.socketpair()
+    threading.Thread(target=lambda: asyncio.run(defendant.answer(defendant.LearnerLine(theirs, "learner"), ns)),
+                     daemon=True).start()
+    line = judge.JudgeLine(mine, "judge")
+    line.deadline = time.monotonic() + 60
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            asyncio.run(judge._run(call, judge.Notebook(line), time.monotonic() + 60))
+    finally:
+        line.send({"op": "bye"})
+        mine.close()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("case", JUDGED)
+def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
+    monkeypatch.delenv("HARNESS_GRADING", raising=False)  # a ✗ prints, as in JupyterLab
+    monkeypatch.setenv("HARNESS_OFFLINE", "1")
+    sys.path.insert(0, str(EXERCISES))
+    from exercises.judge import check_call
+
+    nb = edited(case, WRONG[case][0] if case in WRONG else RIGHT[case])
+    calls = {c["id"]: check_call(_source(c)) for c in nb["cells"] if "check" in c["metadata"].get("tags", [])}
+    assert set(calls) == set(CHECK_IDS) and all(calls.values()), calls
+    wanted = [WRONG[case][1]] if case in WRONG else list(CHECK_IDS)
+    for check_id in wanted:
+        here = _printed(calls[check_id], _namespace(nb))
+        assert ("✗" in here) == (case in WRONG), (check_id, here)
+        assert _judged(calls[check_id], _namespace(nb)) == here, check_id
 
 
 def test_there_are_enough_cases():
