@@ -12,9 +12,11 @@ One lesson concept per module (see docs/architecture.md):
                                           valve 4's human side: asking, and what a decision reads
     widget    widget_approver             the Approve / Reject buttons in JupyterLab
     trace     Transcript                  the printed transcript and its JSONL record
+    mailbox   MAIL_TOOLS, Mailbox         exercise 5's tool set: a small mailbox (some read, some change, one retired)
 
 And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), headless (which
-button the kit's automated runs press, where nobody can click), offline (the offline model).
+button the kit's automated runs press, where nobody can click), offline (the offline model), replay (a run of the
+offline model drawn from its record, for a loop that emits no events).
 """
 
 import sys

@@ -200,7 +200,8 @@ async def run_agent(client, task, tools, tool_impls, *, policy=POLICY, approve=N
         requests, spent = requests + 1, spent + tokens_of(response.usage)
         match response.stop_reason:
             case "tool_use" | "pause_turn" if turns >= max_turns:
-                return AgentResult("The harness stopped at its turn cap.", "max_turns", turns, requests, spent, messages)
+                return AgentResult("The harness stopped at its turn cap.", "max_turns", turns, requests, spent,
+                                   messages)
             case "tool_use" | "pause_turn" if spent >= token_budget:
                 return AgentResult(f"The harness stopped: {spent} tokens.", "token_budget", turns, requests, spent,
                                    messages)

@@ -1,8 +1,8 @@
 """Exercise 5 — the capstone, your harness: the checks of exercises/05_your_harness.ipynb.
 
-Four checks, each a list of scenarios with one ✓ / ✗ line each (a per-scenario verdict): POLICY (check_harness_policy),
-the loop's shape (check_harness_loop), the three valves that stop a run (check_harness_valves), the gate
-(check_harness_gate). Each
+Four checks, each a list of scenarios with one ✓ / ✗ line each (a per-scenario verdict): POLICY
+(check_harness_policy), the loop's shape (check_harness_loop), the three valves that stop a run
+(check_harness_valves), the gate (check_harness_gate). Each
 scenario is one run of YOUR run_agent through the gauntlet (ex05_gauntlet.drive): practice runs as the notebook
 shows them, and HIDDEN variants (marked so in the line) with other inboxes, caps, budgets, cycles, texts and a
 policy of the checks' own. A ✗'s hint names the cause the run shows: what should have acted, and where.
@@ -136,7 +136,8 @@ async def check_harness_loop(ns: dict) -> None:
     for scenario, hidden in (("inbox-refusal", False), ("inbox-refusal-late", True)):
         run = await drive(fn, scenario, SAMPLE_INBOX, max_turns=10, token_budget=60_000)
         hint = broke(run) or (None if field(run, "stopped_by") == "refusal" else
-                              _t("ex05.finish.stopped_by_want", want="refusal", got=repr(field(run, "stopped_by"))[:40]))
+                              _t("ex05.finish.stopped_by_want", want="refusal",
+                                 got=repr(field(run, "stopped_by"))[:40]))
         c.ok(hint is None, _label(_t("ex05.scenario.refusal"), hidden=hidden), hint)
     c.done()
 
@@ -278,7 +279,8 @@ async def check_harness_gate(ns: dict) -> None:
     tier = policy_tier(policy, "forward_all")
     hint = (Cause(_t("ex05.gate.deny_ran", name="forward_all"), key="deny ran") if fwd.box.forwarded
             and tier == "deny" else
-            Cause(_t("ex05.gate.retired_ran", tier=tier), key="retired") if fwd.box.forwarded else _t("ex05.gate.retired_asked") if asked(fwd, "forward_all") else finished(fwd))
+            Cause(_t("ex05.gate.retired_ran", tier=tier), key="retired") if fwd.box.forwarded else
+            _t("ex05.gate.retired_asked") if asked(fwd, "forward_all") else finished(fwd))
     c.ok(hint is None, _label(_t("ex05.scenario.retired")), hint)
     reads = await drive(fn, "inbox", SAMPLE_INBOX, answer=False, policy=READS_ASKED, max_turns=10,
                         token_budget=60_000)
