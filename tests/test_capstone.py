@@ -154,6 +154,11 @@ WRONG = {
     "unknown-tool-asked": ({"run-agent": [('policy.get(block.name, ("deny", ""))', 'policy.get(block.name, '
                                                                                    '("ask", ""))')]},
                            "check-loop", "✗ a call of a tool that does not exist", "went to the approver"),
+    "ask-and-run-call-by-call": ({"run-agent": [
+        ("        refused = [await decide(b, policy, approve) for b in calls]  # valve 4: every call decided first\n", ""),
+        ("        for b, why_not in zip(calls, refused):  # then run what may run: one tool_result per call, in order\n",
+         "        for b in calls:\n            why_not = await decide(b, policy, approve)\n")]},
+        "check-gate", "✗ a parallel turn with two questions", "decide every call of the turn first"),
     "approvals-remembered": ({"run-agent": [
         ("async def decide(block, policy, approve):", "APPROVED = set()  # tools a person already said yes to\n\n\n"
                                                       "async def decide(block, policy, approve):"),

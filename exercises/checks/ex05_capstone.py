@@ -13,9 +13,9 @@ from __future__ import annotations
 from harness_lib import lang
 from harness_lib.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
 
-from .ex05_gauntlet import (CYCLE_3, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, ApproverBroke, asked,
-                            blocks_exact, broke, budget_stop, calls_of, cycle_stop, drive, field, finished,
-                            policy_tier, ran, sent_results, short)
+from .ex05_gauntlet import (CYCLE_3, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, TWO_ASKED, ApproverBroke,
+                            asked, asked_late, blocks_exact, broke, budget_stop, calls_of, cycle_stop, drive, field,
+                            finished, policy_tier, ran, sent_results)
 from .kit import Cause, Checks, _t, raised_first, unfinished
 
 EXPECTED = {"list_messages": ("allow",), "read_message": ("allow",), "archive_message": ("allow", "ask"),
@@ -288,6 +288,13 @@ async def check_harness_gate(ns: dict) -> None:
             Cause(_t("ex05.gate.policy_argument"), key="policy arg") if ran(reads, "read_message") else
             _t("ex05.gate.policy_argument_unasked") if len(asked(reads, "read_message")) != 3 else finished(reads))
     c.ok(hint is None, _label(_t("ex05.scenario.policy_argument"), hidden=True), hint)
+    both = await drive(fn, "inbox-parallel", HIDDEN["parallel"], answer=lambda name, i: name == "archive_message",
+                       policy=TWO_ASKED, max_turns=10, token_budget=60_000)
+    hint = broke(both) or (
+        Cause(_t("ex05.gate.asked_late"), key="late") if asked_late(both) else
+        _t("ex05.gate.policy_argument_unasked") if len(asked(both)) != 2 else
+        _t("ex05.gate.parallel_answers") if both.box.deleted or both.box.archived != ["m3"] else finished(both))
+    c.ok(hint is None, _label(_t("ex05.scenario.ask_first"), hidden=True), hint)
     plain = await drive(fn, "inbox", SAMPLE_INBOX, answer=True, max_turns=10, token_budget=60_000)
     c.ok(not plain.problem and not asked(plain, "read_message") and not asked(plain, "list_messages"),
          _label(_t("ex05.scenario.reads_unasked")), broke(plain) or _t("ex05.gate.reads_asked"))

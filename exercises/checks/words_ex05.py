@@ -32,6 +32,8 @@ MESSAGES = {
         "ex05.scenario.no_approver": "no approver (approve=None): not sent",
         "ex05.scenario.retired": "the retired forward_all, called: not run, nobody asked",
         "ex05.scenario.policy_argument": "a policy passed in (read_message: ask), the person says no: no read runs",
+        "ex05.scenario.ask_first": "a parallel turn with two questions (archive: yes, delete: no): both asked "
+                                   "before any tool of the turn runs, each call decided by its own answer",
         "ex05.scenario.reads_unasked": "reads (allow) run without asking anybody",
         # check_policy
         "ex05.policy.title": "POLICY: a tier and a reason for each mail tool",
@@ -153,6 +155,10 @@ MESSAGES = {
         "ex05.gate.policy_argument_unasked": "with read_message 'ask' in the policy passed in, each read must be "
                                              "put to the approver",
         "ex05.gate.reads_asked": "read_message and list_messages are 'allow': they run without asking",
+        "ex05.gate.asked_late": "a tool of the turn ran before the turn's last question was asked: decide every call "
+                                "of the turn first, then run (a no must not find half the turn done)",
+        "ex05.gate.parallel_answers": "each call is decided by its own answer: the archive (yes) runs, the delete "
+                                      "(no) does not",
     },
     "es": {
         "ex05.hidden": "[variante oculta]",
@@ -190,6 +196,9 @@ MESSAGES = {
         "ex05.scenario.retired": "la herramienta retirada forward_all, llamada: no se ejecuta y no se pregunta",
         "ex05.scenario.policy_argument": "una política recibida (read_message: ask) y la persona dice que no: no "
                                          "se ejecuta ninguna lectura",
+        "ex05.scenario.ask_first": "un turno en paralelo con dos preguntas (archivar: sí, borrar: no): las dos se "
+                                   "hacen antes de que corra ninguna herramienta del turno, y cada llamada se decide "
+                                   "por su propia respuesta",
         "ex05.scenario.reads_unasked": "las lecturas (allow) se ejecutan sin preguntar a nadie",
         "ex05.policy.title": "POLICY: un nivel y una razón para cada herramienta de correo",
         "ex05.policy.every_tool": "POLICY da a cada una de las seis herramientas un par (nivel, razón)",
@@ -314,5 +323,10 @@ MESSAGES = {
         "ex05.gate.policy_argument_unasked": "con read_message en 'ask' en la política recibida, cada lectura debe "
                                              "pasar por el aprobador",
         "ex05.gate.reads_asked": "read_message y list_messages son 'allow': se ejecutan sin preguntar",
+        "ex05.gate.asked_late": "una herramienta del turno se ejecutó antes de hacer la última pregunta del turno: "
+                                "decide primero cada llamada del turno y luego ejecuta (un no no debe encontrarse "
+                                "medio turno hecho)",
+        "ex05.gate.parallel_answers": "cada llamada se decide por su propia respuesta: el archivado (sí) se ejecuta, "
+                                      "el borrado (no) no",
     },
 }
