@@ -159,6 +159,13 @@ WRONG = {
         ("        for b, why_not in zip(calls, refused):  # then run what may run: one tool_result per call, in order\n",
          "        for b in calls:\n            why_not = await decide(b, policy, approve)\n")]},
         "check-gate", "✗ a parallel turn with two questions", "decide every call of the turn first"),
+    "a-syntax-error": ({"run-agent": [("    turns, spent, signatures = 0, 0, []", "    turns, spent, signatures = 0, 0, [")]},
+                       "check-loop", "✗ run_agent is written and runs", "your cell raised SyntaxError"),
+    "the-cell-raises-after-run-agent": ({"run-agent": [('    return stop(response.stop_reason, text)\n',
+                                                         '    return stop(response.stop_reason, text)\n\n\n'
+                                                         'print(run_agent.__doc__.upper)()\n')]},
+                                        "check-loop", "✗ the cell that defines run_agent ran to its end",
+                                        "your cell raised TypeError"),
     "approvals-remembered": ({"run-agent": [
         ("async def decide(block, policy, approve):", "APPROVED = set()  # tools a person already said yes to\n\n\n"
                                                       "async def decide(block, policy, approve):"),
@@ -338,6 +345,18 @@ def crosses(cell) -> list[tuple[str, str]]:
 def overview(cells: dict) -> str:
     return "\n".join(f"  {c.id}: " + (f"raised {c.error[0]}" if c.raised else "ok") + "".join(
         f"\n      {line}  ← {hint}" for line, hint in crosses(c)) for c in cells.values() if c.id in CHECK_IDS)
+
+
+def test_every_exercise_cell_is_tagged_raises_exception():
+    """A learner's error in a ✏️ cell does not stop Run All (JupyterLab) nor fail that cell (nbval): the checks say
+    it (a-syntax-error above). In the four notebooks; no grader cell carries the tag."""
+    for folder in ("", "solutions/", "es/", "es/solutions/"):
+        cells = json.loads((EXERCISES / folder / NAME).read_text(encoding="utf-8"))["cells"]
+        mine = [c for c in cells if "exercise" in c["metadata"].get("tags", [])]
+        assert [c["id"] for c in mine] == ["policy", "run-agent"], folder
+        assert all("raises-exception" in c["metadata"]["tags"] for c in mine), folder
+        assert not [c["id"] for c in cells if {"check", "locked"} & set(c["metadata"].get("tags", []))
+                    and "raises-exception" in c["metadata"]["tags"]], folder
 
 
 def test_the_solution_passes_and_the_starter_says_what_to_write_first(runs):
