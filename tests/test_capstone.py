@@ -73,6 +73,15 @@ ASK_TRY = '''        try:
 RESULTS = '''        messages.append({"role": "user", "content": results})
 '''
 RUN_ONE = "text, is_error = await arun_tool(tool_impls, b.name, b.input, tools)"
+RUN_THEN = '''            if why_not is not None:
+                results.append(tool_result(b.id, why_not, is_error=True))
+            else:
+                text, is_error = await arun_tool(tool_impls, b.name, b.input, tools)
+                results.append(tool_result(b.id, text, is_error))
+'''
+RAN_FIRST = '''            text, is_error = await arun_tool(tool_impls, b.name, b.input, tools)  # run, then report the verdict
+            results.append(tool_result(b.id, why_not, True) if why_not else tool_result(b.id, text, is_error))
+'''
 
 WRONG = {
     "no-turn-cap": ({"run-agent": [(CAP, "")]}, "check-valves", "✗ runaway, max_turns=5",
@@ -138,6 +147,8 @@ WRONG = {
                            "check-gate", "✗ the retired forward_all", "POLICY must deny it (it has 'ask')"),
     "deny-asks-anyway": ({"run-agent": [('    if tier == "ask":', '    if tier in ("ask", "deny"):')]},
                          "check-gate", "✗ the retired forward_all", "a 'deny' tool never runs"),
+    "refused-calls-run-anyway": ({"run-agent": [(RUN_THEN, RAN_FIRST)]}, "check-loop",
+                                 "✗ parallel calls, one refused", "the refused delete ran"),
     "approver-error-uncaught": ({"run-agent": [(ASK_TRY, "        if approve is not None and await approve("
                                                          "block.name, block.input) is True:\n"
                                                          "            return None\n")]},
