@@ -15,7 +15,7 @@ from harness_lib.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
 
 from .ex05_gauntlet import (CYCLE_3, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, TWO_ASKED, ApproverBroke,
                             asked, asked_late, blocks_exact, broke, budget_stop, calls_of, cycle_stop, drive, field,
-                            finished, policy_tier, ran, sent_results)
+                            finished, policy_tier, ran, scene, sent_results)
 from .kit import Cause, Checks, _t, raised_first, unfinished
 
 EXPECTED = {"list_messages": ("allow",), "read_message": ("allow",), "archive_message": ("allow", "ask"),
@@ -92,11 +92,11 @@ async def check_harness_loop(ns: dict) -> None:
     fn, plain = _fn(ns), await _started(c, ns)
     if plain is None:
         return c.done()
-    c.ok(finished(plain) is None, _label(_t("ex05.scenario.plain")), finished(plain))
+    await scene(c, finished(plain), _label(_t("ex05.scenario.plain")), plain)
     other = await drive(fn, "inbox", HIDDEN["plain"], answer=True, max_turns=10, token_budget=60_000)
     hint = finished(other) or (None if len(ran(other, "read_message")) == 4 and len(ran(other, "archive_message")) == 1
                                else _t("ex05.loop.every_message"))
-    c.ok(hint is None, _label(_t("ex05.scenario.plain"), hidden=True), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.plain"), hidden=True), other)
     c.ok(blocks_exact(plain) is None and blocks_exact(other) is None, _label(_t("ex05.scenario.blocks")),
          blocks_exact(plain) or blocks_exact(other), follows=broke(plain) is not None)
     par = await drive(fn, "inbox-parallel", HIDDEN["parallel"], answer=False, max_turns=10, token_budget=60_000)
@@ -108,7 +108,7 @@ async def check_harness_loop(ns: dict) -> None:
         Cause(_t("ex05.loop.parallel_refused_ran"), key="spam") if "m1" in par.box.deleted else
         _t("ex05.loop.parallel_refused_result") if not by_id.get(spam, {}).get("is_error") else
         _t("ex05.loop.parallel_others") if len(ran(par, "read_message")) != 2 else finished(par))
-    c.ok(hint is None, _label(_t("ex05.scenario.parallel"), hidden=True), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.parallel"), hidden=True), par)
     raises = await drive(fn, "inbox", SAMPLE_INBOX, broken={"m2"}, max_turns=10, token_budget=60_000)
     got = next((r for n in sorted(raises.replies) for r in sent_results(raises, n) or []
                 if any(b["id"] == r.get("tool_use_id") and b["input"] == {"id": "m2"}
@@ -116,15 +116,15 @@ async def check_harness_loop(ns: dict) -> None:
     hint = (_t("ex05.loop.tool_raised_crashed", error=raises.problem[:120]) if raises.problem and "Connection"
             in raises.problem else broke(raises) or (_t("ex05.loop.tool_raised_flag") if not (got or {}).get("is_error")
                                                      else finished(raises)))
-    c.ok(hint is None, _label(_t("ex05.scenario.tool_raises"), hidden=True), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.tool_raises"), hidden=True), raises)
     unknown = await drive(fn, "inbox", HIDDEN["unknown"], max_turns=10, token_budget=60_000)
     hint = (Cause(_t("ex05.loop.unknown_crashed", error=(unknown.problem or "")[:120]), key="keyerror")
             if "purge_spam" in (unknown.problem or "") else
             _t("ex05.loop.unknown_asked") if asked(unknown, "purge_spam") else finished(unknown))
-    c.ok(hint is None, _label(_t("ex05.scenario.unknown_tool"), hidden=True), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.unknown_tool"), hidden=True), unknown)
     for scenario, hidden in (("inbox-pause", False), ("inbox-pause-twice", True)):
         run = await drive(fn, scenario, SAMPLE_INBOX, max_turns=10, token_budget=60_000)
-        c.ok(finished(run) is None, _label(_t("ex05.scenario.pause"), hidden=hidden), finished(run))
+        await scene(c, finished(run), _label(_t("ex05.scenario.pause"), hidden=hidden), run)
     cut = await drive(fn, "inbox-cut", SAMPLE_INBOX, max_turns=10, token_budget=60_000)
     cut_at = next((n for n in sorted(cut.replies) if cut.replies[n].get("stop_reason") == "max_tokens"), None)
     hint = broke(cut) or (
@@ -132,13 +132,13 @@ async def check_harness_loop(ns: dict) -> None:
         _t("ex05.loop.cut_went_on") if cut_at is not None and cut.requests > cut_at else
         None if field(cut, "stopped_by") == "max_tokens" else _t("ex05.finish.stopped_by_want", want="max_tokens",
                                                                    got=repr(field(cut, "stopped_by"))[:40]))
-    c.ok(hint is None, _label(_t("ex05.scenario.cut")), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.cut")), cut)
     for scenario, hidden in (("inbox-refusal", False), ("inbox-refusal-late", True)):
         run = await drive(fn, scenario, SAMPLE_INBOX, max_turns=10, token_budget=60_000)
         hint = broke(run) or (None if field(run, "stopped_by") == "refusal" else
                               _t("ex05.finish.stopped_by_want", want="refusal",
                                  got=repr(field(run, "stopped_by"))[:40]))
-        c.ok(hint is None, _label(_t("ex05.scenario.refusal"), hidden=hidden), hint)
+        await scene(c, hint, _label(_t("ex05.scenario.refusal"), hidden=hidden), run)
     c.done()
 
 
@@ -165,7 +165,7 @@ def _cap_hint(run, cap):
 
 async def _cap(c, fn, cap, hidden):
     run = await drive(fn, "inbox-runaway", max_turns=cap, token_budget=10 ** 9, limit=30)
-    c.ok(_cap_hint(run, cap) is None, _label(_t("ex05.scenario.runaway", cap=cap), hidden), _cap_hint(run, cap))
+    await scene(c, _cap_hint(run, cap), _label(_t("ex05.scenario.runaway", cap=cap), hidden), run)
     return run
 
 
@@ -189,7 +189,7 @@ def _budget_hint(run, budget):
 async def _budget(c, fn, budget, hidden):
     run = await drive(fn, "inbox-hog", max_turns=60, token_budget=budget, limit=40)
     hint = _budget_hint(run, budget)
-    c.ok(hint is None, _label(_t("ex05.scenario.hog", budget=_number(budget)), hidden), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.hog", budget=_number(budget)), hidden), run)
 
 
 def _cycle_hint(run):
@@ -211,7 +211,7 @@ def _cycle_hint(run):
 
 async def _cycle(c, fn, key, inbox, hidden):
     run = await drive(fn, "inbox-chase", inbox, max_turns=16, token_budget=10 ** 9, limit=20)
-    c.ok(_cycle_hint(run) is None, _label(key, hidden), _cycle_hint(run))
+    await scene(c, _cycle_hint(run), _label(key, hidden), run)
 
 
 async def check_harness_valves(ns: dict) -> None:
@@ -234,8 +234,8 @@ async def check_harness_valves(ns: dict) -> None:
                                (_t("ex05.scenario.stuck"), HIDDEN["stuck"], True)):
         await _cycle(c, fn, key, inbox, hidden)
     chain = await drive(fn, "inbox-chase", HIDDEN["chain"], max_turns=16, token_budget=10 ** 9, limit=20)
-    c.ok(finished(chain) is None, _label(_t("ex05.scenario.chain"), hidden=True),
-         finished(chain, _t("ex05.valves.chain_stopped", valve=field(chain, "stopped_by"))))
+    await scene(c, finished(chain, _t("ex05.valves.chain_stopped", valve=field(chain, "stopped_by"))),
+                _label(_t("ex05.scenario.chain"), hidden=True), chain)
     c.done()
 
 
@@ -258,14 +258,14 @@ async def check_harness_gate(ns: dict) -> None:
                 Cause(_t("ex05.gate.ran_unasked", name="delete_message", tier=tier), key="unasked")
                 if "m1" in run.box.deleted else
                 _t("ex05.gate.asked_twice") if len(asked(run, "delete_message")) > 1 else finished(run))
-        c.ok(hint is None, _label(_t("ex05.scenario.injected_delete"), hidden), hint)
+        await scene(c, hint, _label(_t("ex05.scenario.injected_delete"), hidden), run)
     hint = broke(yes) or (
         _t("ex05.gate.denied_ask", name="send_reply") if not ran(yes, "send_reply")
         and policy_tier(policy, "send_reply") == "deny" else
         Cause(_t("ex05.gate.ran_unasked", name="send_reply", tier=policy_tier(policy, "send_reply")), key="unasked")
         if ran(yes, "send_reply") and not asked(yes, "send_reply") else
         _t("ex05.gate.yes_not_run") if not ran(yes, "send_reply") else finished(yes))
-    c.ok(hint is None, _label(_t("ex05.scenario.send_yes")), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.send_yes")), yes)
     for i, (line, kwargs) in enumerate(ANSWERS):
         run = no if i == 0 else await drive(fn, "inbox", SEND, max_turns=10, token_budget=60_000, **kwargs)
         crashed = run.problem and ("ApproverBroke" in run.problem or "TimeoutError" in run.problem)
@@ -274,28 +274,29 @@ async def check_harness_gate(ns: dict) -> None:
                 if ran(run, "send_reply") and asked(run, "send_reply") else
                 Cause(_t("ex05.gate.ran_unasked", name="send_reply", tier=policy_tier(policy, "send_reply")),
                       key="unasked") if ran(run, "send_reply") else finished(run))
-        c.ok(hint is None, _label(line(), hidden=i > 0), hint)
+        await scene(c, hint, _label(line(), hidden=i > 0), run)
     fwd = await drive(fn, "inbox", FORWARD, answer=True, max_turns=10, token_budget=60_000)
     tier = policy_tier(policy, "forward_all")
     hint = (Cause(_t("ex05.gate.deny_ran", name="forward_all"), key="deny ran") if fwd.box.forwarded
             and tier == "deny" else
             Cause(_t("ex05.gate.retired_ran", tier=tier), key="retired") if fwd.box.forwarded else
             _t("ex05.gate.retired_asked") if asked(fwd, "forward_all") else finished(fwd))
-    c.ok(hint is None, _label(_t("ex05.scenario.retired")), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.retired")), fwd)
     reads = await drive(fn, "inbox", SAMPLE_INBOX, answer=False, policy=READS_ASKED, max_turns=10,
                         token_budget=60_000)
     hint = (broke(reads) if reads.problem else
             Cause(_t("ex05.gate.policy_argument"), key="policy arg") if ran(reads, "read_message") else
             _t("ex05.gate.policy_argument_unasked") if len(asked(reads, "read_message")) != 3 else finished(reads))
-    c.ok(hint is None, _label(_t("ex05.scenario.policy_argument"), hidden=True), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.policy_argument"), hidden=True), reads)
     both = await drive(fn, "inbox-parallel", HIDDEN["parallel"], answer=lambda name, i: name == "archive_message",
                        policy=TWO_ASKED, max_turns=10, token_budget=60_000)
     hint = broke(both) or (
         Cause(_t("ex05.gate.asked_late"), key="late") if asked_late(both) else
         _t("ex05.gate.policy_argument_unasked") if len(asked(both)) != 2 else
         _t("ex05.gate.parallel_answers") if both.box.deleted or both.box.archived != ["m3"] else finished(both))
-    c.ok(hint is None, _label(_t("ex05.scenario.ask_first"), hidden=True), hint)
+    await scene(c, hint, _label(_t("ex05.scenario.ask_first"), hidden=True), both)
     plain = await drive(fn, "inbox", SAMPLE_INBOX, answer=True, max_turns=10, token_budget=60_000)
-    c.ok(not plain.problem and not asked(plain, "read_message") and not asked(plain, "list_messages"),
-         _label(_t("ex05.scenario.reads_unasked")), broke(plain) or _t("ex05.gate.reads_asked"))
+    hint = None if not plain.problem and not asked(plain, "read_message") and not asked(plain, "list_messages") \
+        else broke(plain) or _t("ex05.gate.reads_asked")
+    await scene(c, hint, _label(_t("ex05.scenario.reads_unasked")), plain)
     c.done()

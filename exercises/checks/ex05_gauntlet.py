@@ -17,13 +17,17 @@ approver over the line, where a timeout of the learner's own cannot interrupt th
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from types import SimpleNamespace
 
 from harness_lib.client import offline_api
-from harness_lib.mailbox import MAIL_TOOLS, SAMPLE_INBOX, Mailbox
+from harness_lib.loop import run_agent
+from harness_lib.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
+from harness_lib.replay import events_of
+from harness_lib.trace import compact
 from harness_lib.valves import find_cycle, signature_of
 
-from .kit import Cause, _t, bounded, recording_approver
+from .kit import Cause, _t, bounded, offline, recording_approver
 
 TASK = "Go through my inbox and tell me what needs doing."
 VALVES = ("max_turns", "token_budget", "no_progress")
@@ -92,6 +96,7 @@ async def drive(fn, scenario, inbox=SAMPLE_INBOX, *, answer=True, approver=True,
     -> run: .result .problem .requests .runaway (kit.bounded), .box (what ran, was sent, deleted ...),
        .asked [(name, input)], .log (every request sent), .replies {n: response}"""
     box, events = Mailbox(inbox, broken=broken), []
+    given = dict(kwargs, scenario=scenario, inbox=inbox, answer=answer, approver=approver, broken=broken)
     kwargs["approve"] = recording_approver(events, answer) if approver else None
     if not callable(fn):
         return SimpleNamespace(result=None, problem="run_agent is not defined yet: run its cell", requests=0,
@@ -107,6 +112,9 @@ async def drive(fn, scenario, inbox=SAMPLE_INBOX, *, answer=True, approver=True,
     api = offline_api(run.client)
     run.box, run.events, run.log, run.replies = box, events, list(api.log), dict(api.replies)
     run.asked = [(e[1], e[2]) for e in events if e[0] == "asked"]
+    run.kwargs = {k: v for k, v in given.items() if k in ("max_turns", "token_budget", "policy")}
+    run.scenario, run.inbox, run.answer, run.approver, run.broken = (given[k] for k in ("scenario", "inbox", "answer",
+                                                                                       "approver", "broken"))
     return run
 
 
@@ -245,3 +253,70 @@ def policy_tier(ns_policy, name: str) -> str:
     value = ns_policy.get(name) if isinstance(ns_policy, dict) else None
     tier = value[0] if isinstance(value, (tuple, list)) and value else value
     return tier if isinstance(tier, str) else "?"
+
+
+# ---- the first failing scenario, drawn beside the reference ---------------------------------------------------
+
+# The policy the reference harness follows (a right answer's), unless the run had a policy of the checks' own.
+REFERENCE_POLICY = {"list_messages": "allow", "read_message": "allow", "archive_message": "allow",
+                    "send_reply": "ask", "delete_message": "ask", "forward_all": "deny"}
+WIDTH = 58  # characters of each column
+
+
+async def drawn(run) -> list[str]:
+    """The run's calls and results (read from the offline API's record: harness_lib.replay), beside those of
+    harness_lib.run_agent on the same scenario, inbox, limits and answers: two columns of lines."""
+    limits = {k: run.kwargs[k] for k in ("max_turns", "token_budget") if k in run.kwargs}
+    yours = _picture(lambda: events_of(run.client, run.result), _t("ex05.drawn.yours"))
+    policy = run.kwargs.get("policy") or REFERENCE_POLICY
+    tiers = {n: (v[0] if isinstance(v, (tuple, list)) else v) for n, v in policy.items()}
+    events, answer = [], run.answer
+
+    async def approve(name, tool_input):
+        if tiers.get(name, "deny") == "deny":
+            return False
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer(name, tool_input) if callable(answer) else answer
+
+    try:
+        await run_agent(offline(run.scenario, max_requests=40), TASK, MAIL_TOOLS, Mailbox(run.inbox,
+                        broken=run.broken).impls(), approve=approve if run.approver else None,
+                        high_impact={n for n in MAIL_TOOL_NAMES if tiers.get(n, "deny") != "allow"},
+                        on_event=events.append, **limits)
+    except Exception:  # noqa: BLE001 - the reference is drawn as far as it got
+        pass
+    reference = _picture(lambda: events, "harness_lib.run_agent")
+    cut = lambda s: s if len(s) <= WIDTH else s[:WIDTH - 1] + "…"  # noqa: E731
+    return [f"{cut(a):<{WIDTH}} │ {cut(b)}" for a, b in zip_longest(yours, reference, fillvalue="")]
+
+
+def _picture(events, title: str) -> list[str]:
+    """One line per tool call, `n: name(input) → its result` (n: the request whose response asked for it), then
+    how the run ended: the inspector's rows, as text."""
+    try:
+        calls, end = {}, None
+        for e in events():
+            if e.get("event") == "tool_call":
+                calls[e["id"]] = [e["turn"], f"{e['name']}({compact(e['input'])})", _t("ex05.drawn.not_run")]
+            elif e.get("event") == "tool_result" and e.get("id") in calls:
+                text = (str(e.get("content")).strip().splitlines() or [""])[0]
+                calls[e["id"]][2] = ("error: " if e.get("is_error") else "") + text
+            elif e.get("event") == "end":
+                end = e
+        lines, last = [title], None
+        for n, call, result in calls.values():
+            lines.append(f"{n if n != last else ' ' * len(str(n))}: {call} → {result}")
+            last = n
+        return lines + [_t("ex05.drawn.end", stopped_by=end.get("stopped_by") if end else "?")]
+    except Exception as err:  # noqa: BLE001 - a record that cannot be drawn: say so in one line
+        return [title, f"({type(err).__name__}: {str(err)[:80]})"]
+
+
+async def scene(c, hint, label: str, run=None) -> None:
+    """One scenario's ✓ / ✗ line; under the check's first ✗ with a run, that run drawn beside the reference."""
+    if c.ok(hint is None, label, hint or "") or getattr(c, "drawn", False) or not getattr(run, "replies", None):
+        return
+    c.drawn = True
+    for line in await drawn(run):
+        c.note("  " + line)

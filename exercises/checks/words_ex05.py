@@ -7,6 +7,9 @@ are read, and how a sentence is added: kit.py's docstring.
 MESSAGES = {
     "en": {
         "ex05.hidden": "[hidden variant]",
+        "ex05.drawn.yours": "your run_agent, this run",
+        "ex05.drawn.not_run": "(no result sent)",
+        "ex05.drawn.end": "end: {stopped_by}",
         # the scenarios: one ✓ / ✗ line each
         "ex05.scenario.plain": "plain task: finishes with the model's own answer",
         "ex05.scenario.blocks": "every tool turn answered by one user message of tool_results, one per call, in order",
@@ -162,6 +165,9 @@ MESSAGES = {
     },
     "es": {
         "ex05.hidden": "[variante oculta]",
+        "ex05.drawn.yours": "tu run_agent, esta ejecución",
+        "ex05.drawn.not_run": "(sin resultado enviado)",
+        "ex05.drawn.end": "fin: {stopped_by}",
         "ex05.scenario.plain": "tarea sencilla: termina con la respuesta del propio modelo",
         "ex05.scenario.blocks": "cada turno de herramientas se responde con un mensaje de usuario de tool_results, "
                                 "uno por llamada, en orden",
