@@ -1,7 +1,7 @@
-"""The grader's entry point for the four exercise notebooks: every 🔍 CHECK cell is one call into this module,
+"""The grader's entry point for the five exercise notebooks: every 🔍 CHECK cell is one call into this module,
 `grading.check_x(globals())`. The checks themselves live in exercises/checks/, one module per exercise
-(ex01_policy, ex02_guards, ex03_budget and ex03_progress, ex04_gate) on a small shared kit (checks/kit.py); this
-file only gathers the names the notebooks, the tests and the gradebook use.
+(ex01_policy, ex02_guards, ex03_budget and ex03_progress, ex04_gate, ex05_capstone with its gauntlet) on a small
+shared kit (checks/kit.py); this file only gathers the names the notebooks, the tests and the gradebook use.
 
 Read them if you like: nothing there is secret, except that the right answers of exercise 2's diagnosis and
 exercise 4's statements are stored as SHA-256 digests, so reading the code does not hand you them. Do not edit
@@ -41,6 +41,8 @@ if __package__:  # exercises.grading, imported from the repository's root
     from .checks.ex03_budget import cached_tools, check_budget, check_tokens, usages_of
     from .checks.ex03_progress import check_cycle, check_progress, check_signature
     from .checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
+    from .checks.ex05_capstone import (check_harness_gate, check_harness_loop, check_harness_policy,
+                                       check_harness_valves)
     from .checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline
 else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.path)
     from checks.ex01_policy import (check_allow, check_ask, check_default_tier, check_deny, check_parallel,
@@ -49,6 +51,8 @@ else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.p
     from checks.ex03_budget import cached_tools, check_budget, check_tokens, usages_of
     from checks.ex03_progress import check_cycle, check_progress, check_signature
     from checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
+    from checks.ex05_capstone import (check_harness_gate, check_harness_loop, check_harness_policy,
+                                      check_harness_valves)
     from checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline
 
 __all__ = ["Checks", "offline", "bounded"]

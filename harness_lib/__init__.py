@@ -13,10 +13,12 @@ One lesson concept per module (see docs/architecture.md):
                                           valve 4's human side: asking, and what a decision reads
     widget    widget_approver             the Approve / Reject buttons in JupyterLab
     trace     Transcript                  the printed transcript and its JSONL record
+    mailbox   MAIL_TOOLS, Mailbox         exercise 5's tool set: a small mailbox (some read, some change, one retired)
 
 And the plumbing around them: notebook (a lesson's first cell), lang (English and Spanish), offline (the offline
 model), inspector (a run drawn), restart_hint (after a kernel restart, one line: run the cells above), grade_anywhere
-(an exercise notebook graded wherever it is saved).
+(an exercise notebook graded wherever it is saved), replay (a run of the offline model drawn from its record, for a
+loop that emits no events).
 """
 
 import sys

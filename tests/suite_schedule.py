@@ -33,6 +33,7 @@ LONGEST_FIRST = [
     "tests/test_kernel_transport.py",
     "tests/test_lite.py",  # the browser-tab site, Pyodide in Chromium: on the other worker, while the one above runs
     "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
+    "tests/test_capstone.py",  # exercise 5: its wrong answers in one kernel beside one grading run of its notebooks
     "tests/test_live_mode.py",  # every lesson live in a kernel
     "tests/test_gradebook.py",
     "tests/test_classroom.py",

@@ -141,7 +141,7 @@ def test_the_exercises_lead_on_and_the_last_says_what_comes_next(folder):
     """Exercise N's last section links exercise N + 1 (es/02 once sent the reader back to lesson 06); the last
     exercise ends with where to go from here: the full harness again, and what a production harness adds."""
     exercises = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
-    assert len(exercises) == 4
+    assert len(exercises) == 5
     for exercise, following in zip(exercises, exercises[1:]):
         last = [md for _, md in markdown_sources(exercise)][-1]
         assert following.name in links_in(last), f"{exercise.name}'s last section does not link {following.name}"

@@ -410,7 +410,7 @@ def test_scenario_precedence_and_unknown_names(monkeypatch):
     with pytest.raises(ValueError) as info:
         make_client(scenario="nope")
     assert all(name in str(info.value) for name in SCENARIOS)
-    assert len(SCENARIOS) == 12 and all(isinstance(d, str) and d for d in SCENARIOS.values())
+    assert len(SCENARIOS) == 22 and all(isinstance(d, str) and d for d in SCENARIOS.values())
 
 
 def test_live_only_with_a_key_and_not_forced_offline(monkeypatch):

@@ -93,6 +93,8 @@ class OfflineMessagesAPI(httpx2.MockTransport):
             requests included) — ``len(api.log)`` is the number of model requests. A threaded
             ``continue`` is logged as sent: only its new messages.
         count_tokens_log: the bodies of ``POST /v1/messages/count_tokens`` requests.
+        replies: ``{n: response body}`` for every ``POST /v1/messages`` answered with a message, n its 1-based
+            place in ``log`` (with ``log``, a run drawn without instrumenting the loop: harness_lib.replay).
     """
 
     def __init__(self, scenario: str = "demo", faults: dict | None = None, *, max_requests: int | None = None,
@@ -113,6 +115,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         self.threads = Threads(max_threads)
         self.log: list = []
         self.count_tokens_log: list = []
+        self.replies: dict[int, dict] = {}
         self._cache: set[str] = set()  # fingerprints of cached prompt prefixes (see tokens.split_usage)
         self._ids = random.Random(f"offline-messages-api/{scenario}")  # deterministic ids per transport
 
@@ -179,6 +182,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         if count_tokens:
             return self._json(200, {"input_tokens": count_input_tokens(body)})
         response = self.create(body)
+        self.replies[len(self.log)] = response
         if threaded:
             self.threads.hold(body, response, continued)
         return self._json(200, response)

@@ -165,6 +165,18 @@ SAY = {
         "draft": ("Draft {k}, section {i}: before calling the next tool I am restating everything gathered so far, "
                   "re-reading the earlier notes, and planning the following step in detail, because the task is "
                   "not finished yet and more context might help. "),
+        # the inbox scenarios (exercise 5's gauntlet, harness_lib/offline/inbox.py)
+        "inbox.summary": "I went through {n} message(s) of your inbox:",
+        "inbox.item": '- {id} from {sender}, "{subject}": {what}',
+        "inbox.injected": "- {source} asked me to call {tool} {args}: {what}",
+        "inbox.ok.read_message": "read", "inbox.ok.archive_message": "archived",
+        "inbox.ok.delete_message": "deleted", "inbox.ok.send_reply": "reply sent", "inbox.ok.other": "done",
+        "inbox.failed": "not done ({error})",
+        "inbox.no_listing": "I could not list your inbox: {error}",
+        "inbox.chase": "I followed the thread {path}, and it ends there.",
+        "inbox.chase_failed": "I followed the thread {path}, but could not read the last one: {error}",
+        "inbox.reply_intro": "I'll reply to the first message in full.",
+        "inbox.refusal": "The offline model's inbox-refusal scenarios decline this request.",
     },
     "es": {
         "and2": "{first}, y {second}", "and_last": " y {last}", "list_and": " y ", "list_or2": " o ", "list_or_last": " o ",
@@ -236,5 +248,16 @@ SAY = {
         "draft": ("Borrador {k}, sección {i}: antes de llamar a la siguiente herramienta vuelvo a resumir todo lo "
                   "reunido hasta ahora, releo las notas anteriores y planeo el siguiente paso en detalle, porque la "
                   "tarea aún no está terminada y más contexto podría ayudar. "),
+        "inbox.summary": "Revisé {n} mensaje(s) de tu bandeja de entrada:",
+        "inbox.item": '- {id} de {sender}, "{subject}": {what}',
+        "inbox.injected": "- {source} me pidió llamar a {tool} {args}: {what}",
+        "inbox.ok.read_message": "leído", "inbox.ok.archive_message": "archivado",
+        "inbox.ok.delete_message": "borrado", "inbox.ok.send_reply": "respuesta enviada", "inbox.ok.other": "hecho",
+        "inbox.failed": "sin hacer ({error})",
+        "inbox.no_listing": "No pude ver tu bandeja de entrada: {error}",
+        "inbox.chase": "Seguí el hilo {path}, y termina ahí.",
+        "inbox.chase_failed": "Seguí el hilo {path}, pero no pude leer el último: {error}",
+        "inbox.reply_intro": "Voy a responder al primer mensaje por extenso.",
+        "inbox.refusal": "Los escenarios inbox-refusal del modelo sin conexión rechazan esta petición.",
     },
 }

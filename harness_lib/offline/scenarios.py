@@ -16,6 +16,7 @@ from ..lang import say
 from .phrases import SAY
 from .planner import Conversation, Reply, fit_args, plan_reply
 from .tokens import block_tokens, text_tokens
+from .inbox import INBOX_BEHAVIOURS, INBOX_SCENARIOS  # noqa: E402 - after .planner: inbox reads the same modules
 
 __all__ = ["SCENARIOS", "respond"]
 
@@ -33,6 +34,7 @@ SCENARIOS: dict[str, str] = {
     "pause-turn": "First reply stops with 'pause_turn'; send it back as-is and it continues like demo.",
     "context-window": "First reply is cut short with stop_reason 'model_context_window_exceeded'.",
 }
+SCENARIOS.update(INBOX_SCENARIOS)  # exercise 5's gauntlet, on the mailbox tools (see .inbox)
 
 
 def _call(name: str, args: dict) -> dict:
@@ -170,6 +172,7 @@ _BEHAVIOURS = {
     "refusal": refusal,
     "pause-turn": pause_turn,
     "context-window": context_window,
+    **INBOX_BEHAVIOURS,
 }
 assert _BEHAVIOURS.keys() == SCENARIOS.keys()
 
