@@ -80,6 +80,8 @@ EXERCISE_ROWS = {
                                     "signature and the no-progress check",
     "04_the_approval_gate.ipynb": "why asking after a tool ran is no gate, and the gate before execution, failing "
                                   "closed",
+    "05_your_harness.ipynb": "the capstone: a whole `run_agent` and its `POLICY` from a blank cell, graded against "
+                             "a gauntlet of runs that go wrong",
 }
 
 

@@ -447,7 +447,8 @@ def _printed(call: str, ns: dict) -> str:
 
 
 def _judged(call: str, ns: dict) -> str:
-    from exercises import defendant, judge
+    from exercises import defendant
+    from grader import judge
 
     mine, theirs = socket.socketpair()
     threading.Thread(target=lambda: asyncio.run(defendant.answer(defendant.LearnerLine(theirs, "learner"), ns)),
@@ -457,7 +458,7 @@ def _judged(call: str, ns: dict) -> str:
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
-            asyncio.run(judge._run(call, judge.Notebook(line), time.monotonic() + 60))
+            asyncio.run(judge._run(call, judge.Notebook(line), time.monotonic() + 60, []))
     finally:
         line.send({"op": "bye"})
         mine.close()
@@ -469,7 +470,7 @@ def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
     monkeypatch.delenv("HARNESS_GRADING", raising=False)  # a ✗ prints, as in JupyterLab
     monkeypatch.setenv("HARNESS_OFFLINE", "1")
     sys.path.insert(0, str(EXERCISES))
-    from exercises.judge import check_call
+    from grader.judge import check_call
 
     nb = edited(case, WRONG[case][0] if case in WRONG else RIGHT[case])
     calls = {c["id"]: check_call(_source(c)) for c in nb["cells"] if "check" in c["metadata"].get("tags", [])}
