@@ -10,7 +10,7 @@ checkout), the notebook's own folder and /tmp writable (each a tmpfs of `disk` b
 host's disk), and the folders in `hide` that a read-only mount would still show replaced by empty ones.
 `ipc_argv(folder)` adds the kernel's sockets: the folder of its connection file read-only, and a tmpfs of
 IPC_BYTES at IPC where the kernel binds its sockets and the judge its own; `ipc_outside(info)` is that tmpfs as
-the worker reaches it, /proc/<pid>/root/ipc (the pid from bwrap's `--info-fd`). So no folder of the host that the
+the worker reaches it, /proc/PID/root/ipc (the PID from bwrap's `--info-fd`). So no folder of the host that the
 kernel can write to is shared with it.
 
 `launch` (`python -I -S grader/sandbox.py --launch SPEC CONNECTION_FILE`, the kernel's command) starts bwrap
@@ -64,7 +64,7 @@ PROCESSES = 256  # RLIMIT_NPROC for the kernel's processes (see the module's doc
 DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any one file it writes
 # The kernel's sockets (its ZeroMQ channels, the judge's line) live in the sandbox, in a tmpfs of IPC_BYTES at IPC:
 # nothing the kernel writes there reaches the host's disk. The worker reaches them from outside through the
-# sandbox's root, /proc/<pid>/root (`ipc_outside`); the host folder of the connection file is mounted read-only.
+# sandbox's root, /proc/PID/root (`ipc_outside`); the host folder of the connection file is mounted read-only.
 IPC = "/ipc"
 IPC_BYTES = 2 ** 20
 
@@ -168,13 +168,13 @@ def ipc_argv(connection_folder: str) -> list[str]:
 
 
 def ipc_outside(info_file: Path, timeout: float = 60) -> str:
-    """The sandbox's IPC folder as this side reaches it: /proc/<pid>/root/ipc, the pid being the sandbox's first
+    """The sandbox's IPC folder as this side reaches it: /proc/PID/root/ipc, PID being the sandbox's first
     process as bwrap wrote it to `info_file` (`--info-fd`). Waits for bwrap to write it; TimeoutError else."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             pid = int(json.loads(info_file.read_text())["child-pid"])
-            return f"/proc/{pid}/root{IPC}"
+            return os.path.join("/proc", str(pid), "root") + IPC
         except (OSError, ValueError, KeyError, TypeError):
             time.sleep(0.02)
     raise TimeoutError(f"the sandbox did not start within {timeout:g} s")

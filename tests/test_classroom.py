@@ -42,7 +42,7 @@ def graders():
 
 def test_the_workflow_uses_only_the_documented_inputs():
     found = graders()
-    assert len(found) == 4
+    assert len(found) == 5
     commands = [s["with"]["command"] for s in found]
     for notebook in EXERCISE_NAMES:  # one graded step per exercise
         assert sum(f"submitted --exercise {notebook} " in c for c in commands) == 1, notebook
@@ -74,7 +74,7 @@ def test_classroom_grades_sandboxed_or_not_at_all():
 
 def test_both_workflows_grade_every_exercise_once():
     """A new exercise (or a deleted step) shows up here: each workflow has one step per exercise of the kit."""
-    assert len(EXERCISE_NAMES) == 4
+    assert len(EXERCISE_NAMES) == 5
     (fork_job,) = workflow("grade.yml")["jobs"].values()
     for name, commands in (("classroom.yml", [s["with"]["command"] for s in graders()]),
                            ("grade.yml", [s["run"] for s in fork_job["steps"] if "grader.gradebook" in s.get("run", "")])):
@@ -180,7 +180,7 @@ def test_the_export_has_no_solutions_and_is_a_classroom_template(template):
 @pytest.mark.slow
 def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(template):
     """Four learners' repositories, graded by the workflow's own commands:
-    - "solutions": every exercise solved, full marks: exercises 2 and 3 in English, 1 and 4 in Spanish (the English
+    - "solutions": every exercise solved, full marks: exercises 2, 3 and 5 in English, 1 and 4 in Spanish (the English
       starter, left as shipped, is not run); and a sitecustomize.py committed at the root, which no grading process
       may import;
     - "mixed": exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in both
@@ -217,7 +217,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
         if who == "solutions":
             for name in (EXERCISE_NAMES[0], EXERCISE_NAMES[3]):
                 shutil.copy2(ROOT / "exercises" / "es" / "solutions" / name, work / "exercises" / "es" / name)
-            for name in (EXERCISE_NAMES[1], EXERCISE_NAMES[2]):
+            for name in (EXERCISE_NAMES[1], EXERCISE_NAMES[2], EXERCISE_NAMES[4]):
                 shutil.copy2(solutions / name, work / "exercises" / name)
             (work / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n", encoding="utf-8")
         if who == "mixed":

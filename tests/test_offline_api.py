@@ -13,7 +13,7 @@ import httpx2
 import pytest
 
 from harness_lib.client import MODEL, is_live, make_client, offline_api
-from harness_lib.offline import SCENARIOS, OfflineMessagesAPI, count_input_tokens
+from harness_lib.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
 from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 def run(coro):
@@ -409,8 +409,10 @@ def test_scenario_precedence_and_unknown_names(monkeypatch):
     assert offline_api(make_client(scenario="parallel")).scenario == "parallel"
     with pytest.raises(ValueError) as info:
         make_client(scenario="nope")
-    assert all(name in str(info.value) for name in SCENARIOS)
-    assert len(SCENARIOS) == 22 and all(isinstance(d, str) and d for d in SCENARIOS.values())
+    assert all(name in str(info.value) for name in [*SCENARIOS, *GAUNTLET])
+    assert len(SCENARIOS) == 12 and all(isinstance(d, str) and d for d in SCENARIOS.values())
+    assert len(GAUNTLET) == 10 and all(isinstance(d, str) and d for d in GAUNTLET.values())
+    assert offline_api(make_client(scenario="inbox-runaway")).scenario == "inbox-runaway"
 
 
 def test_live_only_with_a_key_and_not_forced_offline(monkeypatch):

@@ -13,7 +13,8 @@ request breaks a rule of the API. No socket is ever opened.
     parse.py        the person's request → ordered steps (English and Spanish)
     planner.py      the planner: walk the history, call the next tool, compose the answer
     phrases.py      the phrasebook: the words it recognises and the sentences it says, by language
-    scenarios.py    SCENARIOS: the behaviours the lessons need (never-ends, stuck, injection, …)
+    scenarios.py    SCENARIOS: the behaviours the lessons need (never-ends, stuck, injection, …); GAUNTLET:
+                    exercise 5's (inbox.py), on the mailbox tools
 
 What it is NOT: a language model. It maps a few kinds of request onto the kit's four tools
 (get_time, read_file, write_file, delete_file) and answers only from what those tools returned.
@@ -26,7 +27,7 @@ import importlib
 # Loaded on first use (PEP 562), so ``import harness_lib.offline`` alone loads nothing heavy: the planner,
 # the scenarios and jsonschema come in only when a name below is used.
 _EXPORTS = {
-    "OfflineMessagesAPI": ".api", "FAULTS": ".api", "SCENARIOS": ".scenarios",
+    "OfflineMessagesAPI": ".api", "FAULTS": ".api", "SCENARIOS": ".scenarios", "GAUNTLET": ".scenarios",
     "count_input_tokens": ".tokens", "known_models": ".validation", "read_tool_result": ".planner",
 }
 __all__ = list(_EXPORTS)

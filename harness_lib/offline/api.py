@@ -48,7 +48,7 @@ import string
 import httpx2
 
 from .planner import read_conversation
-from .scenarios import SCENARIOS, respond
+from .scenarios import GAUNTLET, SCENARIOS, respond
 from .threads import Threads
 from .tokens import apply_limits, count_input_tokens, split_usage
 from .validation import APIError, check_model, validate_request
@@ -83,7 +83,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
     """A deterministic Messages API behind the SDK. See the module docstring.
 
     Attributes:
-        scenario: the behaviour (a key of ``SCENARIOS``).
+        scenario: the behaviour (a key of ``SCENARIOS``, the lessons', or of ``GAUNTLET``, exercise 5's).
         faults: ``{request_number: 429 | 500 | 529 | "disconnect"}``.
         max_requests: None (no limit), or how many ``POST /v1/messages`` are answered before the run
             limit refuses every further one (see the module docstring).
@@ -99,8 +99,8 @@ class OfflineMessagesAPI(httpx2.MockTransport):
 
     def __init__(self, scenario: str = "demo", faults: dict | None = None, *, max_requests: int | None = None,
                  max_threads: int = 64):
-        if scenario not in SCENARIOS:
-            raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join(SCENARIOS)}")
+        if scenario not in SCENARIOS and scenario not in GAUNTLET:
+            raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join([*SCENARIOS, *GAUNTLET])}")
         faults = dict(faults or {})
         for n, kind in faults.items():
             if not isinstance(n, int) or n < 1 or kind not in FAULTS:

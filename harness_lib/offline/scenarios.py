@@ -18,7 +18,7 @@ from .planner import Conversation, Reply, fit_args, plan_reply
 from .tokens import block_tokens, text_tokens
 from .inbox import INBOX_BEHAVIOURS, INBOX_SCENARIOS  # noqa: E402 - after .planner: inbox reads the same modules
 
-__all__ = ["SCENARIOS", "respond"]
+__all__ = ["SCENARIOS", "GAUNTLET", "respond"]
 
 SCENARIOS: dict[str, str] = {
     "demo": "Reads your request, calls one tool per turn (after a short sentence naming it), then answers from the real tool results.",
@@ -34,7 +34,9 @@ SCENARIOS: dict[str, str] = {
     "pause-turn": "First reply stops with 'pause_turn'; send it back as-is and it continues like demo.",
     "context-window": "First reply is cut short with stop_reason 'model_context_window_exceeded'.",
 }
-SCENARIOS.update(INBOX_SCENARIOS)  # exercise 5's gauntlet, on the mailbox tools (see .inbox)
+# Exercise 5's gauntlet, on the mailbox tools (see .inbox): offline scenarios too, kept apart from the lessons' (a
+# lesson that goes through SCENARIOS with the lesson's tools, and the terminal agent's --scenario, list those only).
+GAUNTLET: dict[str, str] = dict(INBOX_SCENARIOS)
 
 
 def _call(name: str, args: dict) -> dict:
@@ -174,7 +176,7 @@ _BEHAVIOURS = {
     "context-window": context_window,
     **INBOX_BEHAVIOURS,
 }
-assert _BEHAVIOURS.keys() == SCENARIOS.keys()
+assert _BEHAVIOURS.keys() == SCENARIOS.keys() | GAUNTLET.keys()
 
 
 def respond(scenario: str, conv: Conversation) -> Reply:
