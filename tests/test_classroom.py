@@ -186,7 +186,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     - "mixed": exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in both
       editions (0, no kernel runs), exercise 4's file a committed symlink to the teacher's solution on the grading
       machine (0: "a symlink to ...", never graded as its target; no kernel runs); graded by those three steps;
-    - "edited-grader": the solutions with the checks' kit (exercises/checks/kit.py) edited to pass everything: 0
+    - "edited-grader": the solutions with the checks' verdicts (exercises/checks/verdict.py) edited to pass everything: 0
       (refused before any kernel runs; shown by exercise 1's step);
     - "teacher-kit": the teacher's grader checked out in .kit (KIT_REPOSITORY), and a learner whose repository holds
       the solutions next to a kit edited to fail everything and a csv.py at the root (which `python -m` would
@@ -202,9 +202,10 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
         shutil.copytree(template, work)
         if who == "teacher-kit":
             shutil.copytree(template, work / ".kit")  # the workflow's "Teacher's grader" checkout
-            kit = work / "exercises" / "checks" / "kit.py"
+            kit = work / "exercises" / "checks" / "verdict.py"  # the learner's copy: every criterion fails
             kit.write_text(kit.read_text(encoding="utf-8").replace(
                 "        passed = bool(passed)", "        passed = False", 1), encoding="utf-8")
+            assert "passed = False" in kit.read_text(encoding="utf-8")
             (work / "csv.py").write_text(f"open({str(marker)!r}, 'a').write('csv.py ran')\n", encoding="utf-8")
         if who in ("edited-grader", "teacher-kit"):
             for nb in solutions.glob("*.ipynb"):
