@@ -1447,7 +1447,6 @@ def runs():
             "root-es": (ROOT, [f"exercises/es/solutions/{EX1}", f"exercises/es/solutions/{EX2}",
                                f"exercises/es/{EX1}", f"exercises/es/{EX2}"]),
             "from-exercises": (EXERCISES, [f"solutions/{EX1}"]),
-            "from-solutions": (EXERCISES / "solutions", [EX2]),
             "from-elsewhere": (elsewhere, [str(EXERCISES / EX2)]),
             "from-es": (EXERCISES / "es", [EX1]),
         }
@@ -1579,7 +1578,6 @@ def test_refused_notebook_is_not_graded(runs, case):
 
 def test_grading_gives_the_same_result_from_any_folder(runs):
     for group, path, verdict in [("from-exercises", f"exercises/solutions/{EX1}", "PASS — 6 of 6"),
-                                 ("from-solutions", f"exercises/solutions/{EX2}", "PASS — 3 of 3"),
                                  ("from-elsewhere", f"exercises/{EX2}", "FAIL — 0 of 3")]:
         code, out, sections = runs[group]
         assert "FileNotFoundError" not in out, out[-3000:]

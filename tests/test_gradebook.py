@@ -131,9 +131,8 @@ def class_of_submissions():
             "run-tool-uses", prepend='print("x" * 3_000_000)\n'),  # ... and prints megabytes
         f"nick/{EX1}": edit(edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT + PATCH_HIDDEN),
                             "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
-        # the library's answer by routes no word scan sees: found from where the function was defined
-        f"vera/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
-            "import pkgutil\nrun_tool_uses = pkgutil.resolve_name('harness_lib' + '.loop:run_tool_uses')\n")),
+        # the library's answer by a route no word scan sees (exec of its source): found from where the function
+        # was defined (an import, importlib, pkgutil or runpy: the same decision, test_a_function_not_written_…)
         f"wes/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
             "import inspect, importlib\nlib = importlib.import_module('harness_lib.loop')\nns = dict(vars(lib))\n"
             "exec(compile(inspect.getsource(lib), '<mine>', 'exec'), ns)\nrun_tool_uses = ns['run_tool_uses']\n")),
@@ -222,8 +221,6 @@ EXPECTED = {
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
     f"syd/{EX1}": (EX1, "FAIL", "5", "6", ["check-policy: ✗ POLICY is a dict"], []),
     f"ada/{EX1}": (EX1, "PASS", "6", "6", [], []),
-    f"vera/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
-                                              "its code was compiled from loop.py (module harness_lib.loop)"]),
     f"wes/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
                                              "its code was compiled from <mine> (module harness_lib.loop)"]),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],

@@ -173,7 +173,8 @@ def tab(tmp_path_factory):
             # service workers allowed: JupyterLite's kernel reaches the files under /drive through its own
             context = playwright.chromium.launch_persistent_context(
                 str(tmp_path_factory.mktemp("lite-profile")), executable_path=CHROMIUM, headless=True,
-                args=CHROMIUM_FLAGS, viewport={"width": 1280, "height": 900})
+                args=[f for f in CHROMIUM_FLAGS if not f.startswith("--js-flags")],  # Python in WebAssembly: the
+                viewport={"width": 1280, "height": 900})  # optimizing compiler pays here (JupyterLab's pages: not)
             netlog.attach(context)
             try:
                 yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog)
