@@ -2,7 +2,7 @@
 
 A check prints ✓ / ✗ and does not raise outside the grader, and a "try it" cell catches a broken valve's error and
 prints it in one line, so Run All on a wrong answer never stops before the checks. Opened here: every untouched
-starter, the reference answers of exercises 3, 4 and 5 (every check ✓, no error output), and a copy of exercise 1's
+starter, the reference answers of exercises 3 and 4 (every check ✓, no error output), and a copy of exercise 1's
 solution with a classic mistake (every content block treated as a tool call, so the try cells' runs break). Runs in
 the session's JupyterLab and Chromium page (tests/conftest.py). Each notebook's Run All happens once per test
 session (browser_support.run_all_once): exercise 3's solution is also read by test_browser_inspector.py, from the
@@ -25,9 +25,11 @@ from browser_support import (DECISION, REPO, RUN_ALL_ENV, RUN_ALL_TIMEOUT_S, Lab
 pytestmark = pytest.mark.browser
 
 STARTERS = ["exercises/01_tiered_policy.ipynb", "exercises/02_missing_guards.ipynb",
-            "exercises/03_budget_and_progress.ipynb", "exercises/04_the_approval_gate.ipynb"]
-SOLUTIONS = ["exercises/solutions/03_budget_and_progress.ipynb", "exercises/solutions/04_the_approval_gate.ipynb",
-             "exercises/solutions/05_your_harness.ipynb"]
+            "exercises/03_budget_and_progress.ipynb", "exercises/04_the_approval_gate.ipynb",
+            "exercises/05_your_harness.ipynb"]
+# (exercise 5's solution asks only scripted approvers, no buttons: its every check ✓ is shown under nbval,
+# tests/test_capstone.py; here its starter's Run All reaches every check)
+SOLUTIONS = ["exercises/solutions/03_budget_and_progress.ipynb", "exercises/solutions/04_the_approval_gate.ipynb"]
 # A person's Run All: nobody clicks, no switch. Exercise 01's try cells press their own buttons (click=...), so
 # nothing waits; were one to wait for a person, it would end after 3 s with a "no answer" line, reported below.
 PERSON_ENV = {"HARNESS_AUTO_APPROVE": "", "HARNESS_APPROVAL_TIMEOUT": "3"}
@@ -111,8 +113,7 @@ def test_run_all_on_the_starters_reaches_every_check(browser):
 
 
 def test_run_all_on_the_newer_solutions_passes_every_check(browser):
-    """Exercises 3, 4 and 5's reference answers in JupyterLab: Run All, no error output, and no ✗ in any check
-    (exercise 5's practice runs and its gauntlet ask a scripted person: nobody clicks)."""
+    """Exercises 3 and 4's reference answers in JupyterLab: Run All, no error output, and no ✗ in any check."""
     lab_page, netlog = browser
     problems = []
     for path, next_path in zip(SOLUTIONS, [*SOLUTIONS[1:], None]):
