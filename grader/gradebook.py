@@ -88,6 +88,7 @@ class Job:
     total: int | None = None
     failed: list = field(default_factory=list)
     causes: list = field(default_factory=list)  # the ✗ criteria that are causes, not knock-ons of an earlier ✗
+    scenarios: dict = field(default_factory=dict)  # "05:check-loop:s3" -> 1 / 0: a keyed criterion's own column
     flags: list = field(default_factory=list)
     graded: dict | None = None
     checks: dict = field(default_factory=dict)  # check id -> 1 (passed) or 0
@@ -118,6 +119,7 @@ class Job:
                "cause": self.cause, "sandbox": self.sandbox}
         if self.verdict in JUDGED:  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
+            row.update(self.scenarios)
         return row
 
 
@@ -160,6 +162,8 @@ def judge(job: Job, report: dict, checks: list[str]) -> None:
     for check in checks:
         cell = by_id.get(check)
         job.checks[check] = int(_held(cell))
+        for c in [c for v in (cell or {}).get("verdicts") or [] for c in v.get("criteria", []) if c.get("key")]:
+            job.scenarios[f"{check_column(job.exercise, check)}:{c['key']}"] = int(bool(c.get("passed")))
         missed = _missed(cell) if cell is not None else []
         if cell is not None:
             said = cell.get("ename") and not missed  # a failed check's AssertionError only repeats its ✗ lines
@@ -451,6 +455,7 @@ def main(argv=None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     found = {j.exercise for j in jobs if j.exercise}
     per_check = [check_column(name, check) for name in sorted(found) for check in checks[name]]
+    per_check += sorted({k for j in jobs for k in j.scenarios}, key=lambda k: (k.rsplit(":", 1)[0], len(k), k))  # s2 < s10
     rows = [j.row(args.points, args.all_or_nothing) for j in jobs]
     if args.merge:  # only the (learner, exercise) pairs graded now are replaced
         before, rows = merged(args.out, rows)

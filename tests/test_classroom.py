@@ -8,6 +8,7 @@ timeout (minutes), max-score; the reporter (autograding-grading-reporter@v1) rea
 `runners`, the step ids, comma-separated.
 """
 
+import csv
 import json
 import os
 import shlex
@@ -241,6 +242,11 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     points = [s["with"]["max-score"] for s in found]
     assert scores == {"solutions": sum(points), "mixed": 0, "edited-grader": 0, "teacher-kit": points[0]}
     assert not (template.parent / "teacher-kit" / "csv.py").exists()
+    # exercise 5's CSV: one column per scenario of each check (s1, s2, ... in order), each 1 for the solution
+    (row,) = csv.DictReader((template.parent / "solutions" / "grades" / "05.csv").open(encoding="utf-8"))
+    scenarios = {k: v for k, v in row.items() if k.startswith("05:check-") and ":s" in k}
+    assert len(scenarios) >= 30 and set(scenarios.values()) == {"1"}, scenarios
+    assert {"05:check-loop:s1", "05:check-valves:s1", "05:check-gate:s13"} <= set(scenarios)
     for i in (0, 3):
         assert f"{EXERCISE_NAMES[i]}: PASS (es/{EXERCISE_NAMES[i]})" in logs["solutions", found[i]["id"]]
     assert (f"this file is graded as {EXERCISE_NAMES[1]}, but it holds exercise {EXERCISE_NAMES[2]}"

@@ -314,8 +314,11 @@ def _picture(events, title: str) -> list[str]:
 
 
 async def scene(c, hint, label: str, run=None) -> None:
-    """One scenario's ✓ / ✗ line; under the check's first ✗ with a run, that run drawn beside the reference."""
-    if c.ok(hint is None, label, hint or "") or getattr(c, "drawn", False) or not getattr(run, "replies", None):
+    """One scenario's ✓ / ✗ line; under the check's first ✗ with a run, that run drawn beside the reference. Each
+    scenario of a check is numbered in order (s1, s2, ...: the same in both languages), the key of its own column
+    in the gradebook's CSV."""
+    c.scenes = getattr(c, "scenes", 0) + 1
+    if c.ok(hint is None, label, hint or "", key=f"s{c.scenes}") or getattr(c, "drawn", False) or not getattr(run, "replies", None):
         return
     c.drawn = True
     for line in await drawn(run):

@@ -5,8 +5,8 @@ grader, so no grader ever reads the printed lines back.
   `cause(criterion, hint)` is a ✗ found before the criteria (a cell that raised, state kept between runs), and
   every later ✗ follows from it; `done()` ends the check.
 - The verdict, as data: `{"check": cell id, "title": ..., "criteria": [{"criterion", "passed", "hint",
-  "follows"}, ...]}`, where `follows` is true for a ✗ that fails only because of an earlier one (its hint then says
-  so). `done()` hands it to whoever grades:
+  "follows", "key"}, ...]}`, where `follows` is true for a ✗ that fails only because of an earlier one (its hint
+  then says so), and `key` names a criterion the gradebook gives a column of its own (exercise 5's scenarios). `done()` hands it to whoever grades:
   - the gradebook's judge (grader/judge.py) runs the check in its own process and collects it in `VERDICTS`;
   - under the learner's `pytest --nbval-lax` (HARNESS_GRADING=1, exercises/conftest.py) the check runs in the
     notebook's kernel, which shows it to pytest as a display output of the type VERDICT_MIME;
@@ -71,7 +71,7 @@ class Checks:
         self.ok(False, criterion, hint)
         self.blocked = True
 
-    def ok(self, passed, criterion: str, hint: str = "", follows: bool = False) -> bool:
+    def ok(self, passed, criterion: str, hint: str = "", follows: bool = False, key: str = "") -> bool:
         passed = bool(passed)
         follows = not passed and bool(self.failed) and (follows or self.blocked
                                                         or getattr(hint, "key", hint) in self.causes)
@@ -82,7 +82,7 @@ class Checks:
         print(f"  {'✓' if passed else '✗'} {criterion}"
               + ("" if passed else f"\n      {_t('kit.checks.hint')}: {hint}"))
         self.criteria.append({"criterion": str(criterion), "passed": passed, "hint": "" if passed else str(hint),
-                              "follows": follows})
+                              "follows": follows, "key": str(key)})
         if not passed:
             self.failed.append((criterion, hint))
         return passed
