@@ -15,6 +15,9 @@ kernels do: a coloured, annotated traceback costs ~0.1 s of CPU per failed check
 
 A cell still running after `timeout` seconds, or a kernel that dies, raises KernelTrouble naming the cell; the
 kernel is then replaced by a new one, so the next notebook runs in a sound kernel.
+
+`CodeKernel` is the small sibling for a few lines at a time that keeps each error's traceback lines (a one-line
+hint of the kit's is one line there): tests/test_restart_hint.py and tests/test_grade_anywhere.py.
 """
 
 from __future__ import annotations
@@ -168,3 +171,37 @@ class NotebookKernel:
 
 def _source(cell: dict) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+class CodeKernel:
+    """One kernel for a few lines of code at a time, keeping what NotebookKernel does not: the error's traceback
+    lines as the kernel formats them (a one-line hint is one line there). Started in `cwd` with environment `env`."""
+
+    def __init__(self, cwd: Path, env: dict[str, str], timeout: float = 120):
+        self.timeout = timeout
+        self.km = KernelManager(kernel_name="python3")
+        self.km.start_kernel(env=env, cwd=str(cwd))
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.kc.wait_for_ready(timeout=60)
+
+    def run(self, code: str) -> tuple[str, list[str]]:
+        """(what the code printed, its error's traceback lines)."""
+        msg_id, out, tb = self.kc.execute(code), [], []
+        while True:
+            try:
+                msg = self.kc.get_iopub_msg(timeout=self.timeout)
+            except Empty:
+                raise AssertionError(f"no answer from the kernel to {code!r}") from None
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
+                out.append(msg["content"]["text"])
+            elif msg["msg_type"] == "error":
+                tb = msg["content"]["traceback"]
+            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                return "".join(out), tb
+
+    def close(self) -> None:
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)

@@ -18,14 +18,7 @@ one long-lived kernel (tests/kernel_cells.py), as nbval runs a notebook, with th
 
 from __future__ import annotations
 
-import ast
-import asyncio
-import contextlib
-import io
 import json
-import socket
-import threading
-import time
 import os
 import subprocess
 import sys
@@ -35,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from kernel_cells import KernelTrouble, NotebookKernel
+from test_judge import judged, namespace, printed
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
@@ -416,55 +410,6 @@ JUDGED = ["solution", "match-agentresult", "state-outlives-the-run", "approver-e
           "pause-turn-ignored", "delete-allowed"]
 
 
-def _namespace(nb: dict) -> dict:
-    """The notebook's names before its checks: its code cells run in order, on past one that raises, except those
-    that use the grader (it is this process's own)."""
-    import grading
-
-    ns = {"grading": grading, "__name__": "__main__"}
-    for c in nb["cells"]:
-        text = _source(c)
-        if c["cell_type"] != "code" or "check" in c["metadata"].get("tags", []) or "grading" in text:
-            continue
-        try:
-            result = eval(compile(text, f"<cell {c.get('id')}>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT), ns)
-            if asyncio.iscoroutine(result):
-                asyncio.run(result)
-        except Exception:  # noqa: BLE001 - as nbval-lax: the cells after it still run
-            pass
-    return ns
-
-
-def _printed(call: str, ns: dict) -> str:
-    import grading
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = getattr(grading, call)(ns)
-        if asyncio.iscoroutine(result):
-            asyncio.run(result)
-    return out.getvalue()
-
-
-def _judged(call: str, ns: dict) -> str:
-    from exercises import defendant
-    from grader import judge
-
-    mine, theirs = socket.socketpair()
-    threading.Thread(target=lambda: asyncio.run(defendant.answer(defendant.LearnerLine(theirs, "learner"), ns)),
-                     daemon=True).start()
-    line = judge.JudgeLine(mine, "judge")
-    line.deadline = time.monotonic() + 60
-    out = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out):
-            asyncio.run(judge._run(call, judge.Notebook(line), time.monotonic() + 60, []))
-    finally:
-        line.send({"op": "bye"})
-        mine.close()
-    return out.getvalue()
-
-
 @pytest.mark.parametrize("case", JUDGED)
 def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
     monkeypatch.delenv("HARNESS_GRADING", raising=False)  # a ✗ prints, as in JupyterLab
@@ -476,10 +421,10 @@ def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
     calls = {c["id"]: check_call(_source(c)) for c in nb["cells"] if "check" in c["metadata"].get("tags", [])}
     assert set(calls) == set(CHECK_IDS) and all(calls.values()), calls
     wanted = [WRONG[case][1]] if case in WRONG else list(CHECK_IDS)
-    for check_id in wanted:
-        here = _printed(calls[check_id], _namespace(nb))
-        assert ("✗" in here) == (case in WRONG), (check_id, here)
-        assert _judged(calls[check_id], _namespace(nb)) == here, check_id
+    for check_id in wanted:  # (tests/test_judge.py's helpers: the same lines and the same verdicts, judged)
+        here = printed(calls[check_id], namespace(nb, check_id))
+        assert ("✗" in here[0]) == (case in WRONG), (check_id, here[0])
+        assert judged(calls[check_id], namespace(nb, check_id)) == here, check_id
 
 
 def test_there_are_enough_cases():

@@ -17,10 +17,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from queue import Empty
 
 import pytest
-from jupyter_client.manager import KernelManager
+from kernel_cells import CodeKernel
 
 ROOT = Path(__file__).resolve().parent.parent
 EX1, EX2 = "01_tiered_policy.ipynb", "02_missing_guards.ipynb"
@@ -120,33 +119,11 @@ def run_cells(path: Path, env: dict[str, str], ids: list[str]) -> dict[str, tupl
     """{cell id: (what it printed, its error's traceback lines)} of the notebook's cells `ids`, run in order in one
     kernel started in the notebook's folder with environment `env`."""
     cells = {c["id"]: "".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]}
-    km = KernelManager(kernel_name="python3")
-    km.start_kernel(env=env, cwd=str(path.parent))
-    kc = km.client()
-    kc.start_channels()
+    kernel = CodeKernel(path.parent, env)
     try:
-        kc.wait_for_ready(timeout=60)
-        seen = {}
-        for cell_id in ids:
-            msg_id, out, tb = kc.execute(cells[cell_id]), [], []
-            while True:
-                try:
-                    msg = kc.get_iopub_msg(timeout=120)
-                except Empty:
-                    raise AssertionError(f"no answer from the kernel to {cell_id}") from None
-                if msg["parent_header"].get("msg_id") != msg_id:
-                    continue
-                if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
-                    out.append(msg["content"]["text"])
-                elif msg["msg_type"] == "error":
-                    tb = msg["content"]["traceback"]
-                elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                    break
-            seen[cell_id] = ("".join(out), tb)
-        return seen
+        return {cell_id: kernel.run(cells[cell_id]) for cell_id in ids}
     finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+        kernel.close()
 
 
 def test_the_grader_cell_in_jupyterlab_from_another_folder_and_in_a_run_without_the_grader(tmp_path):

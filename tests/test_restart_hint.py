@@ -12,14 +12,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from queue import Empty
 
 import pytest
-from jupyter_client.manager import KernelManager
 from traitlets.config import Config
 
 from harness_lib import lang
 from harness_lib.restart_hint import hint, names_above, top_level_names
+from kernel_cells import CodeKernel
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "kernel_config" / "ipython_kernel_config.py"
@@ -77,37 +76,10 @@ def test_the_configuration_loads_the_hint_only_for_a_notebook(monkeypatch, sessi
     assert (extensions == ["harness_lib.restart_hint"]) == loaded, extensions
 
 
-class Kernel:
+def Kernel(path: Path) -> CodeKernel:
     """A kernel started with JPY_SESSION_NAME, as jupyter_server starts the kernel of a saved notebook."""
-
-    def __init__(self, path: Path):
-        env = {k: v for k, v in os.environ.items() if k != "HARNESS_LANG"} | {"JPY_SESSION_NAME": str(path)}
-        self.km = KernelManager(kernel_name="python3")
-        self.km.start_kernel(env=env, cwd=str(path.parent))
-        self.kc = self.km.client()
-        self.kc.start_channels()
-        self.kc.wait_for_ready(timeout=60)
-
-    def run(self, code: str) -> tuple[str, list[str]]:
-        """(what the cell printed, its error output's traceback lines)."""
-        msg_id, out, tb = self.kc.execute(code), [], []
-        while True:
-            try:
-                msg = self.kc.get_iopub_msg(timeout=60)
-            except Empty:
-                raise AssertionError(f"no answer from the kernel to {code!r}") from None
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
-                out.append(msg["content"]["text"])
-            elif msg["msg_type"] == "error":
-                tb = msg["content"]["traceback"]
-            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                return "".join(out), tb
-
-    def close(self):
-        self.kc.stop_channels()
-        self.km.shutdown_kernel(now=True)
+    env = {k: v for k, v in os.environ.items() if k != "HARNESS_LANG"} | {"JPY_SESSION_NAME": str(path)}
+    return CodeKernel(path.parent, env, timeout=60)
 
 
 def test_in_a_kernel_after_a_restart(tmp_path):
