@@ -122,7 +122,8 @@ class Notebook:
 
 def listen(folder: str | None, seen_as: str | None = None) -> tuple[socket.socket, str]:
     """A listening socket for one check, and the address the kernel connects to: a Unix socket in `folder`, which
-    the kernel sees as `seen_as` (a sandbox's IPC folder, reached from here through /proc/PID/root)."""
+    the kernel sees as `seen_as` (a sandbox's IPC folder, reached from here through the sandbox's root as procfs
+    links it)."""
     if folder and hasattr(socket, "AF_UNIX"):
         name = f"judge-{os.urandom(4).hex()}"
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -10,8 +10,8 @@ checkout), the notebook's own folder and /tmp writable (each a tmpfs of `disk` b
 host's disk), and the folders in `hide` that a read-only mount would still show replaced by empty ones.
 `ipc_argv(folder)` adds the kernel's sockets: the folder of its connection file read-only, and a tmpfs of
 IPC_BYTES at IPC where the kernel binds its sockets and the judge its own; `ipc_outside(info)` is that tmpfs as
-the worker reaches it, /proc/PID/root/ipc (the PID from bwrap's `--info-fd`). So no folder of the host that the
-kernel can write to is shared with it.
+the worker reaches it: through the `root` link procfs keeps for the sandbox's first process (its pid from bwrap's
+`--info-fd`). So no folder of the host that the kernel can write to is shared with it.
 
 `launch` (`python -I -S grader/sandbox.py --launch SPEC CONNECTION_FILE`, the kernel's command) starts bwrap
 with its arguments passed through a pipe (`--args FD`) and an environment of ENV_KEPT only: the sandbox's pid 1 is
@@ -64,7 +64,8 @@ PROCESSES = 256  # RLIMIT_NPROC for the kernel's processes (see the module's doc
 DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any one file it writes
 # The kernel's sockets (its ZeroMQ channels, the judge's line) live in the sandbox, in a tmpfs of IPC_BYTES at IPC:
 # nothing the kernel writes there reaches the host's disk. The worker reaches them from outside through the
-# sandbox's root, /proc/PID/root (`ipc_outside`); the host folder of the connection file is mounted read-only.
+# sandbox's root, the `root` link procfs keeps for its first process (`ipc_outside`); the host folder of the
+# connection file is mounted read-only.
 IPC = "/ipc"
 IPC_BYTES = 2 ** 20
 
@@ -168,8 +169,8 @@ def ipc_argv(connection_folder: str) -> list[str]:
 
 
 def ipc_outside(info_file: Path, timeout: float = 60) -> str:
-    """The sandbox's IPC folder as this side reaches it: /proc/PID/root/ipc, PID being the sandbox's first
-    process as bwrap wrote it to `info_file` (`--info-fd`). Waits for bwrap to write it; TimeoutError else."""
+    """The sandbox's IPC folder as this side reaches it: IPC under the `root` link procfs keeps for the sandbox's
+    first process, whose pid bwrap wrote to `info_file` (`--info-fd`). Waits for bwrap to write it; TimeoutError else."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
