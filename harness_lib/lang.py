@@ -153,6 +153,8 @@ MESSAGES: dict[str, dict] = {
         "approve.countdown": "Click Approve to run it, or Reject. If nobody answers, it is not approved in {seconds} s.",
         "approve.interrupted": "not approved (no answer: the run was stopped)",
         "approve.timed_out": "not approved (no answer within {seconds} s)",
+        "approve.in_a_tab": ("not approved (a browser tab cannot ask while a cell runs: start the run with "
+                             "harness_lib.tab.TabApproval)"),
         "approve.unclear": "rejected ({answer} is not y or yes)",
         "approve.eof": "not approved (no answer: end of input)",
         "approve.no_input": "not approved (no answer: {error})",
@@ -328,6 +330,8 @@ MESSAGES: dict[str, dict] = {
                               "en {seconds} s."),
         "approve.interrupted": "no aprobada (sin respuesta: se detuvo la ejecución)",
         "approve.timed_out": "no aprobada (nadie respondió en {seconds} s)",
+        "approve.in_a_tab": ("no aprobada (una pestaña del navegador no puede preguntar mientras corre una celda: "
+                             "empieza la ejecución con harness_lib.tab.TabApproval)"),
         "approve.unclear": "rechazada ({answer} no es s ni sí)",
         "approve.eof": "no aprobada (sin respuesta: la entrada terminó)",
         "approve.no_input": "no aprobada (sin respuesta: {error})",

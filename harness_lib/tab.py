@@ -15,7 +15,7 @@ Fail closed, as on the desktop: no answer within `timeout` seconds is a no (``â†
 120 s)``); the panel's Stop button ends the run, and a question then waiting is a no (``â†’ not approved (no answer:
 the run was stopped)``); the first click decides, a later one decides nothing. ``click="approve"`` or ``"reject"``
 presses that button itself (a demonstration, said in the decision line), and HARNESS_AUTO_APPROVE=approve|reject
-(nobody at the screen) presses that one, as widget_approver does.
+(nobody at the screen) presses that one, as widget_approver does; HARNESS_APPROVAL_TIMEOUT, when set, is the timeout.
 
 NOT handled: awaiting the run in a cell (``await panel.task``): in the tab that cell would hold back the very click
 it waits for, until the timeout says no. The kernel's own Stop button does not reach a run whose cell has ended:
@@ -32,7 +32,7 @@ import sys
 
 from . import lang
 from .approval import ApprovalInterrupted, decision_line, question
-from .widget import CHOICES, nobody_here
+from .widget import CHOICES, nobody_here, timeout_from_environment
 from .trace import Transcript
 
 __all__ = ["TabApproval", "in_tab"]
@@ -150,11 +150,12 @@ class TabApproval:
             what = lang.text("approve.click") if seconds is None else lang.text("approve.countdown", seconds=seconds)
             return _html([lang.text("approve.pending", action=action), what])
 
-        shown = None if self.timeout is None else math.ceil(self.timeout)
+        wait = timeout_from_environment(self.timeout)  # HARNESS_APPROVAL_TIMEOUT, as for widget_approver
+        shown = None if wait is None else math.ceil(wait)
         self.asking.value, self.buttons.layout.display = asking(shown), "flex"
         if auto:
             (self.approve_button if auto == "approve" else self.reject_button).click()
-        deadline = None if self.timeout is None else loop.time() + self.timeout
+        deadline = None if wait is None else loop.time() + wait
         try:
             while not decision.done():
                 left = None if deadline is None else deadline - loop.time()
@@ -167,7 +168,7 @@ class TabApproval:
         except asyncio.CancelledError:  # Stop: no answer, and the run ends
             raise ApprovalInterrupted(self._decided("approve.interrupted")) from None
         if not decision.done():
-            self._decided("approve.timed_out", seconds=f"{self.timeout:g}")
+            self._decided("approve.timed_out", seconds=f"{wait:g}")
             return False
         approved = decision.result()
         word = "approve.approved" if approved else "approve.rejected"

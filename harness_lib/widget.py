@@ -22,6 +22,7 @@ import html
 import math
 import os
 import re
+import sys
 
 from . import lang
 from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
@@ -57,7 +58,7 @@ def nobody_here() -> str:
     return auto
 
 
-def _timeout_from_environment(default: float | None) -> float | None:
+def timeout_from_environment(default: float | None) -> float | None:
     """``HARNESS_APPROVAL_TIMEOUT`` when set (finite seconds > 0, nothing else), else ``default``."""
     raw = os.environ.get("HARNESS_APPROVAL_TIMEOUT", "").strip()
     if not raw:
@@ -121,6 +122,9 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     - The widget's text form, what a notebook opened from disk shows where JupyterLab draws no widget, is a
       sentence ("(the Approve and Reject buttons: JupyterLab draws them here while the cell waits)"), not its
       repr (``VBox(children=(HTML(...``); the decision line below it is the record.
+    - In a browser tab (JupyterLite's Pyodide kernel) a click reaches the kernel only after the cell ends, and no
+      thread can run a text box: without ``click`` (or ``HARNESS_AUTO_APPROVE``) each approval is a no at once,
+      ``→ not approved (a browser tab cannot ask while a cell runs: start the run with harness_lib.tab.TabApproval)``.
     - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
       the click only after the cell ends) gets a text box instead: one line says why, then the
       terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
@@ -167,11 +171,14 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
 
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
-        wait = _timeout_from_environment(timeout)
+        wait = timeout_from_environment(timeout)
         auto = "" if click else nobody_here()
 
         action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
         version = kernel_version()
+        if not (click or auto) and sys.platform == "emscripten":  # a browser tab (harness_lib.tab.in_tab): a click
+            print(decision_line(action, "approve.in_a_tab"))        # comes after the cell, no thread can ask: a no
+            return False
         if not (click or auto) and version is not None and version < (7, 0):  # a click would arrive after the cell
             if not told_why_no_buttons:
                 print(lang.text("approve.no_buttons", version=f"{version[0]}.{version[1]}"))

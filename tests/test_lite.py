@@ -9,8 +9,9 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
-- harness_lib.tab's approval panel: a real click on Approve or Reject decides, no answer and its Stop button fail
-  closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
+- lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
+  Approve or Reject decides (the next cell shows the file written, or not), no answer and the panel's Stop button
+  fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
 - no request leaves 127.0.0.1.
 
@@ -248,60 +249,60 @@ def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
     assert tab.netlog.outside_loopback() == []
 
 
-APPROVAL_CELLS = [
-    "import os\n"
-    "from pathlib import Path\n"
-    "from harness_lib.client import make_client\n"
-    "from harness_lib.loop import run_agent\n"
-    "from harness_lib.tab import TabApproval\n"
-    "from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls\n"
-    "os.environ.pop('HARNESS_AUTO_APPROVE', None)  # a person clicks\n"
-    "ANSWER = Path(DEFAULT_ROOT) / 'scratch' / 'answer.txt'\n"
-    "def go(timeout=120):\n"
-    "    ANSWER.unlink(missing_ok=True)\n"
-    "    panel = TabApproval(timeout=timeout)\n"
-    "    panel.start(run_agent(make_client(scenario='high-impact'), 'Read the first line of README.md, then tell me what"
-    " time it is', TOOLS, make_tool_impls(), approve=panel.approve, on_event=panel.on_event))\n"
-    "    return panel",
-    "approved = go()",
-    "print('written:', ANSWER.exists())",
-    "rejected = go()",
-    "print('written:', ANSWER.exists())",
-    "silent = go(timeout=2)",
-    "stopped = go()",
-]
+LESSON_05 = "notebooks/05_human_in_the_loop.ipynb"
+
+
+def lesson_05_with_two_more_runs() -> dict:
+    """Lesson 05 as committed, and after it its approval cell twice more: once with nobody answering (a 2 s
+    timeout, set the way a learner would), once to be stopped."""
+    notebook = committed_notebook(LESSON_05)
+    gate = next(c for c in notebook["cells"] if c.get("id") == "approval-demo")
+    extra = ["import os\nos.environ['HARNESS_APPROVAL_TIMEOUT'] = '2'", "".join(gate["source"]),
+             "os.environ.pop('HARNESS_APPROVAL_TIMEOUT')", "".join(gate["source"])]
+    notebook["cells"] += [{"cell_type": "code", "execution_count": None, "id": f"extra-{i}", "metadata": {},
+                           "outputs": [], "source": source} for i, source in enumerate(extra)]
+    return notebook
 
 
 @pytest.mark.timeout(600)
-def test_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_closed(tab):
-    """harness_lib.tab in the tab: the cell starts the run and ends, and a real click on the panel decides."""
+def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_closed(tab):
+    """Lesson 05's own approval cells in the tab: the cell starts the run in a panel and ends, a real click on the
+    panel decides (Reject: nothing written; Approve: written), no answer and the panel's Stop fail closed."""
     path = HOST
     tab.open(path)
-    notebook = committed_notebook("notebooks/02_the_core_loop.ipynb")
-    notebook["cells"] = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
-                          "source": source} for i, source in enumerate(APPROVAL_CELLS)]
+    notebook = lesson_05_with_two_more_runs()
     tab.replace(path, notebook)
-    tab.run_cell(path, 0)
+    ids = [c.get("id") for c in notebook["cells"]]
+    for i in range(ids.index("approval-demo")):  # the lesson's setup: imports, the gate, the loop
+        if notebook["cells"][i]["cell_type"] == "code":
+            tab.run_cell(path, i)
 
-    def decide(index: int, button: str | None, shows: str) -> str:
-        tab.run_cell(path, index)  # the cell ends at once: its run goes on, waiting for a click
+    def decide(cell_id: str, button: str | None, shows: str) -> str:
+        index = ids.index(cell_id)
+        tab.run_cell(path, index)  # the cell ends at once: its run goes on in the panel, waiting for a click
         cell = tab.cell(path, index)
         if button:
             cell.get_by_role("button", name=button).click()
         cell.get_by_text(shows).first.wait_for(timeout=60_000)
         return cell.locator(".jp-Cell-outputArea").inner_text()
 
-    shown = decide(1, "Approve", "The run is over.")
-    assert "write_file(" in shown and "→ approved" in shown and "Traceback" not in shown
-    tab.run_cell(path, 2)
-    assert "written: True" in tab.cell(path, 2).inner_text()
-    shown = decide(3, "Reject", "The run is over.")
-    assert "→ rejected" in shown and "→ approved" not in shown
-    tab.run_cell(path, 4)
-    assert "written: False" in tab.cell(path, 4).inner_text()
-    assert "→ not approved (no answer within 2 s)" in decide(5, None, "The run is over.")
-    shown = decide(6, "Stop the run", "The run was stopped.")
+    def after(cell_id: str) -> str:
+        tab.run_cell(path, ids.index(cell_id))
+        return stdout(tab.cells(path)[ids.index(cell_id)])
+
+    shown = decide("approval-demo", "Reject", "The run is over.")
+    assert "write_file(" in shown and "→ rejected" in shown and "did not save" in shown, shown
+    assert "Traceback" not in shown and "→ approved" not in shown
+    assert after("approval-demo-after") == "scratch/answer.txt exists: False\n"
+    shown = decide("approve-demo", "Approve", "The run is over.")
+    assert "→ approved" in shown and "I saved this answer" in shown, shown
+    assert after("approve-demo-after").startswith("scratch/answer.txt exists: True\nit contains: The first line")
+    tab.run_cell(path, ids.index("extra-0"))
+    assert "→ not approved (no answer within 2 s)" in decide("extra-1", None, "The run is over.")
+    tab.run_cell(path, ids.index("extra-2"))
+    shown = decide("extra-3", "Stop the run", "The run was stopped.")
     assert "→ not approved (no answer: the run was stopped)" in shown
+    assert errors(LESSON_05, tab.cells(path)[:ids.index("approve-demo-after") + 1]) == [], "a cell of the lesson erred"
     assert tab.netlog.outside_loopback() == []
 
 

@@ -7,6 +7,7 @@ wins, no answer within the timeout is a no, Stop is a no and ends the run, and t
 """
 
 import asyncio
+import sys
 
 import pytest
 
@@ -69,6 +70,36 @@ def test_no_answer_within_the_timeout_is_a_no(tmp_path):
     panel = asyncio.run(scene())
     assert any(line.endswith("→ not approved (no answer within 0.2 s)") for line in panel.lines), panel.lines
     assert not (tmp_path / "scratch" / "answer.txt").exists()
+
+
+@pytest.mark.parametrize("value, line", [("0.2", "→ not approved (no answer within 0.2 s)"),
+                                         ("soon", 'tool failed: "Not run: the approval gate failed (ValueError')])
+def test_the_timeout_from_the_environment_holds_and_a_bad_one_is_a_no(tmp_path, monkeypatch, value, line):
+    """HARNESS_APPROVAL_TIMEOUT, as for widget_approver: it wins over the panel's timeout; a value that is not
+    seconds is an error, which the loop counts as a no."""
+    monkeypatch.setenv("HARNESS_APPROVAL_TIMEOUT", value)
+
+    async def scene():
+        panel = await start(tmp_path)  # timeout 120 s: the environment's wins
+        await asyncio.wait_for(panel.task, timeout=10)
+        return panel
+
+    panel = asyncio.run(scene())
+    assert any(line in shown for shown in panel.lines), panel.lines
+    assert not (tmp_path / "scratch" / "answer.txt").exists()
+
+
+def test_widget_approver_in_a_tab_says_no_at_once_and_where_the_buttons_are(tmp_path, monkeypatch, capsys):
+    """In a browser tab (sys.platform "emscripten") the desktop's buttons cannot answer a running cell and no
+    thread can ask in text: widget_approver says no at once, in one line that names TabApproval."""
+    from harness_lib.widget import widget_approver
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert asyncio.run(widget_approver()("write_file", {"path": "scratch/a.txt", "content": "x"})) is False
+    assert capsys.readouterr().out == ('[approve] write_file({"path":"scratch/a.txt","content":"x"}) → not approved '
+                                       "(a browser tab cannot ask while a cell runs: start the run with "
+                                       "harness_lib.tab.TabApproval)\n")
+    assert asyncio.run(widget_approver(click="approve")("get_time", {})) is True  # a demonstration needs no message
 
 
 def test_stop_while_asked_is_a_no_and_ends_the_run(tmp_path):
