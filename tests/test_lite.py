@@ -320,3 +320,25 @@ def test_the_welcome_pages_open_in_both_languages(tab):
         assert shown.locator("a", has_text=other).count() == 1
         assert "CHECK" in shown.inner_text() and "pytest --nbval-lax" in shown.inner_text()
     assert tab.netlog.outside_loopback() == []
+
+
+def test_the_pages_workflow_builds_with_the_documented_command_and_publishes_the_site():
+    """.github/workflows/pages.yml (docs/teaching.md): run by hand, it builds with `python -m lite.build` on a plain
+    Python and publishes the folder that command writes, with the permissions GitHub Pages asks for."""
+    import yaml
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    assert set(workflow[True]) == {"workflow_dispatch"}  # YAML 1.1 reads the key `on` as True; runs when asked
+    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    (job,) = workflow["jobs"].values()
+    assert job["environment"]["name"] == "github-pages"
+    steps = job["steps"]
+    assert [s.get("run") for s in steps if "run" in s] == ["python -m lite.build"]
+    uses = [s.get("uses", "").split("@")[0] for s in steps]
+    assert uses == ["actions/checkout", "actions/setup-python", "", "actions/upload-pages-artifact",
+                    "actions/deploy-pages"]
+    python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))["with"]["python-version"]
+    assert tuple(int(n) for n in str(python).split(".")) >= (3, 11)
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert upload["with"]["path"] == SITE.relative_to(REPO).as_posix()
+    assert "python -m lite.build" in (REPO / "docs" / "teaching.md").read_text(encoding="utf-8")
