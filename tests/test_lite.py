@@ -12,6 +12,7 @@ Pyodide kernel and nothing installed:
 - lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
   Approve or Reject decides (the next cell shows the file written, or not), no answer and the panel's Stop button
   fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
+  the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
 - no request leaves 127.0.0.1.
 
@@ -250,12 +251,13 @@ def test_exercise_01_checks_in_the_tab_starter_and_solution(tab):
 
 
 LESSON_05 = "notebooks/05_human_in_the_loop.ipynb"
+LESSON_05_ES = "notebooks/es/05_human_in_the_loop.ipynb"
 
 
-def lesson_05_with_two_more_runs() -> dict:
+def lesson_05_with_two_more_runs(path: str) -> dict:
     """Lesson 05 as committed, and after it its approval cell twice more: once with nobody answering (a 2 s
     timeout, set the way a learner would), once to be stopped."""
-    notebook = committed_notebook(LESSON_05)
+    notebook = committed_notebook(path)
     gate = next(c for c in notebook["cells"] if c.get("id") == "approval-demo")
     extra = ["import os\nos.environ['HARNESS_APPROVAL_TIMEOUT'] = '2'", "".join(gate["source"]),
              "os.environ.pop('HARNESS_APPROVAL_TIMEOUT')", "".join(gate["source"])]
@@ -264,45 +266,59 @@ def lesson_05_with_two_more_runs() -> dict:
     return notebook
 
 
-@pytest.mark.timeout(600)
-def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_closed(tab):
-    """Lesson 05's own approval cells in the tab: the cell starts the run in a panel and ends, a real click on the
-    panel decides (Reject: nothing written; Approve: written), no answer and the panel's Stop fail closed."""
-    path = HOST
-    tab.open(path)
-    notebook = lesson_05_with_two_more_runs()
-    tab.replace(path, notebook)
-    ids = [c.get("id") for c in notebook["cells"]]
-    for i in range(ids.index("approval-demo")):  # the lesson's setup: imports, the gate, the loop
-        if notebook["cells"][i]["cell_type"] == "code":
-            tab.run_cell(path, i)
+class Lesson05:
+    """Lesson 05 (and two more runs of its approval cell) put into the tab, its setup cells run."""
 
-    def decide(cell_id: str, button: str | None, shows: str) -> str:
-        index = ids.index(cell_id)
-        tab.run_cell(path, index)  # the cell ends at once: its run goes on in the panel, waiting for a click
-        cell = tab.cell(path, index)
+    def __init__(self, tab, path: str):
+        self.tab, self.path = tab, path
+        tab.open(HOST)
+        notebook = lesson_05_with_two_more_runs(path)
+        tab.replace(HOST, notebook)
+        self.ids = [c.get("id") for c in notebook["cells"]]
+        for i in range(self.ids.index("approval-demo")):  # the lesson's setup: imports, the gate, the loop
+            if notebook["cells"][i]["cell_type"] == "code":
+                tab.run_cell(HOST, i)
+
+    def decide(self, cell_id: str, button: str | None, shows: str) -> str:
+        """Run the cell (it ends at once: its run goes on in the panel), click `button`, wait for `shows`."""
+        index = self.ids.index(cell_id)
+        self.tab.run_cell(HOST, index)
+        cell = self.tab.cell(HOST, index)
         if button:
             cell.get_by_role("button", name=button).click()
         cell.get_by_text(shows).first.wait_for(timeout=60_000)
         return cell.locator(".jp-Cell-outputArea").inner_text()
 
-    def after(cell_id: str) -> str:
-        tab.run_cell(path, ids.index(cell_id))
-        return stdout(tab.cells(path)[ids.index(cell_id)])
+    def run(self, cell_id: str) -> str:
+        self.tab.run_cell(HOST, self.ids.index(cell_id))
+        return stdout(self.tab.cells(HOST)[self.ids.index(cell_id)])
 
-    shown = decide("approval-demo", "Reject", "The run is over.")
+    def errors(self, upto: str) -> list[str]:
+        return errors(self.path, self.tab.cells(HOST)[:self.ids.index(upto) + 1])
+
+
+@pytest.mark.timeout(600)
+def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_closed(tab):
+    """Lesson 05's own approval cells in the tab: the cell starts the run in a panel and ends, a real click on the
+    panel decides (Reject: nothing written; Approve: written), no answer and the panel's Stop fail closed. The
+    English edition's clicks, then the Spanish edition's words (its buttons, its decision lines)."""
+    lesson = Lesson05(tab, LESSON_05)
+    shown = lesson.decide("approval-demo", "Reject", "The run is over.")
     assert "write_file(" in shown and "→ rejected" in shown and "did not save" in shown, shown
     assert "Traceback" not in shown and "→ approved" not in shown
-    assert after("approval-demo-after") == "scratch/answer.txt exists: False\n"
-    shown = decide("approve-demo", "Approve", "The run is over.")
+    assert lesson.run("approval-demo-after") == "scratch/answer.txt exists: False\n"
+    shown = lesson.decide("approve-demo", "Approve", "The run is over.")
     assert "→ approved" in shown and "I saved this answer" in shown, shown
-    assert after("approve-demo-after").startswith("scratch/answer.txt exists: True\nit contains: The first line")
-    tab.run_cell(path, ids.index("extra-0"))
-    assert "→ not approved (no answer within 2 s)" in decide("extra-1", None, "The run is over.")
-    tab.run_cell(path, ids.index("extra-2"))
-    shown = decide("extra-3", "Stop the run", "The run was stopped.")
-    assert "→ not approved (no answer: the run was stopped)" in shown
-    assert errors(LESSON_05, tab.cells(path)[:ids.index("approve-demo-after") + 1]) == [], "a cell of the lesson erred"
+    assert lesson.run("approve-demo-after").startswith("scratch/answer.txt exists: True\nit contains: The first line")
+    assert lesson.errors("approve-demo-after") == []
+
+    lesson = Lesson05(tab, LESSON_05_ES)  # the Spanish edition: no answer, then Stop, in its own words
+    lesson.run("extra-0")
+    assert "→ no aprobada (nadie respondió en 2 s)" in lesson.decide("extra-1", None, "La ejecución terminó.")
+    assert lesson.run("approval-demo-after") == "¿existe scratch/answer.txt? False\n"
+    lesson.run("extra-2")
+    shown = lesson.decide("extra-3", "Detener la ejecución", "Se detuvo la ejecución.")
+    assert "→ no aprobada (sin respuesta: se detuvo la ejecución)" in shown
     assert tab.netlog.outside_loopback() == []
 
 
