@@ -4,7 +4,8 @@
 decision reads) that shows the pending action and two buttons, then awaits a click without blocking
 the kernel's event loop, so the click can get through. No answer within the timeout is a no; Stop
 is a no at once and ends the run. On an ipykernel too old to deliver a click while a cell waits
-(6 and older) it asks in a text box instead (approval's ``[y/N]`` question).
+(6 and older) it asks in a text box instead (approval's ``[y/N]`` question). In a browser tab, where no cell can
+wait for a click and no thread can ask in text, it says no at once and names the tab's approver (harness_lib.tab).
 
 Where nobody is at the screen to click (CI, a demonstration on a projector), ``HARNESS_AUTO_APPROVE=approve``
 or ``reject`` makes every approval press that real button itself.

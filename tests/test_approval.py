@@ -743,8 +743,8 @@ def test_notebook_05_approval_cell_on_ipykernel_6_asks_in_text_and_fails_closed(
         kc.execute_interactive("import ipykernel; print(ipykernel.__version__)", timeout=30,
                                output_hook=lambda m: version.append(m["content"].get("text", "")))
         assert "".join(version).strip() == OLD_IPYKERNEL.split("==")[1]
-        for i, cell in enumerate(code[: gate + 2]):  # the gate's cell, then the one that looks at scratch/
-            if i < gate:
+        for i, cell in enumerate(code[: gate + 2]):  # up to the gate's cell, then the one that looks at scratch/
+            if i <= gate:  # keep the output of those two
                 outputs.clear()
             reply = kc.execute_interactive("".join(cell["source"]), timeout=60, allow_stdin=False, output_hook=keep)
             assert reply["content"]["status"] == "ok", "".join(outputs)
