@@ -958,6 +958,22 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     assert re.fullmatch(r"/proc/\d+/" + "root/ipc", sandbox.ipc_outside(tmp_path / "info.json", timeout=1))
 
 
+def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_path, monkeypatch, capsys):
+    """(pure) Run as root, a sandbox that cannot start as another user would not hold the process limit: --sandbox
+    bwrap refuses, saying why in one line (auto sandboxes as root and says so on every row: ROOT_SANDBOX)."""
+    from grader import gradebook, sandbox
+
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    assert "through util-linux's setpriv: not installed" in sandbox.kernel_user_available((65534, 65534))
+    monkeypatch.setattr(gradebook, "sandbox_available", lambda: "")
+    monkeypatch.setattr(gradebook, "kernel_user", lambda: (65534, 65534))
+    monkeypatch.setattr(gradebook, "kernel_user_available", lambda user: "setpriv is not installed")
+    with pytest.raises(SystemExit) as ended:
+        gradebook.main([str(tmp_path), "--sandbox", "bwrap", "--out", str(tmp_path / "grades.csv")])
+    assert ended.value.code == 2 and "--sandbox bwrap: setpriv is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "grades.csv").exists()
+
+
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
     rows = sandboxed["rows"]
     assert sorted(rows) == ["cat", "hog", "mallory", "rex", "sol", "trudy"]
