@@ -58,7 +58,7 @@ from pathlib import Path
 from . import workers
 from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK
 from .report import md as md_text
-from .sandbox import DISK, MEMORY, PROCESSES, kernel_user, kernel_user_available, learner_view, sandbox_available
+from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
                           not_written, prepare, shared_prefix, walk, workflow_notes)
 from .worker import RESULT_MARK, seal_diff
@@ -72,9 +72,6 @@ COLUMNS = ["learner", "file", "exercise", "verdict", "points", "checks_passed", 
 # Why a row is NOT GRADED or ERROR, in one word a spreadsheet can filter on (the reason says it in full).
 CAUSES = ("not-a-notebook", "not-an-exercise", "another-exercise", "grader-edited", "api-key", "grader-changed-in-run",
           "flagged", "other-edition-passed", "timeout", "grader-failed", LINK_CAUSE, "no-notebook")
-# The sandbox column of a kernel sandboxed as root, where the sandbox could not start as another user: the kernel
-# does not hold root to RLIMIT_NPROC (grader/sandbox.py)
-ROOT_SANDBOX = "bwrap (as root: no process limit)"
 
 
 # ---- the rows --------------------------------------------------------------------------------------------
@@ -266,7 +263,7 @@ def changed(before: dict) -> list[Path]:
 
 def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job:
     """Grade `job` in a worker of its own (grader/workers.py): forked from `warm`, or a `python -I` subprocess."""
-    job.sandbox = "UNSANDBOXED" if args.sandbox != "bwrap" else ROOT_SANDBOX if args.root_kernels else "bwrap"
+    job.sandbox = "UNSANDBOXED" if args.sandbox != "bwrap" else ROOT_SANDBOX if args.as_root else "bwrap"
     workdir = tmp_root / uuid.uuid4().hex[:12]
     workdir.mkdir(parents=True)
     options = (["--worker", "--cell-timeout", str(args.cell_timeout), "--output-cap", str(args.output_cap),
@@ -323,8 +320,6 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
     return jobs
 
 
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m grader.gradebook", description=__doc__.split("\n\n")[0])
     p.add_argument("submissions", nargs="?", type=Path, help="a folder of submitted notebooks (or one notebook)")
@@ -352,9 +347,8 @@ def main(argv=None) -> int:
                    "run (FAIL, 'nothing written yet', when no edition was written in); a notebook of another "
                    "exercise saved under NAME is NOT GRADED. With --require-pass: exit status 0 when an edition is PASS")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto", help="run each notebook's "
-                   "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
-                   "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it (and, "
-                   "run as root, without the process limit)")
+                   "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works, else grades "
+                   "UNSANDBOXED (the CSV and stderr say so); bwrap refuses without it, or, as root, its process limit")
     p.add_argument("--memory", type=int, default=MEMORY // 2 ** 20, metavar="MB", help="sandboxed: MB of address "
                    f"space for each process of a kernel (default {MEMORY // 2 ** 20})")
     p.add_argument("--processes", type=int, default=PROCESSES, metavar="N", help="sandboxed: the kernel's limit of "
@@ -370,23 +364,15 @@ def main(argv=None) -> int:
         p.error("-j must be 1 or more")
     folder = args.submissions.resolve()
     unsandboxed = sandbox_available() if args.sandbox != "none" else "--sandbox none"
-    if unsandboxed and args.sandbox == "bwrap":
-        p.error(f"--sandbox bwrap: {unsandboxed}")
-    # Run as root, each sandbox starts as another user (grader/sandbox.py's kernel_user): the kernel exempts root
-    # from the process limit. Where it cannot, bwrap refuses and auto sandboxes as root, saying so on every row.
-    user = kernel_user() if not unsandboxed else None
-    as_root = kernel_user_available(user) if user else ""
-    if as_root and args.sandbox == "bwrap":
-        p.error(f"--sandbox bwrap: {as_root}")
-    args.user = f"{user[0]}:{user[1]}" if user and not as_root else None
-    args.root_kernels = bool(as_root)
+    args.user, args.as_root = sandbox_user() if not unsandboxed else (None, "")  # (root: grader/sandbox.py)
+    if (unsandboxed or args.as_root) and args.sandbox == "bwrap":
+        p.error(f"--sandbox bwrap: {unsandboxed or args.as_root}")
     args.sandbox = "none" if unsandboxed else "bwrap"
     if unsandboxed:
         print(f"warning: grading UNSANDBOXED ({unsandboxed}): the learners' code runs with your rights and can "
               "change files, the CSV and other grades; see docs/teaching.md", file=sys.stderr)
-    if as_root:
-        print(f"warning: {as_root}; each kernel is sandboxed as root, without the process limit (--processes): "
-              f"every row says '{ROOT_SANDBOX}'; see docs/teaching.md", file=sys.stderr)
+    if args.as_root:  # (and every row says ROOT_SANDBOX)
+        print(f"warning: {args.as_root}; each kernel is sandboxed as root, without the process limit", file=sys.stderr)
     conftest = _conftest_module()
     lock = conftest.load_lock()
     starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (EXERCISES / name, *sorted(EXERCISES.glob(f"*/{name}")))

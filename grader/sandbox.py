@@ -90,6 +90,7 @@ IPC_BYTES = 2 ** 20
 # the sandbox mounts under a tmpfs over STAGE, in a mount namespace of its own (`_staged`): STAGE is a folder every
 # user may enter, which the sandbox never shows and neither the launcher, setpriv nor bwrap reads.
 SANDBOX_USER = "nobody"
+ROOT_SANDBOX = "bwrap (as root: no process limit)"  # the gradebook's sandbox column where it cannot (a kernel as root)
 STAGE = "/sys"
 # bwrap's options that sandbox_argv and ipc_argv write, and how many arguments each takes (`_staged` reads them)
 BWRAP_ARITY = {"--unshare-all": 0, "--die-with-parent": 0, "--new-session": 0, "--cap-drop": 1, "--proc": 1,
@@ -105,6 +106,15 @@ def sandbox_available() -> str:
     except (OSError, subprocess.SubprocessError) as err:
         return f"bwrap does not run: {err}"
     return "" if run.returncode == 0 else f"bwrap cannot make a sandbox here: {run.stderr.strip()[:200]}"
+
+
+def sandbox_user() -> tuple[str | None, str]:
+    """For the gradebook: ("UID:GID", "") when this process is root and a kernel's sandbox starts as `kernel_user`
+    here; (None, why not) when it cannot (the process limit would not hold); (None, "") when this process is not
+    root."""
+    user = kernel_user()
+    why = kernel_user_available(user) if user else ""
+    return (f"{user[0]}:{user[1]}" if user and not why else None), why
 
 
 def kernel_user() -> tuple[int, int] | None:

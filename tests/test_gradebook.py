@@ -1009,8 +1009,8 @@ def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_pat
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     assert "through util-linux's setpriv: not installed" in sandbox.kernel_user_available((65534, 65534))
     monkeypatch.setattr(gradebook, "sandbox_available", lambda: "")
-    monkeypatch.setattr(gradebook, "kernel_user", lambda: (65534, 65534))
-    monkeypatch.setattr(gradebook, "kernel_user_available", lambda user: "setpriv is not installed")
+    monkeypatch.setattr(sandbox, "kernel_user", lambda: (65534, 65534))
+    monkeypatch.setattr(sandbox, "kernel_user_available", lambda user: "setpriv is not installed")
     with pytest.raises(SystemExit) as ended:
         gradebook.main([str(tmp_path), "--sandbox", "bwrap", "--out", str(tmp_path / "grades.csv")])
     assert ended.value.code == 2 and "--sandbox bwrap: setpriv is not installed" in capsys.readouterr().err
