@@ -58,7 +58,7 @@ from pathlib import Path
 from . import workers
 from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK
 from .report import md as md_text
-from .sandbox import DISK, MEMORY, PROCESSES, learner_view, sandbox_available
+from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
                           not_written, prepare, shared_prefix, walk, workflow_notes)
 from .worker import RESULT_MARK, seal_diff
@@ -95,7 +95,7 @@ class Job:
     notes: list = field(default_factory=list)  # for a person to look at; they do not change the verdict
     feedback: list = field(default_factory=list)  # (check id, what the check printed)
     lang: str = "en"  # the edition graded: "es" for exercises/es/
-    sandbox: str = ""  # "bwrap" when its kernel ran in the sandbox, "UNSANDBOXED" when it ran without one
+    sandbox: str = ""  # "bwrap" when its kernel ran in the sandbox, "UNSANDBOXED" when it ran without one, ROOT_SANDBOX
     untouched: bool = False  # the starter as shipped: nothing written yet
     written: set = field(default_factory=set)  # the functions the exercise asks the learner to write
     cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
@@ -263,13 +263,13 @@ def changed(before: dict) -> list[Path]:
 
 def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job:
     """Grade `job` in a worker of its own (grader/workers.py): forked from `warm`, or a `python -I` subprocess."""
-    job.sandbox = "bwrap" if args.sandbox == "bwrap" else "UNSANDBOXED"
+    job.sandbox = "UNSANDBOXED" if args.sandbox != "bwrap" else ROOT_SANDBOX if args.as_root else "bwrap"
     workdir = tmp_root / uuid.uuid4().hex[:12]
     workdir.mkdir(parents=True)
     options = (["--worker", "--cell-timeout", str(args.cell_timeout), "--output-cap", str(args.output_cap),
                 "--sandbox", args.sandbox, "--lang", job.lang, "--memory", str(args.memory), "--processes",
                 str(args.processes), "--disk", str(args.disk)] + [f"--hide={h}" for h in args.hide]
-               + ([f"--view={args.view}"] if args.view else []))
+               + ([f"--view={args.view}"] if args.view else []) + ([f"--user={args.user}"] if args.user else []))
     try:
         try:
             status, out = (warm or workers).run(workdir, options, json.dumps(job.graded), args.timeout)
@@ -320,8 +320,6 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
     return jobs
 
 
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m grader.gradebook", description=__doc__.split("\n\n")[0])
     p.add_argument("submissions", nargs="?", type=Path, help="a folder of submitted notebooks (or one notebook)")
@@ -349,8 +347,8 @@ def main(argv=None) -> int:
                    "run (FAIL, 'nothing written yet', when no edition was written in); a notebook of another "
                    "exercise saved under NAME is NOT GRADED. With --require-pass: exit status 0 when an edition is PASS")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto", help="run each notebook's "
-                   "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works and otherwise "
-                   "grades UNSANDBOXED, saying so in the CSV and on stderr; bwrap refuses to grade without it")
+                   "kernel in a bubblewrap sandbox (Linux): auto (default) uses it where it works, else grades "
+                   "UNSANDBOXED (the CSV and stderr say so); bwrap refuses without it, or, as root, its process limit")
     p.add_argument("--memory", type=int, default=MEMORY // 2 ** 20, metavar="MB", help="sandboxed: MB of address "
                    f"space for each process of a kernel (default {MEMORY // 2 ** 20})")
     p.add_argument("--processes", type=int, default=PROCESSES, metavar="N", help="sandboxed: the kernel's limit of "
@@ -366,12 +364,15 @@ def main(argv=None) -> int:
         p.error("-j must be 1 or more")
     folder = args.submissions.resolve()
     unsandboxed = sandbox_available() if args.sandbox != "none" else "--sandbox none"
-    if unsandboxed and args.sandbox == "bwrap":
-        p.error(f"--sandbox bwrap: {unsandboxed}")
+    args.user, args.as_root = sandbox_user() if not unsandboxed else (None, "")  # (root: grader/sandbox.py)
+    if (unsandboxed or args.as_root) and args.sandbox == "bwrap":
+        p.error(f"--sandbox bwrap: {unsandboxed or args.as_root}")
     args.sandbox = "none" if unsandboxed else "bwrap"
     if unsandboxed:
         print(f"warning: grading UNSANDBOXED ({unsandboxed}): the learners' code runs with your rights and can "
               "change files, the CSV and other grades; see docs/teaching.md", file=sys.stderr)
+    if args.as_root:  # (and every row says ROOT_SANDBOX)
+        print(f"warning: {args.as_root}; each kernel is sandboxed as root, without the process limit", file=sys.stderr)
     conftest = _conftest_module()
     lock = conftest.load_lock()
     starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (EXERCISES / name, *sorted(EXERCISES.glob(f"*/{name}")))

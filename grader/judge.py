@@ -127,11 +127,33 @@ def listen(folder: str | None, seen_as: str | None = None) -> tuple[socket.socke
     if folder and hasattr(socket, "AF_UNIX"):
         name = f"judge-{os.urandom(4).hex()}"
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(os.path.join(folder, name))
+        owner = os.stat(folder) if seen_as and hasattr(os, "geteuid") and os.geteuid() == 0 else None
+        if owner is not None and owner.st_uid != 0:  # a sandbox a root grader started as another user
+            _bind_as(sock, os.path.join(folder, name), owner.st_uid, owner.st_gid)
+        else:
+            sock.bind(os.path.join(folder, name))
         sock.listen(1)
         return sock, os.path.join(seen_as or folder, name)
     sock = socket.create_server(("127.0.0.1", 0))  # port 0: the system picks a free port and binds it at once
     return sock, f"127.0.0.1:{sock.getsockname()[1]}"
+
+
+def _bind_as(sock: socket.socket, path: str, uid: int, gid: int) -> None:
+    """Bind `sock` at `path` as the user uid:gid, from a process running as root. For a sandbox that a root grader
+    started as another user (grader/sandbox.py's kernel_user): its IPC folder is a tmpfs of the sandbox's own user
+    namespace, where root cannot make a file (no uid of the host but that user's is mapped there: EOVERFLOW); the
+    socket is made by that user, who connects to it. Linux's file-system ids are the calling thread's own: only this
+    thread acts as that user, and only while it binds."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.setfsgid(gid)
+    libc.setfsuid(uid)
+    try:
+        sock.bind(path)
+    finally:
+        libc.setfsuid(0)
+        libc.setfsgid(0)
 
 
 def _accept(listener: socket.socket, deadline: float, given_up: threading.Event) -> socket.socket | None:

@@ -19,15 +19,32 @@ bwrap itself, and its command line (/proc/1/cmdline) and environment are all a n
 made. Limits from the OS (`prlimit` on the kernel): its address space (`memory`), processes (`processes`) and the
 size of any file it writes; its folder and /tmp are tmpfs of `disk` bytes each.
 
+`processes` is RLIMIT_NPROC. Since Linux 5.14 it counts the processes (and threads) of one user in one user
+namespace, and every sandbox has a user namespace of its own: the limit is each notebook's own, however many kernels
+run at once (measured: 98 children, then BlockingIOError, with a limit of 100; two sandboxes of one user at once, 48
+each with a limit of 50). The OS does not hold root to it, so a grader running as root starts bwrap as another user,
+`kernel_user()` (SANDBOX_USER, nobody), through util-linux's `setpriv` (no groups, no capabilities): bwrap makes its
+user namespace as it does for any user, and the kernel's processes are that user's, not root's. That user must reach
+what the sandbox mounts, whatever the folders above it allow (root's home folder, where Python may live, is 0700):
+the launcher, still root, binds each source under a tmpfs over STAGE in a mount namespace of its own (`_staged`: the
+host's mounts are unchanged), gives the connection file (jupyter_client writes it for root only) to that user and
+lets it enter, not list, the file's folder. The worker, root, reaches the sandbox's IPC folder as before, and makes
+the judge's socket there as that user (grader/judge.py: root can make no file in that tmpfs). Before grading,
+`kernel_user_available` starts such a sandbox, this Python reading the kit in it; where that fails (no setpriv, no
+user namespaces for that user), `--sandbox bwrap` refuses to grade and auto sandboxes as root, every row saying the
+process limit did not hold (grader/gradebook.py). A grader that is not root runs none of this.
+
 What it does NOT do: limit CPU time (the gradebook's per-cell and per-notebook timeouts stop a notebook); protect
-anything on a machine where bwrap cannot run (the gradebook then grades UNSANDBOXED and says so in every row).
-`processes` is RLIMIT_NPROC: since Linux 5.14 it counts the processes (and threads) of the sandbox's own user
-namespace, so it is the notebook's own ceiling (measured: 48 children, then BlockingIOError, with a limit of 50);
-a grader running as root is exempt from it (the kernel does not enforce RLIMIT_NPROC on root).
+anything on a machine where bwrap cannot run (the gradebook then grades UNSANDBOXED and says so in every row); keep
+a root grader's sandboxes from SANDBOX_USER's other processes (that user owns their user namespaces: run no service
+as nobody on a grading machine); grant more than the files' own modes (a kit or a Python that nobody cannot read,
+e.g. installed with a umask of 077, fails kernel_user_available). Before Linux 5.14, RLIMIT_NPROC counts a user's
+processes across namespaces: a root grader's kernels, all nobody's, would share one limit.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import shutil
@@ -68,6 +85,16 @@ DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any 
 # connection file is mounted read-only.
 IPC = "/ipc"
 IPC_BYTES = 2 ** 20
+# A grader running as root starts bwrap as this user (`kernel_user`), so that the kernel's processes are not root's
+# and RLIMIT_NPROC binds them (65534:65534 where the system has no such user). Before that, its launcher binds what
+# the sandbox mounts under a tmpfs over STAGE, in a mount namespace of its own (`_staged`): STAGE is a folder every
+# user may enter, which the sandbox never shows and neither the launcher, setpriv nor bwrap reads.
+SANDBOX_USER = "nobody"
+ROOT_SANDBOX = "bwrap (as root: no process limit)"  # the gradebook's sandbox column where it cannot (a kernel as root)
+STAGE = "/sys"
+# bwrap's options that sandbox_argv and ipc_argv write, and how many arguments each takes (`_staged` reads them)
+BWRAP_ARITY = {"--unshare-all": 0, "--die-with-parent": 0, "--new-session": 0, "--cap-drop": 1, "--proc": 1,
+               "--dev": 1, "--size": 1, "--tmpfs": 1, "--symlink": 2, "--ro-bind": 2, "--chdir": 1, "--setenv": 2}
 
 
 def sandbox_available() -> str:
@@ -79,6 +106,57 @@ def sandbox_available() -> str:
     except (OSError, subprocess.SubprocessError) as err:
         return f"bwrap does not run: {err}"
     return "" if run.returncode == 0 else f"bwrap cannot make a sandbox here: {run.stderr.strip()[:200]}"
+
+
+def sandbox_user() -> tuple[str | None, str]:
+    """For the gradebook: ("UID:GID", "") when this process is root and a kernel's sandbox starts as `kernel_user`
+    here; (None, why not) when it cannot (the process limit would not hold); (None, "") when this process is not
+    root."""
+    user = kernel_user()
+    why = kernel_user_available(user) if user else ""
+    return (f"{user[0]}:{user[1]}" if user and not why else None), why
+
+
+def kernel_user() -> tuple[int, int] | None:
+    """(uid, gid) that a kernel's sandbox is started as when this process is root (SANDBOX_USER's); None when it is
+    not root: bwrap then runs as this process's user, whom RLIMIT_NPROC binds already."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    import pwd
+
+    try:
+        entry = pwd.getpwnam(SANDBOX_USER)
+        return entry.pw_uid, entry.pw_gid
+    except KeyError:
+        return 65534, 65534
+
+
+def kernel_user_available(user: tuple[int, int]) -> str:
+    """"" when a sandbox made as a kernel's is (`exec_sandboxed`), started as `user`, runs this Python and reads the
+    kit; else why not (one line). Run by a grader that is root, before it grades (about 0.1 s)."""
+    if shutil.which("setpriv") is None:
+        return (f"running as root, the sandbox must start as {SANDBOX_USER} (the OS does not hold root to the process "
+                "limit), through util-linux's setpriv: not installed")
+    try:
+        # (not -S: the sandbox binds this Python's prefix, which is a venv's only once site has run, as in a worker)
+        run = subprocess.run([sys.executable, "-I", str(Path(__file__).resolve()), "--probe", json.dumps(user)],
+                             capture_output=True, text=True, timeout=20, cwd=ROOT)
+    except (OSError, subprocess.SubprocessError) as err:
+        return f"running as root, the sandbox could not start as {SANDBOX_USER}, which the process limit needs: {err}"
+    if run.returncode == 0:
+        return ""
+    said = (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
+    return (f"running as root, the sandbox could not start as {SANDBOX_USER} (uid {user[0]}), which the process limit "
+            f"needs: {said[:200]}")
+
+
+def _probe(user: tuple[int, int]) -> None:
+    """`kernel_user_available`'s sandbox (this process becomes it): the kit itself read-only, as a kernel's view is,
+    and this Python reading a file of it, as `user`."""
+    argv = sandbox_argv(Path(os.sep, "kit-probe"), [])
+    check = f"open({str(ROOT / 'harness_lib' / '__init__.py')!r}, 'rb').close()"
+    exec_sandboxed({"bwrap": argv, "limits": {"memory": MEMORY, "processes": PROCESSES, "disk": DISK},
+                    "user": list(user)}, [sys.executable, "-I", "-S", "-c", check])
 
 
 def learner_view(dest: Path) -> Path:
@@ -182,19 +260,63 @@ def ipc_outside(info_file: Path, timeout: float = 60) -> str:
 
 
 def kernel_spec(spec_dir: Path, argv: list[str], *, memory: int = MEMORY, processes: int = PROCESSES,
-                disk: int = DISK, info: Path | None = None) -> list[str]:
-    """Write the launch spec (bwrap's arguments, the limits, where bwrap writes its info) into `spec_dir`, a folder
-    no sandbox shows; -> the kernel's command for jupyter_client's kernel.json."""
+                disk: int = DISK, info: Path | None = None, user: tuple[int, int] | None = None) -> list[str]:
+    """Write the launch spec (bwrap's arguments, the limits, where bwrap writes its info, the user bwrap starts as
+    when not this process's: `kernel_user`) into `spec_dir`, a folder no sandbox shows; -> the kernel's command for
+    jupyter_client's kernel.json."""
     spec = spec_dir / "launch.json"
     spec.write_text(json.dumps({"bwrap": argv, "limits": {"memory": memory, "processes": processes, "disk": disk},
-                                "info": str(info) if info else None}))
+                                "info": str(info) if info else None, "user": list(user) if user else None}))
     return [sys.executable, "-I", "-S", str(Path(__file__).resolve()), "--launch", str(spec), "{connection_file}"]
 
 
 def launch(spec_file: str, connection_file: str, *extra: str) -> None:
     """The kernel's command (jupyter_client's kernel.json): become the sandboxed ipykernel of `spec_file`."""
     spec = json.loads(Path(spec_file).read_text())
+    if spec.get("user"):  # the kernel, started as that user, reads its connection file (jupyter_client writes it for
+        os.chown(connection_file, *spec["user"])  # this process's user only), and enters its folder: nothing more
+        os.chmod(os.path.dirname(os.path.abspath(connection_file)), 0o711)
     exec_sandboxed(spec, [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file, *extra])
+
+
+def _staged(options: list[str]) -> list[str]:
+    """(root, before bwrap starts as another user) bwrap's `options`, each --ro-bind's source replaced by a bind of
+    it under a tmpfs over STAGE, made in a mount namespace of this process's own: that user reaches each source
+    there whatever the folders above it allow (root's home folder is 0700, and Python may live in it). The host's
+    mounts are unchanged; the sandbox shows what it showed, with the same modes."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+
+    def check(result: int, what: str) -> None:
+        if result != 0:
+            errno = ctypes.get_errno()
+            raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+    ms_nosuid, ms_nodev, ms_noexec, ms_bind, ms_rec, ms_private = 2, 4, 8, 0x1000, 0x4000, 0x40000
+    check(libc.unshare(0x20000), "a mount namespace (unshare)")  # CLONE_NEWNS
+    check(libc.mount(b"none", b"/", None, ms_rec | ms_private, None), "the mounts made private")
+    check(libc.mount(b"tmpfs", STAGE.encode(), b"tmpfs", ms_nosuid | ms_nodev | ms_noexec, b"mode=0711,size=64k"),
+          f"a tmpfs over {STAGE}")
+    staged, i = [], 0
+    while i < len(options):
+        option = options[i]
+        if option not in BWRAP_ARITY:
+            raise ValueError(f"not an option the sandbox writes: {option}")
+        args = options[i + 1:i + 1 + BWRAP_ARITY[option]]
+        if option == "--ro-bind":
+            source = os.path.realpath(args[0])
+            if _inside(source, STAGE):
+                raise ValueError(f"the sandbox cannot show {source}: {STAGE} is where its mounts are staged")
+            where = f"{STAGE}/{len(staged)}"
+            if os.path.isdir(source):
+                os.mkdir(where, 0o711)
+            else:
+                os.close(os.open(where, os.O_CREAT | os.O_WRONLY, 0o600))
+            check(libc.mount(source.encode(), where.encode(), None, ms_bind | ms_rec, None), f"a bind of {source}")
+            args = [where, args[1]]
+        staged += [option, *args]
+        i += 1 + BWRAP_ARITY[option]
+    return staged
 
 
 def exec_sandboxed(spec: dict, command: list[str]) -> None:
@@ -206,6 +328,9 @@ def exec_sandboxed(spec: dict, command: list[str]) -> None:
         command = [prlimit, f"--as={limits['memory']}", f"--nproc={limits['processes']}",
                    f"--fsize={limits['disk']}", "--", *command]
     options = spec["bwrap"][1:]
+    user = spec.get("user")
+    if user:  # root: bwrap starts as `user` (kernel_user), reaching what it binds through the stage
+        options = _staged(options)
     if spec.get("info"):  # bwrap writes the sandbox's first pid there (ipc_outside reads it)
         info = os.open(spec["info"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.set_inheritable(info, True)
@@ -219,8 +344,18 @@ def exec_sandboxed(spec: dict, command: list[str]) -> None:
     os.set_inheritable(read, True)
     env = {k: v for k, v in os.environ.items() if k in ENV_KEPT}
     env["HOME"] = "/tmp"
-    os.execve(shutil.which("bwrap") or "/usr/bin/bwrap", ["bwrap", "--args", str(read), "--", *command], env)
+    bwrap = shutil.which("bwrap") or "/usr/bin/bwrap"
+    if not user:
+        os.execve(bwrap, ["bwrap", "--args", str(read), "--", *command], env)
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        raise SystemExit("the sandbox starts as another user through util-linux's setpriv, which is not installed")
+    # setpriv execs bwrap: the sandbox's pid 1 is still bwrap, with the same options and environment
+    os.execve(setpriv, ["setpriv", f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups", "--inh-caps=-all",
+                        bwrap, "--args", str(read), "--", *command], env)
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--launch"]:
     launch(*sys.argv[2:])
+elif __name__ == "__main__" and sys.argv[1:2] == ["--probe"]:
+    _probe(tuple(json.loads(sys.argv[2])))

@@ -3,6 +3,7 @@ cell, has each 🔍 CHECK judged, and prints one result line (JSON) on stdout.
 
     python -I grader/worker.py --worker --cell-timeout S --output-cap BYTES --sandbox bwrap|none --lang en|es
                                            [--hide=FOLDER ...] [--view=DIR] [--memory MB] [--processes N] [--disk MB]
+                                           [--user UID:GID]
                                            (the graded notebook's JSON on stdin)
 
 grader/gradebook.py starts one per notebook (`run_one`, through grader/workers.py: this command, or on Linux
@@ -268,8 +269,9 @@ def _worker(args, graded: str) -> dict:
             mb, info = 2 ** 20, Path(private, "bwrap-info.json")
             bwrap = sandbox_argv(Path.cwd(), args.hide, Path(args.view) if args.view else None,
                                  disk=args.disk * mb) + ipc_argv(sockets)
+            user = tuple(int(n) for n in args.user.split(":")) if args.user else None
             argv = kernel_spec(spec, bwrap, memory=args.memory * mb, processes=args.processes, disk=args.disk * mb,
-                               info=info)
+                               info=info, user=user)
             # interrupts go as messages: a signal would reach bwrap, which does not pass it on to the kernel
             (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed",
                                                           "language": "python", "interrupt_mode": "message"}))
@@ -430,6 +432,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--processes", type=int, default=PROCESSES, help="processes (RLIMIT_NPROC) of the kernel")
     p.add_argument("--disk", type=int, default=DISK // 2 ** 20, help="MB of the notebook's folder, of its /tmp, "
                    "and of any one file it writes")
+    p.add_argument("--user", metavar="UID:GID", help="start the sandbox as this user (a grader running as root: "
+                   "grader/sandbox.py's kernel_user)")
     return p
 
 

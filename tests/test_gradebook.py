@@ -15,6 +15,7 @@ What only the sandbox stops (the network, the kit's and the class's files, a cla
 output, a process left behind) is tried by four more learners, graded by one run in the sandbox (`sandboxed`).
 """
 
+import contextlib
 import csv
 import hashlib
 import json
@@ -911,8 +912,43 @@ for where, size in ((os.path.join(CONNECTION, "planted.bin"), 1), ("/ipc/planted
 import socket
 socket.socket(socket.AF_UNIX).bind("/ipc/kernel-1")  # what the kernel binds there: its sockets
 out["ipc"]["socket"] = sorted(os.listdir("/ipc"))
+out["uid"], out["pid namespace"] = os.getuid(), os.readlink("/proc/self/ns/pid")
+read, write = os.pipe()  # processes until the limit stops them: each child waits for the pipe to close
+children = []
+try:
+    while len(children) < 400:
+        pid = os.fork()
+        if pid == 0:
+            os.close(write)
+            os.read(read, 1)
+            os._exit(0)
+        children.append(pid)
+    out["fork"] = "no limit"
+except OSError as err:
+    out["fork"] = f"{type(err).__name__}: {err.strerror}"
+out["children"] = len(children)
+os.close(write)
+for pid in children:
+    os.waitpid(pid, 0)
 print(json.dumps(out))
 """
+
+
+def left_in(namespace: str, wait: float = 5) -> list[str]:
+    """The processes of a pid namespace (as /proc/PID/ns/pid names it) still running once its first process is gone:
+    waits up to `wait` s for them to end. An ended one the host's init has not reaped yet (a zombie: bwrap's own
+    first process, whose parent does not wait for it) runs nothing and is not counted."""
+    deadline = time.monotonic() + wait
+    while True:
+        left = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            with contextlib.suppress(OSError):
+                if (os.readlink(f"/proc/{pid}/ns/pid") == namespace
+                        and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"):
+                    left.append(pid)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.02)
 
 
 def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path):
@@ -920,10 +956,14 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     learner's view (no solutions, no .git, no tests, no teacher's docs, no gradebook; the grader's cells and the
     library are there), harness_lib.__file__ leads into it, and no command line, environment or mount of any process
     it can see names a hidden folder or the teacher's environment; its limits are set, and a file over --disk stops
-    at the limit without reaching the host's disk; the kernel's socket folders take no file from it."""
+    at the limit without reaching the host's disk; the kernel's socket folders take no file from it. The process
+    limit holds, measured: the probe starts processes until the OS refuses one, at the limit less the sandbox's
+    two (bwrap, the probe), as root too (the sandbox then starts as another user: grader/sandbox.py's kernel_user);
+    afterwards no process of the sandbox is left and the host's mounts are as they were."""
     from grader import sandbox
 
     bwrap_or_skip()
+    mounts = Path("/proc/self/mountinfo").read_text()
     view, work = sandbox.learner_view(tmp_path / "view"), tmp_path / "work"
     work.mkdir()
     connection = tmp_path / "kit-ipc-test"  # the folder of the kernel's connection file, as the worker makes it
@@ -931,7 +971,7 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     (connection / "kernel.json").write_text("{}")
     argv = sandbox.sandbox_argv(work, [], view, disk=16 * 2 ** 20) + sandbox.ipc_argv(str(connection))
     spec = {"bwrap": argv, "limits": {"memory": 2 ** 31, "processes": 100, "disk": 16 * 2 ** 20},
-            "info": str(tmp_path / "info.json")}
+            "info": str(tmp_path / "info.json"), "user": sandbox.kernel_user()}
     code = ("import sys\nsys.path.insert(0, sys.argv[1])\nfrom grader.sandbox import exec_sandboxed\n"
             "import json\nexec_sandboxed(json.loads(sys.argv[2]), [sys.executable, '-c', 'exec(eval(input()))'])\n")
     env = dict(os.environ, TEACHER_SECRET_PLACE=str(ROOT / "exercises" / "solutions"), HARNESS_OFFLINE="1")
@@ -956,6 +996,25 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
                            "/ipc/planted.bin": "No space left on device", "socket": ["kernel-1", "planted.bin"]}, seen
     assert sorted(p.name for p in connection.iterdir()) == ["kernel.json"]
     assert re.fullmatch(r"/proc/\d+/" + "root/ipc", sandbox.ipc_outside(tmp_path / "info.json", timeout=1))
+    assert seen["uid"] != 0 and seen["fork"] == "BlockingIOError: Resource temporarily unavailable", seen["fork"]
+    assert seen["children"] == 100 - 2, seen["children"]
+    assert left_in(seen["pid namespace"]) == [] and Path("/proc/self/mountinfo").read_text() == mounts
+
+
+def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_path, monkeypatch, capsys):
+    """(pure) Run as root, a sandbox that cannot start as another user would not hold the process limit: --sandbox
+    bwrap refuses, saying why in one line (auto sandboxes as root and says so on every row: ROOT_SANDBOX)."""
+    from grader import gradebook, sandbox
+
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    assert "through util-linux's setpriv: not installed" in sandbox.kernel_user_available((65534, 65534))
+    monkeypatch.setattr(gradebook, "sandbox_available", lambda: "")
+    monkeypatch.setattr(sandbox, "kernel_user", lambda: (65534, 65534))
+    monkeypatch.setattr(sandbox, "kernel_user_available", lambda user: "setpriv is not installed")
+    with pytest.raises(SystemExit) as ended:
+        gradebook.main([str(tmp_path), "--sandbox", "bwrap", "--out", str(tmp_path / "grades.csv")])
+    assert ended.value.code == 2 and "--sandbox bwrap: setpriv is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "grades.csv").exists()
 
 
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
