@@ -32,7 +32,7 @@ import sys
 
 from . import lang
 from .approval import ApprovalInterrupted, decision_line, question
-from .widget import CHOICES, nobody_here, timeout_from_environment
+from .widget import CHOICES, check_timeout, nobody_here, timeout_from_environment, wait_for_click
 from .trace import Transcript
 
 __all__ = ["TabApproval", "in_tab"]
@@ -68,9 +68,8 @@ class TabApproval:
 
         if click not in (None, *CHOICES):
             raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                    or not math.isfinite(timeout) or timeout <= 0):
-            raise ValueError(f"timeout must be a finite number of seconds > 0, not {timeout!r}")
+        if timeout is not None:
+            timeout = check_timeout(timeout, "timeout")
         self.timeout, self.click, self.language = timeout, click, lang.current()
         self.task: asyncio.Task | None = None
         self.result = self.error = None
@@ -151,20 +150,11 @@ class TabApproval:
             return _html([lang.text("approve.pending", action=action), what])
 
         wait = timeout_from_environment(self.timeout)  # HARNESS_APPROVAL_TIMEOUT, as for widget_approver
-        shown = None if wait is None else math.ceil(wait)
-        self.asking.value, self.buttons.layout.display = asking(shown), "flex"
+        self.asking.value, self.buttons.layout.display = asking(None if wait is None else math.ceil(wait)), "flex"
         if auto:
             (self.approve_button if auto == "approve" else self.reject_button).click()
-        deadline = None if wait is None else loop.time() + wait
         try:
-            while not decision.done():
-                left = None if deadline is None else deadline - loop.time()
-                if left is not None and left <= 0:
-                    break
-                if left is not None and math.ceil(left) != shown:  # the countdown, once a second
-                    shown = math.ceil(left)
-                    self.asking.value = asking(shown)
-                await asyncio.wait({decision}, timeout=1.0 if left is None else min(1.0, left))
+            await wait_for_click(decision, wait, lambda seconds: setattr(self.asking, "value", asking(seconds)))
         except asyncio.CancelledError:  # Stop: no answer, and the run ends
             raise ApprovalInterrupted(self._decided("approve.interrupted")) from None
         if not decision.done():

@@ -43,7 +43,7 @@ GO_ON_FOR = 30.0
 which draws the kernel's widgets again, does not move the focus again."""
 
 
-def _check_timeout(value, what: str) -> float:
+def check_timeout(value, what: str) -> float:
     """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{what} must be a finite number of seconds > 0, not {value!r}")
@@ -71,6 +71,23 @@ def timeout_from_environment(default: float | None) -> float | None:
     if value is None or not math.isfinite(value) or value <= 0:
         raise ValueError(f"HARNESS_APPROVAL_TIMEOUT must be a finite number of seconds > 0, not {raw!r}")
     return value
+
+
+async def wait_for_click(decision: asyncio.Future, wait: float | None, countdown) -> None:
+    """Return once ``decision`` is set (a click) or ``wait`` seconds have passed (None: no limit), calling
+    ``countdown(seconds_left)`` each time the whole seconds left change. The Future wakes it at once; it also wakes
+    every WAKE_EVERY s to count down. A cancel (Stop) reaches the caller, which says what it means."""
+    loop = asyncio.get_running_loop()
+    deadline = None if wait is None else loop.time() + wait
+    shown = None if wait is None else math.ceil(wait)
+    while not decision.done():
+        left = None if deadline is None else deadline - loop.time()
+        if left is not None and left <= 0:
+            return
+        if left is not None and math.ceil(left) != shown:  # the countdown, once a second
+            shown = math.ceil(left)
+            countdown(shown)
+        await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
 
 
 def running_kernel_version() -> tuple[int, int] | None:
@@ -167,7 +184,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     if click not in (None, *CHOICES):
         raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
     if timeout is not None:
-        timeout = _check_timeout(timeout, "timeout")
+        timeout = check_timeout(timeout, "timeout")
     told_why_no_buttons = False
 
     async def approve(name: str, tool_input: dict) -> bool:
@@ -198,8 +215,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
                           else lang.text("approve.countdown", seconds=seconds_left))
             return show(lang.text("approve.pending", action=action), what_to_do)
 
-        shown_left = None if wait is None else math.ceil(wait)
-        label = widgets.HTML(asking(shown_left))
+        label = widgets.HTML(asking(None if wait is None else math.ceil(wait)))
         approve_button = widgets.Button(description=lang.text("approve.button_approve"), button_style="success",
                                         icon="check")
         reject_button = widgets.Button(description=lang.text("approve.button_reject"), button_style="danger",
@@ -247,16 +263,8 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         if click or auto:  # a demonstration, or nobody at the screen: press the real button, as a person would
             (approve_button if (click or auto) == "approve" else reject_button).click()
 
-        deadline = None if wait is None else loop.time() + wait
         try:
-            while not decision.done():
-                left = None if deadline is None else deadline - loop.time()
-                if left is not None and left <= 0:
-                    break
-                if left is not None and math.ceil(left) != shown_left:  # the countdown, once a second
-                    shown_left = math.ceil(left)
-                    label.value = asking(shown_left)
-                await asyncio.wait({decision}, timeout=WAKE_EVERY if left is None else min(WAKE_EVERY, left))
+            await wait_for_click(decision, wait, lambda seconds: setattr(label, "value", asking(seconds)))
         except (asyncio.CancelledError, KeyboardInterrupt):  # Stop: no answer, and the run ends
             raise ApprovalInterrupted(finish("approve.interrupted")) from None
         if not decision.done():
