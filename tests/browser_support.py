@@ -90,13 +90,18 @@ def browser_missing() -> str | None:
 
 def require_browser() -> None:
     """Skip loudly when there is no browser -- but fail when CI=true, so CI never skips silently."""
-    reason = browser_missing()
+    skip_loudly_unless_ci(browser_missing(), "BROWSER TESTS NOT RUN", "the browser tests must run on CI")
+
+
+def skip_loudly_unless_ci(reason: str | None, what: str, why_on_ci: str) -> None:
+    """Nothing when `reason` is None; else skip with one line (also in pytest's warnings summary, not only with -rs),
+    or fail when CI=true, saying `why_on_ci`."""
     if reason is None:
         return
-    message = f"BROWSER TESTS NOT RUN: {reason}"
+    message = f"{what}: {reason}"
     if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(message + " (CI=true: the browser tests must run on CI)", pytrace=False)
-    warnings.warn(message, stacklevel=2)  # shows in pytest's warnings summary, not only with -rs
+        pytest.fail(f"{message} (CI=true: {why_on_ci})", pytrace=False)
+    warnings.warn(message, stacklevel=3)
     pytest.skip(message)
 
 

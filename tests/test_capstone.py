@@ -28,22 +28,12 @@ from pathlib import Path
 import pytest
 
 from kernel_cells import KernelTrouble, NotebookKernel
+from test_exercises import FOLLOWS, cell as _cell, edited as edited_solution, source as _source
 from test_judge import judged, namespace, printed
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 NAME = "05_your_harness.ipynb"
-FOLLOWS = "follows from the ✗ above: fix that first"
-
-
-def _cell(nb: dict, cell_id: str) -> dict:
-    return next(c for c in nb["cells"] if c.get("id") == cell_id)
-
-
-def _source(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
 SOLUTION = json.loads((EXERCISES / "solutions" / NAME).read_text(encoding="utf-8"))
 RUN = _source(_cell(SOLUTION, "run-agent"))
 
@@ -288,20 +278,8 @@ CHECK_IDS = ("check-policy", "check-loop", "check-valves", "check-gate")
 
 
 def edited(case: str, changes: dict) -> dict:
-    nb = json.loads(json.dumps(SOLUTION))
-    for c in nb["cells"]:  # raises-exception lets Run All go on past a learner's error; this runner always does
-        c["metadata"]["tags"] = [t for t in c["metadata"].get("tags", []) if t != "raises-exception"]
-    for cell_id, edits in changes.items():
-        c = _cell(nb, cell_id)
-        assert "exercise" in c["metadata"].get("tags", []), f"{case}: {cell_id} is not a ✏️ cell"
-        if isinstance(edits, str):
-            c["source"] = edits
-            continue
-        text = _source(c)
-        for old, new in edits:
-            assert text.count(old) == 1, f"{case}: the solution changed, this edit no longer applies: {old!r}"
-            text = text.replace(old, new)
-        c["source"] = text
+    """The solution with the case's ✏️ cells edited (tests/test_exercises.py's edit), less its drawings."""
+    nb = edited_solution(case, NAME, changes)
     drop = {"practice-kit", "try-it"}  # the drawings cost time and decide nothing
     nb["cells"] = [c for c in nb["cells"] if c.get("id") not in drop]
     return nb

@@ -24,16 +24,15 @@ one line saying so -- and fails when CI=true, so CI never skips it.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
 import time
-import warnings
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_FLAGS, REPO, NetLog, browser_missing, free_port
+from browser_support import (CHROMIUM, CHROMIUM_FLAGS, REPO, NetLog, browser_missing, free_port,
+                             skip_loudly_unless_ci)
 from sanitizer import sanitize
 
 sys.path.insert(0, str(REPO))
@@ -57,14 +56,7 @@ def site_missing() -> str | None:
 
 
 def require_site() -> None:
-    reason = site_missing()
-    if reason is None:
-        return
-    message = f"BROWSER-TAB SITE NOT TESTED: {reason}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(message + " (CI=true: .ci/run builds the site, so this must run)", pytrace=False)
-    warnings.warn(message, stacklevel=2)
-    pytest.skip(message)
+    skip_loudly_unless_ci(site_missing(), "BROWSER-TAB SITE NOT TESTED", ".ci/run builds the site, so this must run")
 
 
 class Tab:
