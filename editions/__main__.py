@@ -4,6 +4,8 @@
     python -m editions --check         compare only: exit 1, naming the notebook and cell, if a committed generated
                                        notebook is not what its sources make (tests/test_editions.py runs this)
     python -m editions --run PATH ...  also run these notebooks again (an English source after you edited it)
+    python -m editions --keep-outputs  keep the committed outputs of a notebook whose cells changed (a comment, a
+                                       tag, a typo: a change that prints nothing else)
     python -m editions adopt [PATH]    write the tables from the committed notebooks (for a translator who edited a
                                        generated notebook in JupyterLab); PATH: a source, or all of them
 
@@ -46,17 +48,20 @@ def first_difference(made, committed) -> str:
     return f"{len(made.cells)} cells against {len(committed.cells)}"
 
 
-def build(rerun: list[str]) -> int:
+def build(rerun: list[str], keep_outputs: bool = False) -> int:
+    """Write each built notebook that is not what its sources make. It runs again if its cells changed (or it is in
+    `rerun`); otherwise, or with `keep_outputs` and the same cell ids, it keeps the committed outputs."""
     from .run import run, write
 
     changed = 0
     for target in targets():
         made = generate(target)
         committed = read_notebook(target.path) if (ROOT / target.path).exists() else None
-        if committed is not None and same_cells(made, committed) and target.path not in rerun:
-            if made.metadata != committed.metadata:  # outputs do not depend on it: keep them
+        if committed is not None and target.path not in rerun and (same_cells(made, committed) or (
+                keep_outputs and [c.get("id") for c in made.cells] == [c.get("id") for c in committed.cells])):
+            if not same_cells(made, committed) or made.metadata != committed.metadata:
                 write(outputs_kept(made, committed), target.path)
-                print(f"wrote {target.path} (its metadata)", flush=True)
+                print(f"wrote {target.path} (outputs kept)", flush=True)
                 changed += 1
             continue
         print(f"running {target.path} (from {target.source})", flush=True)
@@ -77,6 +82,9 @@ def main(argv=None) -> int:
     parser.add_argument("paths", nargs="*", help="adopt: the sources to adopt (default: all)")
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a difference")
     parser.add_argument("--run", nargs="+", default=[], metavar="PATH", help="run these notebooks again")
+    parser.add_argument("--keep-outputs", action="store_true",
+                        help="keep the committed outputs of a notebook whose cells changed (a change that prints "
+                             "nothing else: a comment, a tag, a typo in markdown)")
     args = parser.parse_args(argv)
     try:
         if args.command == "adopt":
@@ -96,7 +104,7 @@ def main(argv=None) -> int:
             print(f"{len(targets()) - len(problems)} of {len(targets())} generated notebooks are what their sources "
                   "make")
             return 1 if problems else 0
-        return build([p.replace("\\", "/") for p in args.run])
+        return build([p.replace("\\", "/") for p in args.run], args.keep_outputs)
     except EditionError as error:
         print(f"python -m editions: {error}", file=sys.stderr)
         return 2
