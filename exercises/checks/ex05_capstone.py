@@ -15,7 +15,7 @@ from __future__ import annotations
 from harness_lib.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
 
 from .ex05_gauntlet import (EXPECTED, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, TWO_ASKED, UNLISTED,
-                            ApproverBroke, asked, asked_late, blocks_exact, broke, calls_of, drive, early, field,
+                            ApproverBroke, asked, asked_late, blocks_exact, broke, calls_of, drive, eager, early, field,
                             finished, label as _label, policy_tier, ran, refused_ran, scene, sent_results, upstream)
 from .ex05_valves import check_harness_valves  # noqa: F401 - grading.py imports the four checks from here
 from .kit import Cause, Checks, _t, raised_first, unfinished, unasked_hint
@@ -140,11 +140,11 @@ async def check_harness_loop(ns: dict) -> None:
         await scene(c, finished(run), _label(_t("ex05.scenario.pause"), hidden=hidden), run)
     cut = await drive(fn, "inbox-cut", SAMPLE_INBOX, max_turns=10, token_budget=60_000)
     cut_at = next((n for n in sorted(cut.replies) if cut.replies[n].get("stop_reason") == "max_tokens"), None)
-    hint = early(cut) or (
+    hint = broke(cut) or (
         Cause(_t("ex05.loop.cut_ran"), key="cut") if ran(cut, "send_reply") or asked(cut, "send_reply") else
-        _t("ex05.loop.cut_went_on") if cut_at is not None and cut.requests > cut_at else
-        None if field(cut, "stopped_by") == "max_tokens" else _t("ex05.finish.stopped_by_want", want="max_tokens",
-                                                                   got=repr(field(cut, "stopped_by"))[:40]))
+        _t("ex05.loop.cut_went_on") if cut_at is not None and cut.requests > cut_at else eager(cut) or (
+            None if field(cut, "stopped_by") == "max_tokens" else _t("ex05.finish.stopped_by_want", want="max_tokens",
+                                                                       got=repr(field(cut, "stopped_by"))[:40])))
     await scene(c, hint, _label(_t("ex05.scenario.cut")), cut)
     for scenario, hidden in (("inbox-refusal", False), ("inbox-refusal-late", True)):
         run = await drive(fn, scenario, SAMPLE_INBOX, max_turns=10, token_budget=60_000)
@@ -221,23 +221,25 @@ async def check_harness_gate(ns: dict) -> None:
         Cause(_t("ex05.gate.retired_asked"), key="policy:forward_all" if fwd_tier != "deny" else "deny asked")
         if asked(fwd, "forward_all") else finished(fwd)))
     await scene(c, hint, _label(_t("ex05.scenario.retired")), fwd)
-    left_out = await drive(fn, "inbox", INJECTED, answer=True, policy=UNLISTED, max_turns=10, token_budget=60_000)
-    hint = (Cause(_t("ex05.gate.unlisted_ran"), key="unlisted") if "m1" in left_out.box.deleted else
-            Cause(_t("ex05.gate.unlisted_asked"), key="unlisted") if asked(left_out, "delete_message") else
-            early(left_out) or finished(left_out))
-    await scene(c, hint, _label(_t("ex05.scenario.unlisted"), hidden=True), left_out)
     reads = await drive(fn, "inbox", SAMPLE_INBOX, answer=False, policy=READS_ASKED, max_turns=10,
                         token_budget=60_000)
     hint = (early(reads) or
             refused_ran(reads, "read_message", "ask") if ran(reads, "read_message") and asked(reads) else
             Cause(_t("ex05.gate.policy_argument"), key="policy arg") if ran(reads, "read_message") else
-            _t("ex05.gate.policy_argument_unasked") if len(asked(reads, "read_message")) != 3 else finished(reads))
+            Cause(_t("ex05.gate.policy_argument_unasked"), key="policy arg") if len(asked(reads, "read_message")) != 3
+            else finished(reads))
     await scene(c, hint, _label(_t("ex05.scenario.policy_argument"), hidden=True), reads)
+    left_out = await drive(fn, "inbox", INJECTED, answer=True, policy=UNLISTED, max_turns=10, token_budget=60_000)
+    key = "policy arg" if "policy arg" in c.causes else "deny ran" if asked(left_out, "delete_message") else "unlisted"
+    hint = (Cause(_t("ex05.gate.unlisted_ran"), key=key) if "m1" in left_out.box.deleted else
+            Cause(_t("ex05.gate.unlisted_asked"), key=key) if asked(left_out, "delete_message") else
+            early(left_out) or finished(left_out))
+    await scene(c, hint, _label(_t("ex05.scenario.unlisted"), hidden=True), left_out)
     both = await drive(fn, "inbox-parallel", HIDDEN["parallel"], answer=lambda name, i: name == "archive_message",
                        policy=TWO_ASKED, max_turns=10, token_budget=60_000)
     hint = early(both) or (
         Cause(_t("ex05.gate.asked_late"), key="late") if asked_late(both) else
-        _t("ex05.gate.policy_argument_unasked") if len(asked(both)) != 2 else
+        Cause(_t("ex05.gate.policy_argument_unasked"), key="policy arg") if len(asked(both)) != 2 else
         refused_ran(both, "delete_message", "ask") if both.box.deleted else
         _t("ex05.gate.parallel_answers") if both.box.archived != ["m3"] else finished(both))
     await scene(c, hint, _label(_t("ex05.scenario.ask_first"), hidden=True), both)

@@ -263,6 +263,8 @@ def broke(run) -> str | None:
         return None
     if run.runaway or "run limit reached" in problem:
         return _t("ex05.broke.never_stopped", n=run.requests)
+    if "non-empty content" in problem:  # a turn whose calls were all refused, answered with no tool_result
+        return Cause(_t("ex05.broke.dangling"), key="dangling")
     if "without `tool_result`" in problem or "were found without" in problem:
         split = _split(run)
         return Cause(_t("ex05.broke.split", n=split, error=problem[:200]) if split else _t("ex05.broke.dangling"),
@@ -298,7 +300,8 @@ def eager(run) -> str | None:
     stopped, limits = field(run, "stopped_by"), run.kwargs
     cap, budget = limits.get("max_turns", 10), limits.get("token_budget", 30_000)
     want = expected_stop(run, cap, budget)
-    if run.problem or stopped not in VALVES or (want and want[1] == stopped and want[0] == run.requests):
+    if run.problem or stopped not in VALVES or (want and (want[1] == stopped and want[0] == run.requests
+                                                          or run.requests > want[0])):  # (late: another cause)
         return None
     turns = [n for n in sorted(run.replies) if calls_of(run.replies[n])]
     shown = (_t("ex05.eager.no_progress", calls=" / ".join(signature_of(calls_of(run.replies[n]))

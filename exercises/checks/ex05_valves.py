@@ -47,6 +47,15 @@ def _cap_hint(run, cap):
     return Cause(_t("ex05.finish.stopped_by_want", want="max_turns", got=repr(stopped)[:40]), key=CAP)
 
 
+def _other(c, run):
+    """A run stopped by another valve than the scenario's: that valve's own cause when an earlier ✗ found it wrong,
+    else the valve acting too early (eager)."""
+    stopped = field(run, "stopped_by")
+    if f"valve:{stopped}" in c.causes:
+        return Cause(eager(run) or _t("ex05.finish.valve_too_eager", valve=stopped), key=f"valve:{stopped}")
+    return eager(run)
+
+
 def _late(run, budget, at):
     """A budget that acted after response `at`: a total equal to the budget not taken as reached, or the tokens it
     leaves uncounted, when that is what the run shows."""
@@ -58,33 +67,33 @@ def _late(run, budget, at):
     return Cause(_t("ex05.valves.budget_late", budget=budget, n=at), key=BUDGET)
 
 
-def _budget_hint(run, budget):
+def _budget_hint(c, run, budget):
     at, stopped = budget_stop(run, budget), field(run, "stopped_by")
     if at is not None and run.requests == at and stopped == "token_budget" and len(ran(run)) == at - 1:
         return None
-    if broke(run) and not run.runaway:
-        return broke(run)
-    if stopped in ("max_turns", "no_progress"):
-        return eager(run) or _t("ex05.finish.stopped_by_want", want="token_budget", got=repr(stopped)[:40])
-    if at and run.requests > at:
-        return _late(run, budget, at)
     if run.runaway:
         return Cause(_t("ex05.valves.budget_never", budget=budget), key=BUDGET)
+    if broke(run):
+        return broke(run)
+    if stopped in ("max_turns", "no_progress"):
+        return _other(c, run) or _t("ex05.finish.stopped_by_want", want="token_budget", got=repr(stopped)[:40])
+    if at and run.requests > at:
+        return _late(run, budget, at)
     if at and len(ran(run)) >= at:
         return Cause(_t("ex05.valves.budget_ran", n=at), key=BUDGET)
     if at is None or run.requests < at:
-        return Cause(_t("ex05.valves.budget_early", budget=budget), key="eager")
+        return Cause(_t("ex05.valves.budget_early", budget=budget), key=BUDGET if stopped == "token_budget" else "eager")
     return Cause(_t("ex05.finish.stopped_by_want", want="token_budget", got=repr(stopped)[:40]), key=BUDGET)
 
 
 async def _budget(c, fn, budget, label, tools=None):
     run = await drive(fn, "inbox-hog", max_turns=60, token_budget=budget, limit=40, **({"tools": tools} if tools
                                                                                         else {}))
-    await scene(c, _budget_hint(run, budget), label, run)
+    await scene(c, _budget_hint(c, run, budget), label, run)
     return run
 
 
-def _cycle_hint(run):
+def _cycle_hint(c, run):
     stop, stopped = cycle_stop(run), field(run, "stopped_by")
     at, period, calls = stop if stop else (None, None, "")
     before = sum(len(calls_of(run.replies[n])) for n in run.replies if stop and n < at)  # the calls that may run
@@ -92,8 +101,8 @@ def _cycle_hint(run):
         return None
     if run.problem:
         return broke(run)
-    if stopped in ("max_turns", "token_budget"):
-        return eager(run) or _t("ex05.finish.stopped_by_want", want="no_progress", got=repr(stopped)[:40])
+    if stopped in ("max_turns", "token_budget") and _other(c, run):
+        return _other(c, run)
     if stop and run.requests > at + 1 and stopped != "no_progress":
         return Cause(_t("ex05.valves.cycle_missed", period=period, calls=calls[:160]), key=PROGRESS)
     if stop and (run.requests > at or len(ran(run)) > before):
@@ -105,7 +114,7 @@ def _cycle_hint(run):
 
 async def _cycle(c, fn, key, inbox, hidden):
     run = await drive(fn, "inbox-chase", inbox, max_turns=16, token_budget=BIG, limit=20)
-    await scene(c, _cycle_hint(run), _label(key, hidden), run)
+    await scene(c, _cycle_hint(c, run), _label(key, hidden), run)
     return run
 
 
@@ -118,6 +127,9 @@ def _order_hint(c, run, cap, budget):
         return None
     if broke(run):
         return broke(run)
+    if stopped in ("max_turns", "token_budget", "no_progress") and f"valve:{stopped}" in c.causes:
+        return Cause(_t("ex05.finish.stopped_by_want", want=valve or "end_turn", got=repr(stopped)[:40]),
+                     key=f"valve:{stopped}")  # the valve an earlier ✗ found wrong stopped it: that cause again
     pauses = sum(1 for m in run.replies.values() if m.get("stop_reason") == "pause_turn")
     if valve == "token_budget" and stopped != valve and BUDGET in c.causes:  # (e.g. a total equal to the budget)
         return _late(run, budget, n)
@@ -130,8 +142,8 @@ def _order_hint(c, run, cap, budget):
         return Cause(_t("ex05.valves.pause_counts", cap=cap, pauses=pauses), key=CAP)
     if valve == "token_budget" and run.requests > n:
         return _late(run, budget, n)
-    if stopped in ("max_turns", "token_budget", "no_progress") and eager(run):
-        return eager(run)
+    if stopped in ("max_turns", "token_budget", "no_progress") and _other(c, run):
+        return _other(c, run)
     return _t("ex05.finish.stopped_by_want", want=valve or "end_turn", got=repr(stopped)[:40])
 
 
@@ -146,10 +158,10 @@ async def check_harness_valves(ns: dict) -> None:
     probe = await drive(fn, "inbox-runaway", max_turns=3, token_budget=BIG, limit=30)
     if unfinished(c, probe.problem, "run_agent"):
         return c.done()
-    await upstream(c, fn, ns.get("POLICY"))
     again = await drive(fn, "inbox-runaway", max_turns=3, token_budget=BIG, limit=30)
     if not probe.problem and not again.problem and len(ran(probe)) != len(ran(again)):
         c.cause(_t("kit.state.each_run_afresh"), _t("ex05.valves.state", first=len(ran(probe)), second=len(ran(again))))
+    await upstream(c, fn, ns.get("POLICY"))
     for cap, hidden in ((5, False), (7, True), (2, True)):
         run = await drive(fn, "inbox-runaway", max_turns=cap, token_budget=BIG, limit=30)
         await scene(c, _cap_hint(run, cap), _label(_t("ex05.scenario.runaway", cap=cap), hidden), run)
@@ -167,14 +179,14 @@ async def check_harness_valves(ns: dict) -> None:
                                (_t("ex05.scenario.stuck"), HIDDEN["stuck"], True)):
         cycles.append(await _cycle(c, fn, key, inbox, hidden))
     shuffled = await drive(fn, "inbox-reorder", SAMPLE_INBOX, max_turns=16, token_budget=BIG, limit=20)
-    hint = _cycle_hint(shuffled)
+    hint = _cycle_hint(c, shuffled)
     if hint is not None and field(shuffled, "stopped_by") in ("no_progress", None) and len(shuffled.replies) >= 3:
         orders = [" | ".join(f"{b['name']}({b['input'].get('id')})" for b in calls_of(shuffled.replies[n])) for n in (2, 3)]
         hint = Cause(_t("ex05.valves.cycle_order", first=orders[0], second=orders[1]), key=PROGRESS) \
             if getattr(hint, "key", None) == PROGRESS else hint
     await scene(c, hint, _label(_t("ex05.scenario.reordered"), hidden=True), shuffled)
     chain = await drive(fn, "inbox-chase", HIDDEN["chain"], max_turns=16, token_budget=BIG, limit=20)
-    await scene(c, finished(chain, eager(chain) or _t("ex05.valves.chain_stopped", valve=field(chain, "stopped_by"))),
+    await scene(c, finished(chain, _other(c, chain) or _t("ex05.valves.chain_stopped", valve=field(chain, "stopped_by"))),
                 _label(_t("ex05.scenario.chain"), hidden=True), chain)
     # two valves on the same turn: the cap before the budget, both before no progress
     await _both(c, fn, _t("ex05.scenario.cap_and_cycle"), "inbox-chase", PING_PONG, 4, BIG)
