@@ -75,11 +75,25 @@ def learners_grade() -> tuple[int, str]:
     return proc.returncode, proc.stdout
 
 
+def a_wrong_answers_grade(folder: Path) -> str:
+    """The learner's command on a wrong answer saved outside the kit (harness_lib/grade_anywhere.py): its grade."""
+    path = folder / NAME
+    path.write_text(json.dumps(edited_solution("progress-names-only", NAME, WRONG["progress-names-only"][0])),
+                    encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "-p", "no:randomly", "-p", "no:cacheprovider",
+                           str(path)], cwd=folder, env=grading_env(), text=True, timeout=600, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT)
+    return proc.stdout
+
+
 @pytest.fixture(scope="module")
-def runs():
+def runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("saved")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        cases, grade = pool.submit(run_cases), pool.submit(learners_grade)
-        return {"cases": cases.result(), "grade": grade.result()}
+        cases = pool.submit(run_cases)
+        grade = pool.submit(lambda: (learners_grade(), a_wrong_answers_grade(folder)))
+        (code, out), wrong = grade.result()
+        return {"cases": cases.result(), "grade": (code, out), "wrong": wrong}
 
 
 def crosses(cell) -> list[tuple[str, str]]:
@@ -120,6 +134,20 @@ def test_the_solution_passes_and_the_starter_says_what_to_write_first(runs):
                          "NotImplementedError") == 3, starter
     assert f"exercises/es/{NAME}: FAIL — 0 of 4 checks pass" in grade and \
         "✗ run_agent está escrita y se ejecuta\n          hint: escribe run_agent" in grade, grade
+
+
+def test_the_learners_grade_draws_the_run_under_each_checks_first_cross(runs):
+    """The drawing the notebook shows under a check's first ✗ with a run (the learner's run beside the reference's),
+    in the grade `pytest --nbval-lax` prints too; once per check."""
+    grade = runs["wrong"].split(" exercise grade ", 1)[-1]
+    assert "FAIL — 1 of 4 checks pass" in grade, grade
+    header = "your run_agent, this run"
+    for check in ("check-loop", "check-valves", "check-gate"):
+        block = grade.split(f"  ✗ {check}\n", 1)[1].split("\n  ✗ check-", 1)[0]
+        lines = block.splitlines()
+        assert lines[0].startswith("      ✗ ") and lines[1].startswith("          hint: "), block
+        assert lines[2].strip().startswith(header) and "│ harness_lib.run_agent" in lines[2], block
+        assert block.count(header) == 1 and "end: no_progress" in block, block
 
 
 @pytest.mark.parametrize("case", WRONG)

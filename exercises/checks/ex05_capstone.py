@@ -101,7 +101,7 @@ async def _parallel(c, fn, policy, inbox, spam):
         cause if cause is not None else
         _t("ex05.loop.parallel_refused_result") if not by_id.get(refused, {}).get("is_error") else
         _t("ex05.loop.parallel_others") if len(ran(par, "read_message")) != 2 else finished(par))
-    await scene(c, hint, _label(_t("ex05.scenario.parallel" if spam == "m1" else "ex05.scenario.parallel_mid"),
+    await scene(c, hint, _label(_t("ex05.scenario.parallel") if spam == "m1" else _t("ex05.scenario.parallel_mid"),
                                 hidden=True), par)
 
 

@@ -82,7 +82,8 @@ def _budget_hint(c, run, budget):
     if at and len(ran(run)) >= at:
         return Cause(_t("ex05.valves.budget_ran", n=at), key=BUDGET)
     if at is None or run.requests < at:
-        return Cause(_t("ex05.valves.budget_early", budget=budget), key=BUDGET if stopped == "token_budget" else "eager")
+        return Cause(_t("ex05.valves.budget_early", budget=budget),
+                     key=BUDGET if stopped == "token_budget" else "eager")
     return Cause(_t("ex05.finish.stopped_by_want", want="token_budget", got=repr(stopped)[:40]), key=BUDGET)
 
 
@@ -181,12 +182,14 @@ async def check_harness_valves(ns: dict) -> None:
     shuffled = await drive(fn, "inbox-reorder", SAMPLE_INBOX, max_turns=16, token_budget=BIG, limit=20)
     hint = _cycle_hint(c, shuffled)
     if hint is not None and field(shuffled, "stopped_by") in ("no_progress", None) and len(shuffled.replies) >= 3:
-        orders = [" | ".join(f"{b['name']}({b['input'].get('id')})" for b in calls_of(shuffled.replies[n])) for n in (2, 3)]
+        orders = [" | ".join(f"{b['name']}({b['input'].get('id')})" for b in calls_of(shuffled.replies[n]))
+                  for n in (2, 3)]
         hint = Cause(_t("ex05.valves.cycle_order", first=orders[0], second=orders[1]), key=PROGRESS) \
             if getattr(hint, "key", None) == PROGRESS else hint
     await scene(c, hint, _label(_t("ex05.scenario.reordered"), hidden=True), shuffled)
     chain = await drive(fn, "inbox-chase", HIDDEN["chain"], max_turns=16, token_budget=BIG, limit=20)
-    await scene(c, finished(chain, _other(c, chain) or _t("ex05.valves.chain_stopped", valve=field(chain, "stopped_by"))),
+    stopped = _other(c, chain) or _t("ex05.valves.chain_stopped", valve=field(chain, "stopped_by"))
+    await scene(c, finished(chain, stopped),
                 _label(_t("ex05.scenario.chain"), hidden=True), chain)
     # two valves on the same turn: the cap before the budget, both before no progress
     await _both(c, fn, _t("ex05.scenario.cap_and_cycle"), "inbox-chase", PING_PONG, 4, BIG)
