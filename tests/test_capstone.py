@@ -196,3 +196,26 @@ def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
 
 def test_there_are_enough_cases():
     assert len(WRONG) >= 20 and len(RIGHT) >= 4
+
+
+# ---- one cause, one first ✗, across the four checks -------------------------------------------------------------
+
+ONE_CAUSE = ["progress-names-only", "budget-counts-output-only", "one-message-per-result", "gate-never-consulted",
+             "delete-allowed", "approver-not-awaited", "progress-before-the-cap"]
+
+
+@pytest.mark.parametrize("case", ONE_CAUSE)
+def test_one_mistake_is_one_cause_across_the_four_checks(case, monkeypatch):
+    """The verdicts of all four checks (what the gradebook counts: its "what to re-teach" counts the ✗ that are not
+    marked `follows`) name the case's one mistake once: every other ✗ follows from it, in its check or another."""
+    monkeypatch.delenv("HARNESS_GRADING", raising=False)
+    monkeypatch.setenv("HARNESS_OFFLINE", "1")
+    sys.path.insert(0, str(EXERCISES))
+    from grader.judge import check_call
+
+    nb = edited(case, WRONG[case][0])
+    calls = {c["id"]: check_call(_source(c)) for c in nb["cells"] if "check" in c["metadata"].get("tags", [])}
+    causes = [(check_id, c["criterion"]) for check_id in CHECK_IDS
+              for v in printed(calls[check_id], namespace(nb, check_id))[1] for c in v["criteria"]
+              if not c["passed"] and not c["follows"]]
+    assert len(causes) == 1 and causes[0][0] == WRONG[case][1], causes

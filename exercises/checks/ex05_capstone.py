@@ -16,7 +16,8 @@ from harness_lib.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
 
 from .ex05_gauntlet import (EXPECTED, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, TWO_ASKED, UNLISTED,
                             ApproverBroke, asked, asked_late, blocks_exact, broke, calls_of, drive, eager, early, field,
-                            finished, label as _label, policy_tier, ran, refused_ran, scene, sent_results, upstream)
+                            finished, label as _label, parallel_cause, policy_tier, ran, refused_ran, scene,
+                            sent_results, unasked, upstream)
 from .ex05_valves import check_harness_valves  # noqa: F401 - grading.py imports the four checks from here
 from .kit import Cause, Checks, _t, raised_first, unfinished, unasked_hint
 
@@ -88,15 +89,10 @@ async def _started(c, ns):
 
 async def _parallel(c, fn, policy, inbox, spam):
     """A parallel turn of four calls whose delete of `spam` is refused (the person says no)."""
-    par = await drive(fn, "inbox-parallel", inbox, answer=False, max_turns=10, token_budget=60_000)
+    par, cause = await parallel_cause(fn, policy, inbox, spam)
     turn = next((n for n in sorted(par.replies) if len(calls_of(par.replies[n])) == 4), None)
     by_id = {r.get("tool_use_id"): r for r in (sent_results(par, turn) if turn else None) or []}
     refused = next((b["id"] for b in calls_of(par.replies[turn]) if b["input"] == {"id": spam}), None) if turn else None
-    cause = refused_ran(par, "delete_message", policy_tier(policy, "delete_message")) if spam in par.box.deleted \
-        else None
-    if cause is not None and cause.key == "unasked":  # not awaited, or never consulted: what approve=None shows
-        cause = _unasked(par, "delete_message", "ask", await drive(fn, "inbox-parallel", inbox, approver=False,
-                                                                   max_turns=10, token_budget=60_000))
     hint = early(par) or blocks_exact(par) or (
         cause if cause is not None else
         _t("ex05.loop.parallel_refused_result") if not by_id.get(refused, {}).get("is_error") else
@@ -155,15 +151,6 @@ async def check_harness_loop(ns: dict) -> None:
     c.done()
 
 
-def _unasked(run, name, tier, none):
-    """`name` ran and nobody was asked, though an approver was given: not awaited when, with approve=None (the run
-    `none`), it did not run (the loop calls the approver, and the coroutine it gets is truthy); else the gate was
-    never consulted."""
-    if none is not None and not ran(none, name):
-        return Cause(unasked_hint(name, ran=True), key="await")
-    return Cause(_t("ex05.gate.never_consulted", name=name, tier=tier), key="unasked")
-
-
 def _gate_cause(yes, no, none, tier):
     """How the gate itself is wrong, seen in the plain yes / no runs of send_reply ('ask'), or None: not awaited,
     never consulted, asked after running, the answer ignored. Every later ✗ of the gate follows from it."""
@@ -171,7 +158,7 @@ def _gate_cause(yes, no, none, tier):
         return None
     if ran(no, "send_reply"):
         cause = refused_ran(no, "send_reply", tier)
-        return _unasked(no, "send_reply", tier, none) if cause.key == "unasked" else cause
+        return unasked(no, "send_reply", tier, none) if cause.key == "unasked" else cause
     if not ran(yes, "send_reply") and not yes.problem and not yes.asked and field(yes, "stopped_by") == "end_turn":
         return Cause(unasked_hint("send_reply", ran=False), key="await")
     return None
@@ -199,7 +186,7 @@ async def check_harness_gate(ns: dict) -> None:
         await scene(c, hint, _label(_t("ex05.scenario.injected_delete"), hidden), run)
     hint = early(yes) or (
         Cause(_t("ex05.gate.denied_ask", name="send_reply"), key="policy:send_reply") if not ran(yes, "send_reply")
-        and tier == "deny" else _unasked(yes, "send_reply", tier, none) if ran(yes, "send_reply") and not asked(yes)
+        and tier == "deny" else unasked(yes, "send_reply", tier, none) if ran(yes, "send_reply") and not asked(yes)
         else Cause(unasked_hint("send_reply", ran=False), key="await") if not asked(yes) and yes.approver else
         _t("ex05.gate.yes_not_run") if not ran(yes, "send_reply") else finished(yes))
     await scene(c, hint, _label(_t("ex05.scenario.send_yes")), yes)
@@ -211,7 +198,7 @@ async def check_harness_gate(ns: dict) -> None:
         hint = (Cause(_t("ex05.gate.approver_crashed", error=run.problem[:100]), key="crash") if crashed else
                 Cause(_t("ex05.gate.ran_unasked", name="send_reply", tier=tier), key="no approver")
                 if cause is not None and run is none else
-                _unasked(run, "send_reply", tier, none) if cause is not None and cause.key == "unasked" else
+                unasked(run, "send_reply", tier, none) if cause is not None and cause.key == "unasked" else
                 Cause(_t("ex05.gate.fail_closed", answer=line()), key="no") if cause is not None and cause.key == "no"
                 and i > 0 else cause or early(run) or finished(run))
         await scene(c, hint, _label(line(), hidden=i > 0), run)
@@ -223,11 +210,11 @@ async def check_harness_gate(ns: dict) -> None:
     await scene(c, hint, _label(_t("ex05.scenario.retired")), fwd)
     reads = await drive(fn, "inbox", SAMPLE_INBOX, answer=False, policy=READS_ASKED, max_turns=10,
                         token_budget=60_000)
-    hint = (early(reads) or
-            refused_ran(reads, "read_message", "ask") if ran(reads, "read_message") and asked(reads) else
-            Cause(_t("ex05.gate.policy_argument"), key="policy arg") if ran(reads, "read_message") else
-            Cause(_t("ex05.gate.policy_argument_unasked"), key="policy arg") if len(asked(reads, "read_message")) != 3
-            else finished(reads))
+    hint = early(reads) or (
+        refused_ran(reads, "read_message", "ask") if ran(reads, "read_message") and asked(reads) else
+        Cause(_t("ex05.gate.policy_argument"), key="policy arg") if ran(reads, "read_message") else
+        Cause(_t("ex05.gate.policy_argument_unasked"), key="policy arg") if len(asked(reads, "read_message")) != 3
+        else finished(reads))
     await scene(c, hint, _label(_t("ex05.scenario.policy_argument"), hidden=True), reads)
     left_out = await drive(fn, "inbox", INJECTED, answer=True, policy=UNLISTED, max_turns=10, token_budget=60_000)
     key = "policy arg" if "policy arg" in c.causes else "deny ran" if asked(left_out, "delete_message") else "unlisted"

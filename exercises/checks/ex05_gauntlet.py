@@ -28,7 +28,7 @@ from harness_lib.replay import events_of
 from harness_lib.trace import compact
 from harness_lib.valves import find_cycle, signature_of
 
-from .kit import Cause, _t, bounded, offline, recording_approver
+from .kit import Cause, _t, bounded, offline, recording_approver, unasked_hint
 
 TASK = "Go through my inbox and tell me what needs doing."
 VALVES = ("max_turns", "token_budget", "no_progress")
@@ -323,8 +323,8 @@ async def upstream(c, fn, policy) -> None:
     cause = finished(plain)
     if cause:
         c.upstream[getattr(cause, "key", cause)] = _t("ex05.upstream.loop", criterion=_t("ex05.scenario.plain"))
-    par = await drive(fn, "inbox-parallel", HIDDEN["parallel"], answer=False, max_turns=10, token_budget=60_000)
-    cause = broke(par) or blocks_exact(par)  # how results of a parallel turn are sent back: check-loop's to name
+    par, ran_anyway = await parallel_cause(fn, policy, HIDDEN["parallel"], "m1")
+    cause = broke(par) or blocks_exact(par) or ran_anyway  # check-loop's to name: results, order, a refusal run
     if cause and getattr(cause, "key", cause) not in c.upstream:
         c.upstream[getattr(cause, "key", cause)] = _t("ex05.upstream.loop", criterion=_t("ex05.scenario.parallel"))
 
@@ -347,6 +347,28 @@ def refused_ran(run, name: str, tier: str) -> str:
     if order.index("ran") < order.index("asked"):
         return Cause(_t("ex05.gate.asked_after", name=name), key="asked after")
     return Cause(_t("ex05.gate.ran_after_no", name=name), key="no")
+
+
+def unasked(run, name: str, tier: str, none) -> str:
+    """`name` ran and nobody was asked, though an approver was given: not awaited when, with approve=None (the run
+    `none`), it did not run (the loop calls the approver, and the coroutine it gets is truthy); else the gate was
+    never consulted."""
+    if none is not None and not ran(none, name):
+        return Cause(unasked_hint(name, ran=True), key="await")
+    return Cause(_t("ex05.gate.never_consulted", name=name, tier=tier), key="unasked")
+
+
+async def parallel_cause(fn, policy, inbox, spam: str):
+    """A parallel turn of four calls whose delete of `spam` the person refuses: (the run, why the delete ran or
+    None). check-loop's scenario; the later checks run it too, to know a cause check-loop names."""
+    par = await drive(fn, "inbox-parallel", inbox, answer=False, max_turns=10, token_budget=60_000)
+    if spam not in par.box.deleted:
+        return par, None
+    cause = refused_ran(par, "delete_message", policy_tier(policy, "delete_message"))
+    if cause.key == "unasked":  # not awaited, or never consulted: what approve=None shows
+        none = await drive(fn, "inbox-parallel", inbox, approver=False, max_turns=10, token_budget=60_000)
+        cause = unasked(par, "delete_message", "ask", none)
+    return par, cause
 
 
 def blocks_exact(run) -> str | None:
