@@ -219,3 +219,17 @@ def test_one_mistake_is_one_cause_across_the_four_checks(case, monkeypatch):
               for v in printed(calls[check_id], namespace(nb, check_id))[1] for c in v["criteria"]
               if not c["passed"] and not c["follows"]]
     assert len(causes) == 1 and causes[0][0] == WRONG[case][1], causes
+
+
+def test_the_gauntlets_own_policies_obey_the_reason_rule_it_enforces():
+    """check-policy's rule for reasons (one line per tool, not empty, not one sentence for all six: the task text's)
+    holds for every policy the checks pass in themselves, and a short reason is a reason."""
+    sys.path.insert(0, str(EXERCISES))
+    from checks.ex05_capstone import _reasons_hint
+    from checks.ex05_gauntlet import READS_ASKED, TWO_ASKED, UNLISTED
+
+    for policy in (READS_ASKED, TWO_ASKED, UNLISTED, {name: ("deny", why) for name, why in
+                                                     zip(READS_ASKED, ("read-only", "reads", "moves", "sends",
+                                                                       "destructive", "retired"))}):
+        assert _reasons_hint(policy) is None, policy
+    assert _reasons_hint({name: ("deny", "no") for name in READS_ASKED}) is not None  # one sentence for all six
