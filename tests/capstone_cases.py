@@ -333,3 +333,68 @@ POLICY = {
 }
 '''
 RIGHT["strict-short-reasons"] = {"policy": STRICT}
+
+# A harness written from the task text alone, in another shape (not blind: see the docstring): the usage fields
+# added by name, a turn's signature a frozenset, the valves asked in a helper, results built after every decision.
+FIELDS = '''# ✏️ EXERCISE — write run_agent: the whole harness.
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+def billed(usage):
+    return sum(getattr(usage, name, 0) or 0 for name in USAGE_FIELDS)
+
+
+def valve(turns, spent, history, max_turns, token_budget):
+    """Which valve stops the turn about to be taken (None: none); the cap, then the budget, then no progress."""
+    if turns >= max_turns:
+        return "max_turns"
+    if spent >= token_budget:
+        return "token_budget"
+    for p in (1, 2, 3):
+        if len(history) >= 2 * p and history[-p:] == history[-2 * p:-p]:
+            return "no_progress"
+    return None
+
+
+async def run_agent(client, task, tools, tool_impls, *, policy=POLICY, approve=None,
+                    max_turns=10, token_budget=30_000):
+    messages = [{"role": "user", "content": task}]
+    turns = spent = 0
+    history = []
+    while True:
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        spent += billed(response.usage)
+        if response.stop_reason not in ("tool_use", "pause_turn"):
+            return {"stopped_by": response.stop_reason,
+                    "text": "\\n".join(b.text for b in response.content if b.type == "text")}
+        calls = [b for b in response.content if b.type == "tool_use"]
+        if response.stop_reason == "tool_use":
+            history.append(frozenset((b.name, json.dumps(b.input, sort_keys=True)) for b in calls))
+        stopped = valve(turns, spent, history if response.stop_reason == "tool_use" else [], max_turns, token_budget)
+        if stopped:
+            return {"stopped_by": stopped, "text": f"The harness stopped this run ({stopped}) after {turns} turns "
+                                                   f"and {spent} tokens."}
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        if response.stop_reason == "pause_turn":
+            continue
+        allowed = {}
+        for b in calls:
+            tier = policy[b.name][0] if b.name in policy else "deny"
+            ok = tier == "allow"
+            if tier == "ask" and approve is not None:
+                try:
+                    ok = (await approve(b.name, b.input)) is True
+                except Exception:
+                    ok = False
+            allowed[b.id] = ok
+        results = []
+        for b in calls:
+            if allowed[b.id]:
+                text, is_error = await arun_tool(tool_impls, b.name, b.input, tools)
+            else:
+                text, is_error = f"Refused: {b.name} was not allowed to run.", True
+            results.append(tool_result(b.id, text, is_error))
+        messages.append({"role": "user", "content": results})
+'''
+RIGHT["usage-fields-and-frozensets"] = {"run-agent": FIELDS}
