@@ -279,6 +279,8 @@ MORE_WRONG = {
                              "leaves cache_creation_input_tokens, cache_read_input_tokens uncounted"),
     "budget-greater-than": ({"run-agent": [("if spent >= token_budget:", "if spent > token_budget:")]}, "check-valves",
                             "✗ token hog, token_budget=", "reached is spent"),
+    "budget-before-the-cap": ({"run-agent": [(CAP + BUDGET, BUDGET + CAP)]}, "check-valves",
+                              "✗ token hog, max_turns=3", "'max_turns' comes first"),
     "progress-before-the-cap": ({"run-agent": [(PROGRESS, ""), PROGRESS_FIRST]}, "check-valves",
                                 "✗ ping-pong, max_turns=4", "'max_turns' comes first"),
     "cap-after-the-next-response": ({"run-agent": [(CAP, ""), ("        response = await ask()\n    text",

@@ -1,13 +1,18 @@
 """Exercise 5, the capstone (exercises/05_your_harness.ipynb), grades as promised:
 
 - the solution PASSES in both editions and the starter FAILS with a ✗ saying what to write first, through the
-  learner's own command (`pytest --nbval-lax <notebooks>`: one run of the four notebooks);
-- wrong answers written blind to the checks (WRONG: each valve missing or misplaced, a policy that lets the injected
-  delete through, results out of order, a loop that ignores pause_turn, state that outlives a run, a harness tuned to
-  the practice runs ...) each fail, and the first ✗ of the check that guards it names the planted cause: its line
-  and its hint;
+  learner's own command (`pytest --nbval-lax <notebooks>`: one run of the four notebooks); a wrong answer saved
+  outside the kit gets, under each check's first ✗, its run drawn beside the reference, as the notebook draws it;
+- wrong answers (tests/capstone_cases.py: WRONG, each valve missing, misplaced or miscounted, two valves in the
+  wrong order, a policy that lets the injected delete through, results out of order or split, a gate never
+  consulted, asked after running or not awaited, a loop that ignores pause_turn, state that outlives a run, a
+  harness tuned to the practice runs ...) each fail, the first ✗ of the check that guards it names the planted
+  cause (its line and its hint), and no later ✗ of that check names another;
+- one mistake is one cause across the four checks: the verdicts the gradebook counts hold one ✗ not marked
+  `follows` (ONE_CAUSE);
 - right answers in other styles (RIGHT: asyncio.gather, the library's valves, a `match` on stop_reason returning an
-  AgentResult, another policy within the rules) PASS every check;
+  AgentResult, another policy within the rules, a strict policy with short reasons, the usage fields added by name)
+  PASS every check;
 - the gradebook's judge prints the same lines, byte for byte, as the check run beside the notebook (JUDGED: the
   solution and answers of each kind), with the learner's side a thread of this process (as tests/test_judge.py).
 
