@@ -223,7 +223,7 @@ def pytest_collect_file(file_path: Path, parent):
 # ---- cells named by id, short failure reports, and the grade at the end ---------------------------------
 
 _cells: dict[str, tuple[Path, str, str]] = {}  # nodeid -> (notebook, cell id, kind: allowed|check|exercise|...)
-_seen: dict[str, tuple[str, str, list]] = {}  # nodeid -> (outcome, one line, [(criterion, hint)])
+_seen: dict[str, tuple[str, str, list]] = {}  # nodeid -> (outcome, one line, [(criterion, hint, drawing)])
 _refused: dict[Path, str] = {}  # notebook -> why it is not graded
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -236,14 +236,16 @@ def _error_of(item):
     return None
 
 
-def _missed(item) -> list[tuple[str, str]] | None:
-    """The ✗ criteria [(criterion, hint)] of a check cell, from the verdicts the check handed on as data (a display
-    output of the type checks/verdict.py's VERDICT_MIME, never its printed lines); None when it handed on none."""
+def _missed(item) -> list[tuple[str, str, list]] | None:
+    """The ✗ criteria [(criterion, hint, drawing)] of a check cell, from the verdicts the check handed on as data (a
+    display output of the type checks/verdict.py's VERDICT_MIME, never its printed lines); None when it handed on
+    none. drawing: the lines of the run a ✗ judged, as the notebook draws them under it (exercise 5), else []."""
     verdicts = [out.get("data", {}).get(VERDICT_MIME) for out in getattr(item, "test_outputs", None) or []
                 if out.get("output_type") == "display_data" and VERDICT_MIME in out.get("data", {})]
     if not verdicts:
         return None
-    return [(c["criterion"], c["hint"]) for v in verdicts for c in v["criteria"] if not c["passed"]]
+    return [(c["criterion"], c["hint"], [str(line) for line in c.get("drawing") or []])
+            for v in verdicts for c in v["criteria"] if not c["passed"]]
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -360,10 +362,11 @@ def grade_lines(config) -> list[str]:
                 lines.append(f"  ✓ {cell_id}")
                 continue
             lines.append(f"  ✗ {cell_id}" + ("" if criteria else f" — {line}"))
-            for criterion, hint in criteria:
+            for criterion, hint, *drawing in criteria:
                 lines.append(f"      ✗ {criterion}")
                 if hint:
                     lines.append(f"          hint: {hint}")
+                lines += [f"          {line}" for line in (drawing or [[]])[0]]
         for n in nodes:
             if _cells[n][2] != "check" and _cells[n][2] != "allowed" and _seen.get(n, ("",))[0] == "failed":
                 lines.append(f"  (cell '{_cells[n][1]}' {_seen[n][1]}: see its report above)")

@@ -411,7 +411,7 @@ def test_scenario_precedence_and_unknown_names(monkeypatch):
         make_client(scenario="nope")
     assert all(name in str(info.value) for name in [*SCENARIOS, *GAUNTLET])
     assert len(SCENARIOS) == 12 and all(isinstance(d, str) and d for d in SCENARIOS.values())
-    assert len(GAUNTLET) == 10 and all(isinstance(d, str) and d for d in GAUNTLET.values())
+    assert len(GAUNTLET) == 11 and all(isinstance(d, str) and d for d in GAUNTLET.values())
     assert offline_api(make_client(scenario="inbox-runaway")).scenario == "inbox-runaway"
 
 

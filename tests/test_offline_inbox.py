@@ -20,6 +20,7 @@ INBOX = {  # scenario -> the test that covers it here
     "inbox": "test_inbox_reads_each_message_then_answers_from_the_results",
     "inbox-parallel": "test_parallel_sends_every_call_of_the_listing_in_one_turn",
     "inbox-chase": "test_chase_follows_references_into_a_cycle_or_to_the_end",
+    "inbox-reorder": "test_reorder_makes_the_same_calls_in_another_order_each_turn",
     "inbox-runaway": "test_runaway_and_hog_never_finish",
     "inbox-hog": "test_runaway_and_hog_never_finish",
     "inbox-cut": "test_cut_is_cut_mid_call_after_the_reads",
@@ -156,3 +157,13 @@ def test_a_run_replayed_from_the_record_draws_as_its_own_events_do(scenario, inb
     if result.stopped_by == "no_progress":
         theirs = theirs[:-2] + [mine[-2]] + theirs[-1:]  # the row of the calls valve 3 did not run
     assert mine == theirs
+
+
+def test_reorder_makes_the_same_calls_in_another_order_each_turn():
+    """The same two reads every turn, their order swapped: a signature that sorts the calls sees one turn twice."""
+    result, box, client = run("inbox-reorder", max_turns=4)
+    assert result.stopped_by == "no_progress"  # the library's signature sorts: turns 2 and 3 are the same turn
+    replies = offline_api(client).replies
+    orders = [[b["input"]["id"] for b in replies[n]["content"] if b.get("type") == "tool_use"] for n in (2, 3)]
+    assert orders == [["m1", "m2"], ["m2", "m1"]] and box.ran == [("list_messages", {})] + [
+        ("read_message", {"id": i}) for i in ("m1", "m2")]

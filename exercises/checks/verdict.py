@@ -3,10 +3,11 @@ grader, so no grader ever reads the printed lines back.
 
 - `Checks(cell_id, title)`: `ok(passed, criterion, hint)` prints a ✓ or a ✗ (a hint under each ✗) and records it;
   `cause(criterion, hint)` is a ✗ found before the criteria (a cell that raised, state kept between runs), and
-  every later ✗ follows from it; `done()` ends the check.
+  every later ✗ follows from it; `upstream[key] = where` marks every ✗ whose cause has that key as following from
+  a ✗ another check already named (`where` says which); `done()` ends the check.
 - The verdict, as data: `{"check": cell id, "title": ..., "criteria": [{"criterion", "passed", "hint",
   "follows", "key"}, ...]}`, where `follows` is true for a ✗ that fails only because of an earlier one (its hint
-  then says so), and `key` names a criterion the gradebook gives a column of its own (exercise 5's scenarios). `done()` hands it to whoever grades:
+  then says so; a ✗ may carry a "drawing" too: the run it judged, as lines), and `key` names a criterion the gradebook gives a column of its own (exercise 5's scenarios). `done()` hands it to whoever grades:
   - the gradebook's judge (grader/judge.py) runs the check in its own process and collects it in `VERDICTS`;
   - under the learner's `pytest --nbval-lax` (HARNESS_GRADING=1, exercises/conftest.py) the check runs in the
     notebook's kernel, which shows it to pytest as a display output of the type VERDICT_MIME;
@@ -63,6 +64,7 @@ class Checks:
         self.cell_id, self.title, self.failed, self.causes = cell_id, title, [], set()
         self.criteria: list[dict] = []  # the verdict's criteria, in the order they were printed
         self.blocked = False  # a cause() was named: every later ✗ follows from it
+        self.upstream: dict = {}  # a cause's key -> the ✗ of an earlier check that named it
         print(f"🔍 {title}")
 
     def cause(self, criterion: str, hint: str) -> None:
@@ -73,9 +75,12 @@ class Checks:
 
     def ok(self, passed, criterion: str, hint: str = "", follows: bool = False, key: str = "") -> bool:
         passed = bool(passed)
-        follows = not passed and bool(self.failed) and (follows or self.blocked
-                                                        or getattr(hint, "key", hint) in self.causes)
-        if follows:
+        where = None if passed else self.upstream.get(getattr(hint, "key", hint))
+        follows = not passed and (where is not None or bool(self.failed) and (
+            follows or self.blocked or getattr(hint, "key", hint) in self.causes))
+        if where is not None:
+            hint = _t("kit.checks.follows_from", where=where)
+        elif follows:
             hint = _t("kit.checks.follows_from_above")
         elif not passed:
             self.causes.add(getattr(hint, "key", hint))

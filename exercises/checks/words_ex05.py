@@ -55,14 +55,14 @@ MESSAGES = {
         "ex05.policy.why.delete_message": "delete_message cannot be undone: ask or deny, never {got!r}",
         "ex05.policy.why.forward_all": "forward_all is retired: deny it, so a model that still calls it is refused "
                                        "(you gave {got!r})",
-        "ex05.policy.reasons": "each tier has its reason: one line of at least three words, not one line for all",
-        "ex05.policy.reasons_hint": "write why next to each tier, e.g. ('ask', 'it leaves the house: cannot be unsent')",
+        "ex05.policy.reasons": "each tool has its own reason: one line, not empty (not one sentence for all six)",
+        "ex05.policy.reason_empty": "POLICY[{name!r}] has an empty reason: say in one line why {name} has its tier",
+        "ex05.policy.reason_lines": "POLICY[{name!r}]'s reason runs over more than one line: say it in one line",
+        "ex05.policy.reason_same": "all six tools have the same reason ({why!r}): say why each tool has its own tier",
         # check_loop
         "ex05.loop.title": "the loop: stop_reason, exact blocks, and how a response can end",
         "ex05.loop.every_message": "the run finished without running the call of every message (4 reads, 1 "
                                    "archive): a call of the turn was dropped",
-        "ex05.loop.parallel_refused_ran": "the refused delete ran: a refused call gets an is_error result and is "
-                                          "not run",
         "ex05.loop.parallel_refused_result": "the refused call's tool_result must say is_error: true",
         "ex05.loop.parallel_others": "in a turn of four calls, the two reads did not both run: a refusal refuses "
                                      "its own call only",
@@ -132,16 +132,21 @@ MESSAGES = {
                                     "turn's calls with the turns before it: 1, 2 or 3 turns repeated twice",
         "ex05.valves.cycle_late": "your no-progress check acts after the repeating turn's tools ran: check before "
                                   "running them",
+        "ex05.valves.cycle_order": "your no-progress check did not see that {first} and {second} are the same turn: "
+                                   "a turn's signature is its calls in any order (sort them)",
+        "ex05.scenario.reordered": "the same two reads every turn, in another order: 'no_progress' (a turn's calls "
+                                   "in any order)",
         "ex05.valves.cycle_early": "your loop stopped before the cycle had repeated twice",
         "ex05.valves.chain_stopped": "your loop stopped as {valve!r} a run that was making progress (each turn read "
                                      "another message): compare whole calls, name and input",
         # check_gate
         "ex05.gate.title": "the gate: POLICY's tiers, approval before high-impact calls, failing closed",
-        "ex05.gate.delete_allowed": "the injected delete ran: POLICY lets delete_message through ({tier!r})",
         "ex05.gate.ran_after_no": "{name} ran although the approver did not say yes: only an answer that is True "
                                   "approves",
-        "ex05.gate.ran_unasked": "{name} ran without asking anybody (POLICY: {tier!r}): an 'ask' tool goes to "
-                                 "await approve(name, input) before it runs",
+        "ex05.gate.consulted": "each 'ask' call goes to `await approve(name, input)` before it runs, and only True "
+                               "runs it",
+        "ex05.gate.ran_unasked": "{name} ran without asking anybody (POLICY: {tier!r}): with no approver, an 'ask' "
+                                 "call is refused",
         "ex05.gate.asked_twice": "the person was asked more than once about the same call",
         "ex05.gate.denied_ask": "POLICY denies {name}, so even a yes cannot send it: it is what the tool is for; "
                                 "make it 'ask'",
@@ -150,7 +155,6 @@ MESSAGES = {
                                       "gate; catch the exception and refuse the call",
         "ex05.gate.fail_closed": "send_reply ran after an answer that is not True ({answer}): only True approves",
         "ex05.gate.deny_ran": "POLICY denies {name}, and it ran: a 'deny' tool never runs, and nobody is asked",
-        "ex05.gate.retired_ran": "the retired forward_all ran: POLICY must deny it (it has {tier!r})",
         "ex05.gate.retired_asked": "forward_all is retired: deny it without asking anybody",
         "ex05.gate.policy_argument": "read_message ran although the policy passed to run_agent made it 'ask' and "
                                      "the person said no: decide with the `policy` argument, not with names in "
@@ -162,6 +166,55 @@ MESSAGES = {
                                 "of the turn first, then run (a no must not find half the turn done)",
         "ex05.gate.parallel_answers": "each call is decided by its own answer: the archive (yes) runs, the delete "
                                       "(no) does not",
+        "ex05.scenario.parallel_mid": "parallel calls, the refused one second of four: one result each, in call "
+                                      "order, in one message",
+        "ex05.scenario.hog_cached": "token hog, the tools cached (cache tokens billed), token_budget={budget}: every "
+                                    "token counts",
+        "ex05.scenario.hog_exact": "token hog, token_budget={budget}, the total after response 3 exactly: reached, "
+                                   "so it stops there",
+        "ex05.scenario.cap_and_cycle": "ping-pong, max_turns=4: the cap and no progress on the same turn: "
+                                       "'max_turns' (the cap first)",
+        "ex05.scenario.budget_and_cycle": "ping-pong, token_budget={budget}: the budget and no progress on the same "
+                                          "turn: 'token_budget'",
+        "ex05.scenario.cap_and_budget": "token hog, max_turns=3, token_budget={budget}: the cap and the budget on "
+                                        "the same turn: 'max_turns'",
+        "ex05.scenario.ends_at_cap": "plain task, max_turns={cap}: the model ends after exactly {cap} turns: "
+                                     "'end_turn', not capped",
+        "ex05.scenario.pause_counts": "pause_turn twice, max_turns={cap}: each continuation is a turn: 'max_turns'",
+        "ex05.scenario.unlisted": "a policy that leaves delete_message out, the injected delete: not run, nobody "
+                                  "asked",
+        "ex05.scenario.gate_and_cycle": "ping-pong, read_message 'ask' (yes): 'no_progress' before the repeat is put "
+                                        "to the person",
+        "ex05.upstream.policy": "check-policy's ✗ '{name}: {tiers}'",
+        "ex05.upstream.loop": "check-loop's ✗ '{criterion}'",
+        "ex05.eager.no_progress": "(its last turns were not alike: {calls}): a signature is the calls' names AND "
+                                  "inputs",
+        "ex05.eager.token_budget": "(it had spent {spent} of token_budget={budget})",
+        "ex05.eager.max_turns": "(after {n} of max_turns={cap} turns)",
+        "ex05.broke.split": "the tool_results of response {n} went in separate user messages, and the API refused "
+                            "the request: {error} — all of a turn's results go in ONE user message",
+        "ex05.gate.policy_lets": "{name} ran: POLICY lets it through ({tier!r})",
+        "ex05.gate.never_consulted": "{name} ran and nobody was asked (POLICY: {tier!r}): the gate was never "
+                                     "consulted — decide each call by its tier before it runs, `await approve(name, "
+                                     "input)` for 'ask'",
+        "ex05.gate.asked_after": "{name} ran before the person was asked: ask first, and run it only after a True",
+        "ex05.gate.unlisted_ran": "delete_message, which the policy passed in does not list, ran: a name the policy "
+                                  "does not list is denied",
+        "ex05.gate.unlisted_asked": "delete_message, which the policy passed in does not list, went to the approver: "
+                                    "a name the policy does not list is denied, nobody asked",
+        "ex05.gate.asked_repeat": "the person was asked about the repeating turn: no progress is checked before the "
+                                  "gate (a turn that is not taken asks nobody)",
+        "ex05.valves.budget_uncounted": "your budget leaves {fields} uncounted: add every token each response was "
+                                        "billed for, tokens_of(response.usage), and stop once the total reaches "
+                                        "token_budget={budget}",
+        "ex05.valves.budget_equal": "after response {n} the run had spent exactly token_budget={budget}: reached is "
+                                    "spent — stop when spent >= token_budget",
+        "ex05.valves.order": "two valves would stop the run at response {n}: {first!r} comes first (the cap, the "
+                             "budget, no progress, then the gate); yours stopped it as {got!r}",
+        "ex05.valves.cap_at_end": "the model ended the run after exactly max_turns={cap} turns, and yours reported "
+                                  "'max_turns': the cap stops only a turn the model asks for",
+        "ex05.valves.pause_counts": "this run paused {pauses} time(s), and your loop did not stop it at "
+                                    "max_turns={cap}: a pause_turn continuation is a turn of the cap too",
     },
     "es": {
         "ex05.hidden": "[variante oculta]",
@@ -223,15 +276,16 @@ MESSAGES = {
         "ex05.policy.why.delete_message": "delete_message no se puede deshacer: ask o deny, nunca {got!r}",
         "ex05.policy.why.forward_all": "forward_all está retirada: deniégala, para que un modelo que aún la llame "
                                        "sea rechazado (diste {got!r})",
-        "ex05.policy.reasons": "cada nivel lleva su razón: una línea de al menos tres palabras, no la misma para "
-                               "todas",
-        "ex05.policy.reasons_hint": "escribe el porqué junto a cada nivel, p. ej. ('ask', 'sale de casa: no se "
-                                    "puede desenviar')",
+        "ex05.policy.reasons": "cada herramienta tiene su razón: una línea, no vacía (no la misma frase para las "
+                               "seis)",
+        "ex05.policy.reason_empty": "POLICY[{name!r}] tiene la razón vacía: di en una línea por qué {name} tiene su "
+                                    "nivel",
+        "ex05.policy.reason_lines": "la razón de POLICY[{name!r}] ocupa más de una línea: dila en una",
+        "ex05.policy.reason_same": "las seis herramientas tienen la misma razón ({why!r}): di por qué cada una "
+                                   "tiene su nivel",
         "ex05.loop.title": "el bucle: stop_reason, bloques exactos y cómo puede terminar una respuesta",
         "ex05.loop.every_message": "la ejecución terminó sin ejecutar la llamada de cada mensaje (4 lecturas, 1 "
                                    "archivado): se perdió una llamada del turno",
-        "ex05.loop.parallel_refused_ran": "el borrado denegado se ejecutó: una llamada denegada recibe un "
-                                          "resultado is_error y no se ejecuta",
         "ex05.loop.parallel_refused_result": "el tool_result de la llamada denegada debe decir is_error: true",
         "ex05.loop.parallel_others": "en un turno de cuatro llamadas, las dos lecturas no se ejecutaron ambas: una "
                                      "denegación deniega solo su propia llamada",
@@ -302,26 +356,31 @@ MESSAGES = {
                                     "veces",
         "ex05.valves.cycle_late": "tu control de progreso actúa después de que corran las herramientas del turno "
                                   "repetido: compruébalo antes de ejecutarlas",
+        "ex05.valves.cycle_order": "tu control de progreso no vio que {first} y {second} son el mismo turno: la "
+                                   "firma de un turno son sus llamadas en cualquier orden (ordénalas)",
+        "ex05.scenario.reordered": "las mismas dos lecturas en cada turno, en otro orden: 'no_progress' (las "
+                                   "llamadas de un turno en cualquier orden)",
         "ex05.valves.cycle_early": "tu bucle paró antes de que el ciclo se repitiera dos veces",
         "ex05.valves.chain_stopped": "tu bucle paró como {valve!r} una ejecución que avanzaba (cada turno leía otro "
                                      "mensaje): compara llamadas enteras, nombre y entrada",
         "ex05.gate.title": "la válvula de aprobación: los niveles de POLICY, aprobar antes de lo de alto impacto, "
                            "fallar en cerrado",
-        "ex05.gate.delete_allowed": "el borrado inyectado se ejecutó: POLICY deja pasar delete_message ({tier!r})",
         "ex05.gate.ran_after_no": "{name} se ejecutó aunque el aprobador no dijo que sí: solo una respuesta que es "
                                   "True aprueba",
-        "ex05.gate.ran_unasked": "{name} se ejecutó sin preguntar a nadie (POLICY: {tier!r}): una herramienta "
-                                 "'ask' pasa por await approve(name, input) antes de ejecutarse",
+        "ex05.gate.consulted": "cada llamada 'ask' pasa por `await approve(name, input)` antes de ejecutarse, y solo "
+                               "True la ejecuta",
+        "ex05.gate.ran_unasked": "{name} se ejecutó sin preguntar a nadie (POLICY: {tier!r}): sin aprobador, una "
+                                 "llamada 'ask' se deniega",
         "ex05.gate.asked_twice": "se preguntó a la persona más de una vez por la misma llamada",
         "ex05.gate.denied_ask": "POLICY deniega {name}, así que ni un sí puede enviarla: para eso está la "
                                 "herramienta; ponla en 'ask'",
         "ex05.gate.yes_not_run": "el aprobador dijo True y send_reply no se ejecutó",
         "ex05.gate.approver_crashed": "el error del aprobador terminó tu ejecución ({error}): una válvula rota es "
                                       "una válvula cerrada; captura la excepción y deniega la llamada",
-        "ex05.gate.fail_closed": "send_reply se ejecutó tras una respuesta que no es True ({answer}): solo True aprueba",
+        "ex05.gate.fail_closed": "send_reply se ejecutó tras una respuesta que no es True ({answer}): solo True "
+                                 "aprueba",
         "ex05.gate.deny_ran": "POLICY deniega {name} y se ejecutó: una herramienta 'deny' no se ejecuta nunca, y "
                               "no se pregunta a nadie",
-        "ex05.gate.retired_ran": "la retirada forward_all se ejecutó: POLICY debe denegarla (tiene {tier!r})",
         "ex05.gate.retired_asked": "forward_all está retirada: deniégala sin preguntar a nadie",
         "ex05.gate.policy_argument": "read_message se ejecutó aunque la política pasada a run_agent la ponía en "
                                      "'ask' y la persona dijo que no: decide con el argumento `policy`, no con "
@@ -334,5 +393,57 @@ MESSAGES = {
                                 "medio turno hecho)",
         "ex05.gate.parallel_answers": "cada llamada se decide por su propia respuesta: el archivado (sí) se ejecuta, "
                                       "el borrado (no) no",
+        "ex05.scenario.parallel_mid": "llamadas en paralelo, la denegada la segunda de cuatro: un resultado cada "
+                                      "una, en el orden de las llamadas, en un mensaje",
+        "ex05.scenario.hog_cached": "glotón de tokens, las herramientas en caché (se facturan tokens de caché), "
+                                    "token_budget={budget}: cuenta cada token",
+        "ex05.scenario.hog_exact": "glotón de tokens, token_budget={budget}, justo el total tras la respuesta 3: "
+                                   "alcanzado, así que para ahí",
+        "ex05.scenario.cap_and_cycle": "ping-pong, max_turns=4: el tope y sin progreso en el mismo turno: "
+                                       "'max_turns' (primero el tope)",
+        "ex05.scenario.budget_and_cycle": "ping-pong, token_budget={budget}: el presupuesto y sin progreso en el "
+                                          "mismo turno: 'token_budget'",
+        "ex05.scenario.cap_and_budget": "glotón de tokens, max_turns=3, token_budget={budget}: el tope y el "
+                                        "presupuesto en el mismo turno: 'max_turns'",
+        "ex05.scenario.ends_at_cap": "tarea sencilla, max_turns={cap}: el modelo termina justo tras {cap} turnos: "
+                                     "'end_turn', sin tope",
+        "ex05.scenario.pause_counts": "pause_turn dos veces, max_turns={cap}: cada continuación es un turno: "
+                                      "'max_turns'",
+        "ex05.scenario.unlisted": "una política sin delete_message, el borrado inyectado: no se ejecuta y no se "
+                                  "pregunta",
+        "ex05.scenario.gate_and_cycle": "ping-pong, read_message 'ask' (sí): 'no_progress' antes de preguntar por la "
+                                        "repetición",
+        "ex05.upstream.policy": "el ✗ de check-policy '{name}: {tiers}'",
+        "ex05.upstream.loop": "el ✗ de check-loop '{criterion}'",
+        "ex05.eager.no_progress": "(sus últimos turnos no eran iguales: {calls}): una firma son los nombres Y las "
+                                  "entradas de las llamadas",
+        "ex05.eager.token_budget": "(llevaba gastados {spent} de token_budget={budget})",
+        "ex05.eager.max_turns": "(tras {n} de max_turns={cap} turnos)",
+        "ex05.broke.split": "los tool_results de la respuesta {n} fueron en mensajes de usuario separados y la API "
+                            "rechazó la petición: {error} — todos los resultados de un turno van en UN mensaje de "
+                            "usuario",
+        "ex05.gate.policy_lets": "{name} se ejecutó: POLICY la deja pasar ({tier!r})",
+        "ex05.gate.never_consulted": "{name} se ejecutó y no se preguntó a nadie (POLICY: {tier!r}): nunca se "
+                                     "consultó la válvula — decide cada llamada por su nivel antes de ejecutarla, "
+                                     "`await approve(name, input)` para 'ask'",
+        "ex05.gate.asked_after": "{name} se ejecutó antes de preguntar a la persona: pregunta primero y ejecútala "
+                                 "solo tras un True",
+        "ex05.gate.unlisted_ran": "delete_message, que la política recibida no lista, se ejecutó: un nombre que la "
+                                  "política no lista se deniega",
+        "ex05.gate.unlisted_asked": "delete_message, que la política recibida no lista, llegó al aprobador: un "
+                                    "nombre que la política no lista se deniega, sin preguntar",
+        "ex05.gate.asked_repeat": "se preguntó a la persona por el turno repetido: sin progreso se comprueba antes "
+                                  "de la aprobación (un turno que no se da no pregunta a nadie)",
+        "ex05.valves.budget_uncounted": "tu presupuesto deja sin contar {fields}: suma cada token que se facturó en "
+                                        "cada respuesta, tokens_of(response.usage), y para cuando el total llegue a "
+                                        "token_budget={budget}",
+        "ex05.valves.budget_equal": "tras la respuesta {n} se había gastado justo token_budget={budget}: alcanzado "
+                                    "es gastado — para cuando lo gastado >= token_budget",
+        "ex05.valves.order": "dos válvulas pararían la ejecución en la respuesta {n}: {first!r} va primero (el tope, "
+                             "el presupuesto, sin progreso y luego la aprobación); la tuya la paró como {got!r}",
+        "ex05.valves.cap_at_end": "el modelo terminó la ejecución justo tras max_turns={cap} turnos y la tuya dijo "
+                                  "'max_turns': el tope solo para un turno que el modelo pide",
+        "ex05.valves.pause_counts": "esta ejecución se pausó {pauses} vez/veces y tu bucle no la paró en "
+                                    "max_turns={cap}: la continuación de un pause_turn también es un turno del tope",
     },
 }

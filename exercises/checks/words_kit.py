@@ -8,6 +8,7 @@ MESSAGES = {
     "en": {
         # Checks
         "kit.checks.follows_from_above": "follows from the ✗ above: fix that first",
+        "kit.checks.follows_from": "follows from {where}: fix that first",
         "kit.checks.hint": "hint",
         "kit.checks.all_criteria_met": "all criteria met",
         "kit.checks.not_met_summary": "{cell_id}: {n} criterion(s) not met",
@@ -87,6 +88,7 @@ MESSAGES = {
     "es": {
         # Checks
         "kit.checks.follows_from_above": "es consecuencia del ✗ de arriba: arregla eso primero",
+        "kit.checks.follows_from": "es consecuencia de {where}: arregla eso primero",
         "kit.checks.hint": "pista",
         "kit.checks.all_criteria_met": "todos los criterios se cumplen",
         "kit.checks.not_met_summary": "{cell_id}: {n} criterio(s) sin cumplir",

@@ -13,6 +13,8 @@ returned. So the same scenario behaves differently on another inbox (a variant i
     inbox-chase        follows references: reads the first message, then "see m4" in a body sends it to m4,
                        and so on; no reference left: it answers. A body that points back makes a cycle
                        (m1 -> m1: stuck; m1 -> m2 -> m1: ping-pong; three messages: a cycle of three).
+    inbox-reorder      never finishes: after the listing, every turn reads the first two listed messages, in
+                       one order, then the other (the same calls, in another order: the same turn).
     inbox-runaway      never finishes: list_messages page 1, 2, 3, ... (no two turns alike: only a turn cap).
     inbox-hog          the same calls, each after a long draft (a token budget stops it).
     inbox-cut          reads every message, then writes a reply far longer than max_tokens: the response is
@@ -48,6 +50,7 @@ INBOX_SCENARIOS = {
              "`call TOOL with {...}` written in a message.",
     "inbox-parallel": "Like inbox, but every call it can make goes in one turn (parallel tool use).",
     "inbox-chase": "Follows 'see mN' from message to message; a reference back makes a cycle.",
+    "inbox-reorder": "Reads the first two listed messages every turn, their order swapped each time; never finishes.",
     "inbox-runaway": "Never finishes: list_messages page 1, 2, 3, ... (only a turn cap stops it).",
     "inbox-hog": "A long draft before every call, never finishing (a token budget stops it).",
     "inbox-cut": "Reads every message, then a reply too long for max_tokens: cut mid-call.",
@@ -181,6 +184,16 @@ def chase(conv: Conversation) -> Reply:
                                                error=_first(last.result))}], "end_turn")
 
 
+def reorder(conv: Conversation) -> Reply:
+    """inbox-reorder: read_message of the first two listed messages every turn after the listing: in the listing's
+    order, then the other way round, and so on."""
+    first = _list_first(conv)
+    if first is not None:
+        return first
+    calls = [("read_message", {"id": i}) for i, _, _ in _listing(conv)[:2]]
+    return _said(conv, calls if conv.assistant_turns % 2 else calls[::-1]) if calls else _answer(conv, [], [])
+
+
 def _draft(k: int, tokens: int, language: str) -> str:
     """About `tokens` tokens of the phrasebook's filler draft (as scenarios.draft_text, which imports this module)."""
     text, i = "", 1
@@ -236,6 +249,7 @@ INBOX_BEHAVIOURS = {
     "inbox": tidy,
     "inbox-parallel": lambda conv: tidy(conv, parallel=True),
     "inbox-chase": chase,
+    "inbox-reorder": reorder,
     "inbox-runaway": runaway,
     "inbox-hog": lambda conv: runaway(conv, draft=True),
     "inbox-cut": cut,
