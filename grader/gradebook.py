@@ -56,12 +56,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import workers
-from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK
+from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, merged, shown,  # noqa: F401
+                     summary, through_link, told_apart, write_csv)
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
-                          not_written, prepare, shared_prefix, walk, workflow_notes)
-from .worker import RESULT_MARK, seal_diff
+                          prepare, shared_prefix, walk, workflow_notes)
+from .verdict import check_column, judge
+from .worker import RESULT_MARK
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -110,118 +112,17 @@ class Job:
         return round(most * (self.passed or 0) / self.total, 1)
 
     def row(self, most: float = 10, all_or_nothing: bool = False) -> dict:
-        row = {"learner": self.learner, "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
+        row = {"learner": told_apart(self.learner), "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
                "points": f"{self.points(most, all_or_nothing):g}",
                "checks_passed": "" if self.passed is None else self.passed,
                "checks_total": "" if self.total is None else self.total,
-               "failed_criteria": " | ".join(self.failed),
-               "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes])),
+               "failed_criteria": few(self.failed, " | "),  # (each field: at most FIELD_CHARS, grader/report.py)
+               "reason": "; ".join(filter(None, [self.reason, few(f"to look at: {n}" for n in self.notes)])),
                "cause": self.cause, "sandbox": self.sandbox}
         if self.verdict in JUDGED:  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
             row.update(self.scenarios)
         return row
-
-
-def check_column(exercise: str, check: str) -> str:
-    """The CSV column of one check: "01:check-policy" (the exercise's number, the check cell's id)."""
-    return f"{exercise[:2]}:{check}"
-
-
-def _missed(cell: dict) -> list[dict]:
-    """The ✗ criteria of a judged check cell, from the verdicts the judge collected as data (never from what was
-    printed): [{"criterion", "hint", "follows"}, ...]."""
-    return [c for v in cell.get("verdicts") or [] for c in v.get("criteria", []) if not c.get("passed")]
-
-
-def _held(cell: dict | None) -> bool:
-    """A check holds when the judge ran it to its end (status ok), it handed on a verdict, and no criterion failed.
-    A check that gave no verdict (a check cell run in the kernel, not by the judge; a check that stopped early)
-    does not hold."""
-    return bool(cell and cell["status"] == "ok" and cell.get("verdicts") and not _missed(cell))
-
-
-def judge(job: Job, report: dict, checks: list[str]) -> None:
-    """Verdict from the worker's report: each check passes only if its verdict (data, from the judge) holds no ✗,
-    it raised nothing, and the seal still held after it."""
-    seals = report.get("seals", [])
-    first = seals[0]["seal"] if seals else None
-    broken = []
-    if not first:
-        broken.append("the seal could not be taken before the notebook ran")
-    first_seen = {}  # what changed -> the check cell after which it was first seen changed
-    for s in seals[1:]:
-        if s["seal"] is None:
-            broken.append(f"no seal after '{s['after']}'")
-        elif first:
-            for k in seal_diff(first, s["seal"]):
-                first_seen.setdefault(k, s["after"])
-    broken += [f"{k} (first seen after '{after}')" for k, after in first_seen.items()]
-    by_id = {c["id"]: c for c in report.get("cells", []) if c["kind"] == "check"}
-    passed = 0
-    for check in checks:
-        cell = by_id.get(check)
-        job.checks[check] = int(_held(cell))
-        for c in [c for v in (cell or {}).get("verdicts") or [] for c in v.get("criteria", []) if c.get("key")]:
-            job.scenarios[f"{check_column(job.exercise, check)}:{c['key']}"] = int(bool(c.get("passed")))
-        missed = _missed(cell) if cell is not None else []
-        if cell is not None:
-            said = cell.get("ename") and not missed  # a failed check's AssertionError only repeats its ✗ lines
-            job.feedback.append((check, cell.get("text", "") + (f"\n{cell['ename']}: {cell['evalue']}" if said
-                                                                 else "")))
-        if cell is None:
-            job.failed.append(f"{check}: not run")
-        elif cell["status"] in ("not run", "timeout", "died"):
-            job.failed.append(f"{check}: not run ({cell['why']})")
-        elif _held(cell):
-            passed += 1
-        elif missed:
-            job.failed += [f"{check}: ✗ {c['criterion']}" for c in missed]
-            job.causes += [f"{check}: ✗ {c['criterion']}" for c in missed if not c.get("follows")]
-        elif cell.get("ename"):
-            job.failed.append(f"{check}: raised {cell['ename']}: {(cell['evalue'].splitlines() or [''])[0][:160]}")
-        else:
-            job.failed.append(f"{check}: gave no verdict")
-    job.passed, job.total = passed, len(checks)
-    origins = {}
-    for cell in report.get("cells", []):
-        origins.update(cell.get("origins") or {})
-    job.notes += not_written(origins, job.written)  # an answer taken from the library, by any route
-    stops = [c["why"] for c in report.get("cells", []) if c["status"] in ("timeout", "died")]
-    capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
-    notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else []) + limits_hit(report)
-    if broken:
-        job.verdict, job.cause = "NOT GRADED", "grader-changed-in-run"
-        job.reason = "; ".join(["the grader's objects were changed while it ran: " + ", ".join(
-            dict.fromkeys(broken))[:600]] + job.flags + notes)
-    elif job.flags:
-        job.verdict, job.cause = "NOT GRADED", "flagged"
-        job.reason = "; ".join(["flagged for review"] + job.flags + notes)
-    elif job.untouched and passed < len(checks):  # told apart from a wrong attempt: nothing was written
-        job.verdict = "NOT STARTED"
-        job.reason = "; ".join(["nothing written yet: the ✏️ cells are the starter's"] + notes)
-    else:
-        job.verdict = "PASS" if passed == len(checks) and checks else "FAIL"
-        job.reason = "; ".join(notes)
-
-
-# What a sandbox's limit (grader/sandbox.py) looks like from inside: the error a cell then raises
-LIMITS = (("MemoryError", "", "the memory limit (--memory)"), ("", "No space left on device", "the disk limit (--disk)"),
-          ("", "File too large", "the disk limit (--disk: one file)"),
-          ("BlockingIOError", "Resource temporarily unavailable", "the process limit (--processes)"),
-          ("", "can't start new thread", "the process limit (--processes)"))
-
-
-def limits_hit(report: dict) -> list[str]:
-    """"cell 'x' was stopped by the memory limit (--memory)", for each cell whose error is a sandbox's limit."""
-    found = []
-    for c in report.get("cells", []):
-        text = f"{c.get('ename', '')}: {c.get('evalue', '')}"
-        for ename, words, limit in LIMITS:
-            if c.get("status") == "error" and (ename and c.get("ename") == ename or words and words in text):
-                found.append(f"cell '{c.get('id')}' was stopped by {limit}")
-                break
-    return found
 
 
 # ---- the kit's files: unchanged afterwards ------------------------------------------------------------------
@@ -362,6 +263,9 @@ def main(argv=None) -> int:
         p.error("give a folder of submitted notebooks (or one notebook) that exists")
     if args.jobs < 1:
         p.error("-j must be 1 or more")
+    linked = through_link(args.out, args.summary, args.feedback)  # (a learner's repository may commit a link)
+    if linked:
+        p.error(linked)
     folder = args.submissions.resolve()
     unsandboxed = sandbox_available() if args.sandbox != "none" else "--sandbox none"
     args.user, args.as_root = sandbox_user() if not unsandboxed else (None, "")  # (root: grader/sandbox.py)
@@ -463,10 +367,9 @@ def main(argv=None) -> int:
         per_check = sorted({c for c in before + per_check if c not in COLUMNS})
     write_csv(args.out, COLUMNS + per_check, rows, args.excel)  # every text field inert (grader/report.py)
     if args.feedback:
+        paths = feedback_paths(jobs, args.feedback)  # one file per job: names that collide get distinct paths
         for j in jobs:
-            name = re.sub(r"[^\w.-]+", "_", Path(j.exercise or j.file).stem)
-            who = re.sub(r"[^\w. -]+", "_", j.learner).strip(". ") or "learner"
-            where = args.feedback / who / f"{name}.md"
+            where = paths[id(j)]
             where.parent.mkdir(parents=True, exist_ok=True)
             where.write_text(feedback(j, args.points, args.all_or_nothing), encoding="utf-8")
     md = args.summary or args.out.with_suffix(".md")
@@ -478,8 +381,10 @@ def main(argv=None) -> int:
         if args.require_pass or len(jobs) == 1:
             print(shown(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
                         + (f" ({j.reason})" if j.reason else "")))
-            for c in j.failed:
+            for c in j.failed[:LISTED]:
                 print(shown(f"  ✗ {c}"))
+            if len(j.failed) > LISTED:
+                print(f"  … and {len(j.failed) - LISTED} more")
     for j in left_out:
         print(f"{shown(j.file)}: not graded — the starter as shipped, nothing written in this edition")
     if args.exercise:

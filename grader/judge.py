@@ -38,8 +38,11 @@ import time
 from pathlib import Path
 
 from exercises import wire
+from grader import limits
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"  # grading and its checks
+# One worker judges one notebook: what its kernel may send the judge, over all its checks
+QUOTA = wire.Quota(limits.JUDGE_BYTES, limits.JUDGE_MESSAGES)
 CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", re.M)
 SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals())"
 
@@ -186,7 +189,7 @@ def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell
                       evalue="the notebook did not answer the grader (its kernel never ran the check)")
         return report
     line = JudgeLine(sock, "judge")
-    line.deadline = deadline
+    line.deadline, line.quota = deadline, QUOTA  # what one notebook may send, over all its checks (grader/limits.py)
     printed, verdicts, notebook = io.StringIO(), [], Notebook(line)
     try:
         with contextlib.redirect_stdout(printed):
@@ -226,6 +229,8 @@ async def _run(call: str, notebook: Notebook, deadline: float, verdicts: list) -
 def prepare(language: str, tools_root: Path | None = None) -> None:
     """Import the grader here (in a thread, while the kernel starts), speak the notebook's language, and root the
     tools the checks hand to the learner's functions in `tools_root` (see `root_tools`)."""
+    global QUOTA
+    QUOTA = wire.Quota(limits.JUDGE_BYTES, limits.JUDGE_MESSAGES)  # (a fresh one for this worker's notebook)
     if str(EXERCISES) not in sys.path:
         sys.path.insert(0, str(EXERCISES))
     import grading  # noqa: F401 - imported now, so the first check does not pay for it

@@ -85,6 +85,7 @@ DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any 
 # connection file is mounted read-only.
 IPC = "/ipc"
 IPC_BYTES = 2 ** 20
+SHM_BYTES = 64 * 2 ** 20  # the sandbox's /dev/shm (shared memory, POSIX semaphores); /dev itself is read-only
 # A grader running as root starts bwrap as this user (`kernel_user`), so that the kernel's processes are not root's
 # and RLIMIT_NPROC binds them (65534:65534 where the system has no such user). Before that, its launcher binds what
 # the sandbox mounts under a tmpfs over STAGE, in a mount namespace of its own (`_staged`): STAGE is a folder every
@@ -94,7 +95,7 @@ ROOT_SANDBOX = "bwrap (as root: no process limit)"  # the gradebook's sandbox co
 STAGE = "/sys"
 # bwrap's options that sandbox_argv and ipc_argv write, and how many arguments each takes (`_staged` reads them)
 BWRAP_ARITY = {"--unshare-all": 0, "--die-with-parent": 0, "--new-session": 0, "--cap-drop": 1, "--proc": 1,
-               "--dev": 1, "--size": 1, "--tmpfs": 1, "--symlink": 2, "--ro-bind": 2, "--chdir": 1, "--setenv": 2}
+               "--dev": 1, "--remount-ro": 1, "--size": 1, "--tmpfs": 1, "--symlink": 2, "--ro-bind": 2, "--chdir": 1, "--setenv": 2}
 
 
 def sandbox_available() -> str:
@@ -214,7 +215,7 @@ def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, di
     system = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
     python = [sys.base_prefix, sys.prefix, str(Path(sys.executable).resolve().parent.parent)]
     argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--proc", "/proc", "--dev", "/dev", "--size", str(disk), "--tmpfs", "/tmp"]
+            "--proc", "/proc", *dev_argv(disk), "--size", str(disk), "--tmpfs", "/tmp"]
     binds = {}  # where -> what, read-only; parents first
     for path in dict.fromkeys(system + python):
         if os.path.islink(path) and path.count("/") == 1:  # /bin -> usr/bin on a merged-/usr system
@@ -238,6 +239,12 @@ def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, di
     if view:
         argv += ["--tmpfs", str(ROOT / "workspace" / "scratch")]
     return argv + ["--size", str(disk), "--tmpfs", workdir, "--chdir", workdir, "--setenv", "HOME", "/tmp"]
+
+
+def dev_argv(disk: int = DISK) -> list[str]:
+    """bwrap's /dev: its device nodes, and then read-only (bwrap's /dev is a tmpfs as big as half the machine's memory,
+    which nothing else bounds), with /dev/shm a tmpfs of its own of at most SHM_BYTES (and of `disk`)."""
+    return ["--dev", "/dev", "--size", str(min(SHM_BYTES, disk)), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
 
 
 def ipc_argv(connection_folder: str) -> list[str]:

@@ -32,6 +32,8 @@ import uuid
 from collections import defaultdict
 from pathlib import Path
 
+from .limits import CELL_PARSED, too_long
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 EXERCISES = ROOT / "exercises"
@@ -158,6 +160,10 @@ def scan(cells: list[dict]) -> list[str]:
         if any(MAGIC.match(line) for line in lines):
             found.append(f"{where} runs a shell command or an IPython magic")
         text = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+        if too_long(text):  # its syntax tree would cost the gradebook hundreds of times its size (grader/limits.py)
+            found.append(f"{where} is {len(text)} characters long, more than the grader reads ({CELL_PARSED}): "
+                         "not inspected")
+            continue
         try:
             tree = ast.parse(text)
         except SyntaxError:
@@ -234,25 +240,30 @@ def not_written(origins: dict, written: set[str]) -> list[str]:
 
 
 EXERCISE_FILE = re.compile(r"(0\d_[a-z_]+)\.ipynb$")
-LMS_FOLDER = re.compile(r"^(?P<name>.+?)_\d+_assignsubmission_\w*$")  # Moodle: "Ana Pérez_1234_assignsubmission_file_"
-LMS_FILE = (re.compile(r"^(?P<name>.+?)\s+-\s+.+$"),  # "José Núñez - 01_tiered_policy.ipynb"
-            re.compile(r"^(?:late_)?(?P<name>[a-z][a-z0-9]*)_(?:LATE_)?\d+_\d+_.+$"))  # Canvas: "perezana_123_456_…"
+LMS_FOLDER = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_\w*$")  # Moodle: "Ana Pérez_1234_assignsubmission_file_"
+# An LMS download's file names, Canvas's first: "perezana_123_456_Final - 01.ipynb" is perezana's (Canvas's user id
+# 123), never "perezana_123_456_Final"'s
+LMS_FILE = (re.compile(r"^(?:late_)?(?P<name>[a-z][a-z0-9]*)_(?:LATE_)?(?P<id>\d+)_\d+_.+$"),  # Canvas
+            re.compile(r"^(?P<name>.+?)\s+-\s+.+$"))  # "José Núñez - 01_tiered_policy.ipynb"
 
 
 def learner_of(rel: Path, prefix: str = "") -> str:
     """Who submitted it: the first folder under SUBMISSIONS (a Moodle folder's name, a cloned Classroom
     repository's name less the assignment prefix its siblings share), else the learner named in the file's name
-    (an LMS download: "José Núñez - NAME.ipynb", Canvas's "login_123_456_NAME.ipynb"), else the file's name."""
+    (an LMS download: Canvas's "login_123_456_NAME.ipynb", "José Núñez - NAME.ipynb"), else the file's name. The
+    LMS's id stays with the name ("Ana Pérez (1234)"): two learners of one name are two learners, in the CSV, the
+    feedback and --merge."""
     if len(rel.parts) > 1:
         folder = rel.parts[0]
         moodle = LMS_FOLDER.match(folder)
         if moodle:
-            return moodle["name"]
+            return f"{moodle['name']} ({moodle['id']})"
         return folder[len(prefix):] if prefix and folder.startswith(prefix) and len(folder) > len(prefix) else folder
     for pattern in LMS_FILE:
         found = pattern.match(rel.stem)
         if found:
-            return found["name"].strip()
+            ident = found.groupdict().get("id")
+            return found["name"].strip() + (f" ({ident})" if ident else "")
     return rel.stem
 
 

@@ -52,6 +52,7 @@ if __name__ == "__main__":  # started as a file (`python -I grader/worker.py`): 
 
 from grader.sandbox import (DISK, IPC, MEMORY, PROCESSES, ipc_argv, ipc_outside, kernel_spec,  # noqa: E402
                             sandbox_argv)
+from grader.limits import OutputBudget  # noqa: E402
 from grader.submissions import source_of  # noqa: E402
 
 RESULT_MARK = "GRADEBOOK-RESULT "
@@ -222,7 +223,6 @@ def _worker(args, graded: str) -> dict:
     atexit.register(shutil.rmtree, private, True)
     ready = threading.Thread(target=judging.prepare, args=(args.lang, Path(private, "workspace")), daemon=True)
     ready.start()
-    cap = args.output_cap
     kinds = []
     cells = []
     for c in nb.cells:
@@ -238,15 +238,12 @@ def _worker(args, graded: str) -> dict:
             kinds.append(("seal", c.get("id")))
     nb.cells = cells
 
-    class Capped(NotebookClient):
-        def output(self, outs, msg, display_id, cell_index):
-            size = len(json.dumps(msg.get("content", {}), default=str))
-            used = self._used.get(cell_index, 0)
-            if kinds[cell_index][0] != "seal" and used + size > cap and msg["msg_type"] != "error":
-                self._capped.add(cell_index)
-                return None
-            self._used[cell_index] = used + size
-            return super().output(outs, msg, display_id, cell_index)
+    class Capped(NotebookClient):  # what it keeps of the kernel's messages is bounded (grader/limits.py)
+        def process_message(self, msg, cell, cell_index):
+            kept = self._budget.admit(msg, cell_index, seal=kinds[cell_index][0] == "seal")
+            if kept is None or msg["msg_type"].startswith("comm"):  # counted, never handled: the worker renders no
+                return None  # widget (nbclient's handler raised on a widget without a model module: the row ERROR)
+            return super().process_message(kept, cell, cell_index)
 
     # Only an error's name and message are read here, never its traceback: the kernel prints the shortest one
     # (xmode Minimal) instead of formatting a coloured, annotated traceback for every failed check (~0.1 s each).
@@ -287,12 +284,13 @@ def _worker(args, graded: str) -> dict:
         km = manager(kernel_name=name, transport="ipc", ip=f"{ipc[1]}/kernel",
                      connection_file=str(Path(sockets) / "kernel.json"))
     client = Capped(nb, km=km, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
+                    store_widget_state=False,  # (no notebook is written back: a widget's state is never kept)
                     extra_arguments=["--InteractiveShell.xmode=Minimal",
                                      # the kit being graded first on sys.path, once the kernel has started (not
                                      # PYTHONPATH: Python imports a sitecustomize.py from there at start-up)
                                      f"--IPKernelApp.exec_lines=import sys; sys.path.insert(1, {str(ROOT)!r})"],
                     resources={"metadata": {"path": os.getcwd()}})
-    client._used, client._capped = {}, set()
+    client._budget = OutputBudget(args.output_cap)
     report = {"cells": [], "seals": []}
 
     def kill(*_):
@@ -346,6 +344,7 @@ def _worker(args, graded: str) -> dict:
                 ready.join()
                 outcome = _judged(client, judging, call, cell_id, index, ipc, args.cell_timeout)
                 stopped = outcome.pop("stops", None) or outcome.get("why")
+                outcome["capped"] = client._budget.capped.get(index, "")  # what the kernel printed meanwhile
                 report["cells"].append(outcome)
                 continue
             try:
@@ -372,7 +371,7 @@ def _worker(args, graded: str) -> dict:
                 "id": cell_id, "kind": kind, "status": "error" if error else "ok",
                 "ename": error.get("ename", "") if error else "",
                 "evalue": (error.get("evalue", "") if error else "")[:20000],
-                "text": text[-20000:], "capped": index in client._capped})
+                "text": text[-20000:], "capped": client._budget.capped.get(index, "")})
     return report
 
 

@@ -1,0 +1,230 @@
+"""The grader's own limits (grader/limits.py): what a notebook's kernel sends can make no process outside the
+sandbox keep more than its limits, and a row over one says which. Unit-level and cheap: the worker's output budget
+on the message kinds the kernel can send (errors, display updates, comm and widget messages), the judge's quota on
+its line (exercises/wire.py's Quota), and the gradebook's bound on the cells it parses. The same limits in a real
+sandboxed run: tests/test_gradebook.py's `sandboxed` class (flo)."""
+
+import contextlib
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from exercises import wire
+from grader import limits
+from grader.limits import OutputBudget
+
+
+def message(kind, **content):
+    return {"msg_type": kind, "content": content, "buffers": []}
+
+
+def test_an_error_past_the_cap_keeps_its_name_and_the_start_of_its_message_only():
+    """An error output was never capped: a 1.4 GB error message was kept whole. Past the cell's cap it keeps its
+    name and ERROR_KEPT characters, once per cell, and the cell says which limit."""
+    budget = OutputBudget(per_cell=1000)
+    assert budget.admit(message("stream", name="stdout", text="x" * 900), 3)
+    huge = message("error", ename="ValueError", evalue="e" * 3_000_000, traceback=["t" * 10_000] * 100)
+    kept = budget.admit(huge, 3)
+    assert kept["content"] == {"ename": "ValueError", "evalue": "e" * limits.ERROR_KEPT, "traceback": []}
+    assert budget.admit(huge, 3) is None  # a second one is dropped
+    assert "--output-cap" in budget.capped[3]
+
+
+@pytest.mark.parametrize("kind", ["update_display_data", "comm_msg", "comm_open", "display_data", "clear_output"])
+def test_every_kind_of_output_message_counts_against_the_cell_and_the_notebook(kind):
+    """Display updates and comm (widget) messages went around the cap: 1.2 GB and 2.2 GB kept, a clean PASS. Every
+    message but the kernel's status counts, by bytes and by number, per cell and per notebook."""
+    budget = OutputBudget(per_cell=10 ** 6, per_notebook=3 * 10 ** 6, messages=50)
+    big = message(kind, data={"state": {"v": "w" * 400_000}}, comm_id="c")
+    kept = [budget.admit(big, 1) is not None for _ in range(5)]
+    assert kept == [True, True, False, False, False] and "bytes of output in the cell" in budget.capped[1]
+    for cell in range(2, 10):
+        for _ in range(2):
+            budget.admit(big, cell)
+    assert budget.total <= 3 * 10 ** 6 and "in the notebook" in budget.capped[9]
+    small = [budget.admit(message(kind, data={}, comm_id="c"), 20) for _ in range(60)]
+    assert sum(m is not None for m in small) == 50 and "more than 50 output messages" in budget.capped[20]
+    assert budget.admit(message("status", execution_state="idle"), 20) is not None  # a cell still ends
+
+
+def test_a_seal_cell_has_its_own_cap_outside_the_notebooks_total():
+    budget = OutputBudget(per_cell=100, per_notebook=100)
+    assert budget.admit(message("stream", text="s" * 5000), 0, seal=True) is not None  # the seal prints a few KB
+    assert budget.admit(message("stream", text="s" * limits.SEAL_OUTPUT), 0, seal=True) is None
+    assert budget.total == 0
+
+
+def test_the_worker_never_stores_widget_state():
+    """nbclient keeps every widget's state to write it into the notebook; the worker writes no notebook back."""
+    from pathlib import Path
+
+    source = (Path(limits.__file__).parent / "worker.py").read_text(encoding="utf-8")
+    assert "store_widget_state=False" in source and "self._budget.admit(" in source
+
+
+def lines():
+    a, b = socket.socketpair()
+    return wire.Line(a, "judge"), wire.Line(b, "learner")
+
+
+def test_the_judge_reads_at_most_its_quota_from_one_notebook_over_all_its_checks():
+    """60 approver questions of 20 MB (1.35 GB) reached the judge: each message was under MAX_MESSAGE and nothing
+    counted their sum. The judge's Quota counts bytes and messages over every line of one notebook."""
+    quota = wire.Quota(size=3 * 2 ** 20, messages=10 ** 6)
+    for check in range(3):  # one line per check, one quota
+        judge, learner = lines()
+        judge.quota, judge.deadline = quota, time.monotonic() + 10
+        def send(learner=learner):
+            with contextlib.suppress(wire.LineBroken):
+                for _ in range(2):
+                    learner.send({"op": "return", "value": "q" * 2 ** 20})
+
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        try:
+            got = [judge.recv() for _ in range(2)]
+            assert check < 1 and len(got) == 2
+        except wire.LineBroken as err:
+            assert check >= 1 and "more than 3145728 bytes (the grader's limit)" in str(err)
+        judge.sock.close()
+        sender.join()
+        learner.sock.close()
+    assert quota.left < 0
+
+
+def test_the_judge_counts_messages_too():
+    quota = wire.Quota(size=10 ** 9, messages=5)
+    judge, learner = lines()
+    judge.quota, judge.deadline = quota, time.monotonic() + 10
+    for _ in range(6):
+        learner.send({"op": "return", "value": 1})
+    assert [judge.recv() for _ in range(5)]
+    with pytest.raises(wire.LineBroken, match="more than 5 messages"):
+        judge.recv()
+
+
+def test_a_check_broken_by_the_quota_is_named_in_the_row():
+    from grader.verdict import limits_hit
+
+    cell = {"id": "check-ask", "status": "error", "ename": "NotAnswered",
+            "evalue": "the notebook stopped answering the grader: the notebook sent the grader more than 16777216 "
+                      "bytes (the grader's limit)"}
+    assert limits_hit({"cells": [cell]}) == ["cell 'check-ask' was stopped by the grader's limit on what a notebook "
+                                             "sends its judge (grader/limits.py)"]
+
+
+def test_the_gradebook_parses_no_cell_over_its_bound():
+    """One 8 MB cell took the gradebook's own process to 4 GB in ast.parse, before any grading. A cell over
+    CELL_PARSED characters is not parsed: it is flagged for a person, at once."""
+    from grader.submissions import scan
+
+    cell = {"id": "big", "cell_type": "code", "source": "x = [" + "1, " * (limits.CELL_PARSED // 3 + 10) + "]\n"}
+    started = time.process_time()
+    found = scan([cell, {"id": "ok", "source": "x = 1\n"}])
+    assert time.process_time() - started < 0.5  # (not a timing test: a parse of it takes seconds and 100s of MB)
+    assert found == [f"cell 'big' is {len(cell['source']) - 1} characters long, more than the grader reads "
+                     f"({limits.CELL_PARSED}): not inspected"]
+
+
+def test_every_csv_field_and_summary_line_is_bounded_a_count_and_the_first_few():
+    """20,000 flagged cells made a 2 MB reason (a spreadsheet holds 32,767 characters a cell). A list in a field is
+    its first LISTED items and how many more; any field at most FIELD_CHARS characters; the summary's lines too."""
+    from grader import report
+    from grader.gradebook import Job
+    from grader.verdict import judge
+
+    job = Job(path=None, learner="ana", file="ana/01.ipynb", exercise="01_tiered_policy.ipynb",
+              flags=[f"cell 'c{i}' touches grader internals: gc" for i in range(20_000)],
+              notes=[f"note {i}" for i in range(5_000)])
+    judge(job, {"seals": [], "cells": [{"id": f"check-{i}", "kind": "check", "status": "error", "ename": "X",
+                                        "evalue": "y" * 1000, "text": ""} for i in range(300)]},
+          [f"check-{i}" for i in range(300)])
+    row = {k: report.csv_cell(v) for k, v in job.row().items()}
+    assert all(len(v) <= report.FIELD_CHARS + 40 for v in row.values() if isinstance(v, str)), \
+        {k: len(v) for k, v in row.items() if isinstance(v, str)}
+    assert "… and 19990 more (20000 in all)" in row["reason"] or "characters in all" in row["reason"]
+    assert "… and 290 more (300 in all)" in row["failed_criteria"]
+    lines = report.summary([job]).splitlines()
+    assert max(map(len, lines)) < 3 * report.FIELD_CHARS
+
+
+def test_merge_reads_any_csv_the_gradebook_wrote(tmp_path):
+    """An older gradebook wrote a 2 MB reason; every later --merge then crashed (`field larger than field limit`),
+    losing the late learner's grade. The reader's limit is the file's size."""
+    import csv
+
+    from grader import report
+
+    out = tmp_path / "grades.csv"
+    with out.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=["learner", "file", "exercise", "verdict", "reason"])
+        writer.writeheader()
+        writer.writerow({"learner": "ana", "file": "ana/01.ipynb", "exercise": "01", "verdict": "NOT GRADED",
+                         "reason": "flagged; " * 250_000})
+    columns, rows = report.merged(out, [{"learner": "bo", "file": "bo/01.ipynb", "exercise": "01", "verdict": "PASS"}])
+    assert [r["learner"] for r in rows] == ["ana", "bo"] and "reason" in columns
+
+
+# ---- one learner, one row, one feedback file ---------------------------------------------------------------
+
+def test_two_learners_of_one_name_stay_two_and_canvas_names_come_first(tmp_path):
+    """Moodle's folder names carry a student id: two "Ana Pérez" were one learner (one feedback file lost, and a
+    --merge of one's late file deleted the other's PASS row). A Canvas file "ana_123_456_Final - 01....ipynb" was
+    credited to "ana_123_456_Final"."""
+    from grader import report
+    from grader.gradebook import discover
+
+    for rel in ("Ana Pérez_1111_assignsubmission_file_/01_tiered_policy.ipynb",
+                "Ana Pérez_2222_assignsubmission_file_/01_tiered_policy.ipynb"):
+        (tmp_path / "moodle" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "moodle" / rel).write_text("{}", encoding="utf-8")
+    (tmp_path / "canvas").mkdir()
+    (tmp_path / "canvas" / "ana_123_456_Final - 01_tiered_policy.ipynb").write_text("{}", encoding="utf-8")
+    assert sorted(j.learner for j in discover(tmp_path / "moodle")) == ["Ana Pérez (1111)", "Ana Pérez (2222)"]
+    assert [j.learner for j in discover(tmp_path / "canvas")] == ["ana (123)"]
+    old = tmp_path / "grades.csv"
+    row = {"exercise": "01_tiered_policy.ipynb", "file": "x/01_tiered_policy.ipynb"}
+    report.write_csv(old, ["learner", "file", "exercise", "verdict"], [
+        dict(row, learner="Ana Pérez (1111)", verdict="PASS"), dict(row, learner="Ana Pérez (2222)", verdict="FAIL")])
+    _, rows = report.merged(old, [dict(row, learner="Ana Pérez (2222)", verdict="PASS")])
+    assert sorted((r["learner"], r["verdict"]) for r in rows) == [("Ana Pérez (1111)", "PASS"),
+                                                                   ("Ana Pérez (2222)", "PASS")]
+
+
+def test_names_a_person_cannot_tell_apart_are_shown_apart_and_get_their_own_feedback_file(tmp_path):
+    """"bo" and a Cyrillic "bо" read the same in the CSV; "!!!" and "???" shared one feedback folder; one learner's
+    two files of one exercise shared one feedback file."""
+    from types import SimpleNamespace
+
+    from grader.report import feedback_paths, told_apart
+
+    assert told_apart("bo") == "bo" and told_apart("b\u043e") == "b\u043e [b\\u043e]"
+    assert told_apart("Ana Pérez (1)") == "Ana Pérez (1)" and told_apart("Борис") == "Борис"
+    jobs = [SimpleNamespace(learner=who, file=f"{who}/{name}", exercise="01_tiered_policy.ipynb")
+            for who, name in (("!!!", "a.ipynb"), ("???", "a.ipynb"), ("Ana", "a.ipynb"), ("ana", "a.ipynb"),
+                              ("mia", "a.ipynb"), ("mia", "b.ipynb"), ("bo", "a.ipynb"), ("b\u043e", "a.ipynb"))]
+    paths = feedback_paths(jobs, tmp_path)
+    assert len({p.as_posix().casefold() for p in paths.values()}) == len(jobs), paths
+    assert paths[id(jobs[4])] == tmp_path / "mia" / "01_tiered_policy.md"  # a plain name keeps its plain path
+
+
+def test_the_gradebook_never_writes_through_a_symlink(tmp_path, monkeypatch, capsys):
+    """A learner's repository committed grades/01.csv -> ../grader/judge.py: the gradebook overwrote the runner's
+    judge with its CSV. A link as the CSV, the summary or the feedback folder, or above them below the working
+    folder, is refused before anything is graded."""
+    from grader import gradebook
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "judge.py").write_text("the judge\n")
+    (tmp_path / "grades").mkdir()
+    (tmp_path / "grades" / "01.csv").symlink_to(Path("..", "judge.py"))
+    (tmp_path / "linked").symlink_to(tmp_path / "grades")
+    (tmp_path / "class").mkdir()
+    for argv in (["--out", "grades/01.csv"], ["--out", "linked/02.csv"], ["--out", "ok.csv", "--summary", "grades/01.csv"]):
+        with pytest.raises(SystemExit) as ended:
+            gradebook.main(["class", *argv])
+        assert ended.value.code == 2 and "is a symbolic link" in capsys.readouterr().err
+    assert (tmp_path / "judge.py").read_text() == "the judge\n" and not (tmp_path / "grades" / "02.csv").exists()
