@@ -55,7 +55,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import workers
+from . import cgroups, workers
 from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, merged, shown,  # noqa: F401
                      summary, through_link, told_apart, write_csv)
 from .report import md as md_text
@@ -338,6 +338,7 @@ def main(argv=None) -> int:
             f.result()
     finally:
         shutil.rmtree(tmp_root, ignore_errors=True)
+        cgroups.sweep(f"kit-{tmp_root.name}-")  # the sandboxes' cgroups their workers left (grader/cgroups.py)
     if tty:
         print(file=sys.stderr)
     problems = []

@@ -267,19 +267,23 @@ def ipc_outside(info_file: Path, timeout: float = 60) -> str:
 
 
 def kernel_spec(spec_dir: Path, argv: list[str], *, memory: int = MEMORY, processes: int = PROCESSES,
-                disk: int = DISK, info: Path | None = None, user: tuple[int, int] | None = None) -> list[str]:
+                disk: int = DISK, info: Path | None = None, user: tuple[int, int] | None = None,
+                groups: list[str] = ()) -> list[str]:
     """Write the launch spec (bwrap's arguments, the limits, where bwrap writes its info, the user bwrap starts as
     when not this process's: `kernel_user`) into `spec_dir`, a folder no sandbox shows; -> the kernel's command for
     jupyter_client's kernel.json."""
     spec = spec_dir / "launch.json"
     spec.write_text(json.dumps({"bwrap": argv, "limits": {"memory": memory, "processes": processes, "disk": disk},
-                                "info": str(info) if info else None, "user": list(user) if user else None}))
+                                "info": str(info) if info else None, "user": list(user) if user else None,
+                                "cgroups": list(groups)}))
     return [sys.executable, "-I", "-S", str(Path(__file__).resolve()), "--launch", str(spec), "{connection_file}"]
 
 
 def launch(spec_file: str, connection_file: str, *extra: str) -> None:
     """The kernel's command (jupyter_client's kernel.json): become the sandboxed ipykernel of `spec_file`."""
     spec = json.loads(Path(spec_file).read_text())
+    for folder in spec.get("cgroups") or ():  # the sandbox's own cgroups (grader/cgroups.py, `enter`): bwrap and
+        Path(folder, "cgroup.procs").write_text(str(os.getpid()))  # all it starts are in them
     if spec.get("user"):  # the kernel, started as that user, reads its connection file (jupyter_client writes it for
         os.chown(connection_file, *spec["user"])  # this process's user only), and enters its folder: nothing more
         os.chmod(os.path.dirname(os.path.abspath(connection_file)), 0o711)

@@ -50,12 +50,14 @@ EXERCISES = ROOT / "exercises"
 if __name__ == "__main__":  # started as a file (`python -I grader/worker.py`): the kit's root on no path yet
     sys.path.insert(0, str(ROOT))
 
-from grader.sandbox import (DISK, IPC, MEMORY, PROCESSES, ipc_argv, ipc_outside, kernel_spec,  # noqa: E402
-                            sandbox_argv)
+from grader import cgroups  # noqa: E402
+from grader.sandbox import (DISK, IPC, IPC_BYTES, MEMORY, PROCESSES, SHM_BYTES, ipc_argv, ipc_outside,  # noqa: E402
+                            kernel_spec, sandbox_argv)
 from grader.limits import OutputBudget  # noqa: E402
 from grader.submissions import source_of  # noqa: E402
 
 RESULT_MARK = "GRADEBOOK-RESULT "
+GROUPS: list[str] = []  # this worker's kernel's cgroup folders (grader/cgroups.py), where one could be made
 
 
 def kernel_env() -> dict:
@@ -189,6 +191,8 @@ def how_it_ended(km, sandbox: str) -> str:
         name = signal.Signals(number).name
     except ValueError:
         name = f"signal {number}"
+    if name == "SIGKILL" and cgroups.oom_killed(GROUPS):
+        return " (killed by SIGKILL: its cgroup's memory limit, --memory and the sandbox's files together)"
     return f" (killed by {name}{': the disk limit (--disk: one file)' if name == 'SIGXFSZ' else ''})"
 
 
@@ -267,8 +271,14 @@ def _worker(args, graded: str) -> dict:
             bwrap = sandbox_argv(Path.cwd(), args.hide, Path(args.view) if args.view else None,
                                  disk=args.disk * mb) + ipc_argv(sockets)
             user = tuple(int(n) for n in args.user.split(":")) if args.user else None
+            # the OS's own accounting, where a cgroup can be made (grader/cgroups.py): the kernel's memory and its
+            # tmpfs files (their inodes' kernel memory too) together, and its processes
+            # (named for this run's folder: the gradebook sweeps what is left of them, grader/cgroups.py's sweep)
+            GROUPS[:] = cgroups.make(f"kit-{Path.cwd().parent.name}-{uuid.uuid4().hex[:8]}", processes=args.processes,
+                                     memory=args.memory * mb + 2 * args.disk * mb + SHM_BYTES + IPC_BYTES)[0]
+            atexit.register(cgroups.remove, list(GROUPS), 0.5)
             argv = kernel_spec(spec, bwrap, memory=args.memory * mb, processes=args.processes, disk=args.disk * mb,
-                               info=info, user=user)
+                               info=info, user=user, groups=GROUPS)
             # interrupts go as messages: a signal would reach bwrap, which does not pass it on to the kernel
             (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed",
                                                           "language": "python", "interrupt_mode": "message"}))
@@ -312,6 +322,7 @@ def _worker(args, graded: str) -> dict:
             for folder in (sockets, private):  # (os._exit skips atexit)
                 if folder:
                     shutil.rmtree(folder, ignore_errors=True)
+            cgroups.remove(GROUPS, wait=0.5)
         finally:
             os._exit(3)
 

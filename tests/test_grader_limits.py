@@ -228,3 +228,47 @@ def test_the_gradebook_never_writes_through_a_symlink(tmp_path, monkeypatch, cap
             gradebook.main(["class", *argv])
         assert ended.value.code == 2 and "is a symbolic link" in capsys.readouterr().err
     assert (tmp_path / "judge.py").read_text() == "the judge\n" and not (tmp_path / "grades" / "02.csv").exists()
+
+
+# ---- the OS's accounting: a cgroup per sandbox ------------------------------------------------------------------
+
+FILES = """
+n = 0
+try:
+    while n < 2_000_000:
+        open(f"/tmp/f{n}", "w").close()
+        n += 1
+except OSError as err:
+    print("stopped", n, err)
+print("made", n)
+"""
+
+
+def test_a_sandboxs_cgroup_bounds_the_kernel_memory_of_empty_files(tmp_path):
+    """Empty files in a sandbox's tmpfs cost no bytes of its --disk, but each costs the host's kernel ~1 KB it cannot
+    reclaim (a tmpfs takes ~3 million). In a cgroup of its own, as the worker makes one for each kernel where the OS
+    lets it (grader/cgroups.py), they count against its memory: the OS stops them at the limit. Where no cgroup can
+    be made (not root; cgroup v2 without the memory controller delegated), the test says so and skips."""
+    import shutil
+    import subprocess
+    import sys
+    import uuid
+
+    from grader import cgroups
+
+    if not shutil.which("bwrap"):
+        pytest.skip("bwrap is not installed")
+    made, why = cgroups.make(f"kit-test-{uuid.uuid4().hex[:8]}", memory=48 * 2 ** 20, processes=64)
+    if not made:
+        pytest.skip(why)
+    try:
+        enter = "import os, sys\nfor f in sys.argv[1:]:\n    open(os.path.join(f, 'cgroup.procs'), 'w').write(str(os.getpid()))\n"
+        bwrap = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--dev", "/dev",
+                 "--size", str(2 ** 30), "--tmpfs", "/tmp", sys.executable, "-I", "-c", FILES]
+        run = subprocess.run([sys.executable, "-I", "-c", enter + "os.execvp(%r, %r)" % (bwrap[0], bwrap), *made],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode != 0 and "made 2000000" not in run.stdout, (run.returncode, run.stdout, run.stderr)
+        assert cgroups.oom_killed(made)
+    finally:
+        cgroups.remove(made, wait=10)
+    assert not any(Path(f).exists() for f in made)
