@@ -303,7 +303,9 @@ def main(argv=None) -> int:
                                   args.feedback.resolve() if args.feedback else None, tmp_root) if p]
     todo = [j for j in jobs if j.graded is not None]
     # sandboxed, each kernel sees the kit as a learner has it (grader/sandbox.py): no solutions, no .git
-    args.view = str(learner_view(tmp_root / "view")) if args.sandbox == "bwrap" and todo else None
+    # (the kit's list, as export_template ships it: not a class folder or a teacher's file put inside the kit)
+    kit_list = [p.relative_to(ROOT).as_posix() for p in kit_before]
+    args.view = str(learner_view(tmp_root / "view", kit_list)) if args.sandbox == "bwrap" and todo else None
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
     left_out = []

@@ -160,14 +160,19 @@ def _probe(user: tuple[int, int]) -> None:
                     "user": list(user)}, [sys.executable, "-I", "-S", "-c", check])
 
 
-def learner_view(dest: Path) -> Path:
-    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY, read
-    from the disk (not from git: a module being written is a module the kernel imports), with each kept module's
-    bytecode (its __pycache__ entry) so kernels do not compile the kit again. Links are not copied. -> dest."""
+def learner_view(dest: Path, files: list[str] | None = None) -> Path:
+    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY of
+    `files`, the kit's list (relative paths: git's tracked files, as grader/export_template.py ships them; not what
+    else is on the disk: a class folder, a teacher's solved copy or an old CSV put inside the kit), their content read
+    from the disk (a module being written is a module the kernel imports), with each kept module's bytecode (its
+    __pycache__ entry) so kernels do not compile the kit again. Without `files`, every file on the disk under
+    LEARNER_FILES. Links are not copied. -> dest."""
     def kept(rel: str) -> bool:
         return rel.startswith(LEARNER_FILES) and not rel.startswith(TEACHER_ONLY)
 
     dest.mkdir(parents=True)
+    if files is not None:
+        return _listed_view(dest, [f for f in files if kept(f)])
     for top in LEARNER_FILES:
         source = ROOT / top
         if source.is_file() and not source.is_symlink() and kept(top):
@@ -195,6 +200,24 @@ def learner_view(dest: Path) -> Path:
                 target = dest / path.relative_to(ROOT)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, target)  # (with its time: the bytecode's check compares it)
+    (dest / "workspace" / "scratch").mkdir(parents=True, exist_ok=True)
+    return dest
+
+
+def _listed_view(dest: Path, files: list[str]) -> Path:
+    """learner_view of the kit's list `files` (already filtered): each regular file, and each module's bytecode."""
+    for rel in files:
+        path = ROOT / rel
+        if path.is_symlink() or not path.is_file() or any(part in SKIPPED for part in Path(rel).parts):
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)  # (with its time: the bytecode's check compares it)
+        if rel.endswith(".py"):
+            for pyc in (path.parent / "__pycache__").glob(f"{path.stem}.*.pyc"):
+                if pyc.is_file() and not pyc.is_symlink():
+                    (target.parent / "__pycache__").mkdir(exist_ok=True)
+                    shutil.copy2(pyc, target.parent / "__pycache__" / pyc.name)
     (dest / "workspace" / "scratch").mkdir(parents=True, exist_ok=True)
     return dest
 

@@ -272,3 +272,38 @@ def test_a_sandboxs_cgroup_bounds_the_kernel_memory_of_empty_files(tmp_path):
     finally:
         cgroups.remove(made, wait=10)
     assert not any(Path(f).exists() for f in made)
+
+
+# ---- the view is the kit's list, not the disk ------------------------------------------------------------------
+
+def test_the_view_is_the_kits_list_not_what_else_is_on_the_disk(tmp_path):
+    """A class folder placed under exercises/ was in every kernel's view (a classmate's cells ran and got PASS), and
+    so were a teacher's untracked solved copy and an old CSV under notebooks/. The view is built from the kit's list
+    (git's tracked files, what export_template ships), whatever else is on the disk."""
+    import shutil
+    import uuid
+
+    from grader import gradebook
+    from grader.sandbox import ROOT, learner_view
+
+    tag = uuid.uuid4().hex[:8]
+    planted = [ROOT / "exercises" / f"class-{tag}" / "ana" / "01_tiered_policy.ipynb",
+               ROOT / "exercises" / f"01_tiered_policy-Copy{tag}.ipynb", ROOT / "notebooks" / f"grades-{tag}.csv"]
+    try:
+        for path in planted:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("{}", encoding="utf-8")
+        kit = [p.relative_to(ROOT).as_posix() for p in gradebook.kit_files()]
+        if any(p.name == planted[1].name for p in map(Path, kit)):
+            pytest.skip("not a git checkout: the kit's list is the disk (docs/teaching.md)")
+        view = learner_view(tmp_path / "view", kit)
+        seen = {p.relative_to(view).as_posix() for p in view.rglob("*") if p.is_file()}
+        assert not [p for p in planted if p.relative_to(ROOT).as_posix() in seen]
+        assert {"exercises/grading.py", "harness_lib/loop.py", "exercises/01_tiered_policy.ipynb"} <= seen
+        assert not [p for p in seen if "solutions/" in p or p.startswith(("tests/test", "grader/"))]
+        assert any(p.startswith("harness_lib/__pycache__/") for p in seen) or not list(
+            (ROOT / "harness_lib" / "__pycache__").glob("*.pyc"))  # (bytecode kept: kernels do not compile again)
+    finally:
+        shutil.rmtree(ROOT / "exercises" / f"class-{tag}", ignore_errors=True)
+        for path in planted[1:]:
+            path.unlink(missing_ok=True)
