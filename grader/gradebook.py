@@ -55,13 +55,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cgroups, workers
+from . import cgroups, similarity, workers
 from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, merged, shown,  # noqa: F401
                      summary, through_link, told_apart, write_csv)
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
-from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
-                          prepare, shared_prefix, walk, workflow_notes)
+from .learners import learner_folders, learner_of, shared_prefix, workflow_notes
+from .submissions import LINK_CAUSE, TMP_PREFIX, _conftest_module, lesson_cells, prepare, walk
 from .verdict import check_column, judge
 from .worker import RESULT_MARK
 
@@ -101,6 +101,7 @@ class Job:
     untouched: bool = False  # the starter as shipped: nothing written yet
     written: set = field(default_factory=set)  # the functions the exercise asks the learner to write
     cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
+    shape: str = ""  # the shape of what the learner wrote (grader/similarity.py), to find answers alike
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT STARTED, NOT GRADED and
@@ -189,6 +190,21 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job
         return job
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def note_alike(jobs: list[Job]) -> None:
+    """For a person: learners of one exercise whose answers have the same shape, or almost (grader/similarity.py),
+    a note on each of their rows naming the others. Never a verdict."""
+    by_exercise = defaultdict(dict)
+    for j in jobs:
+        if j.exercise and j.shape:
+            by_exercise[j.exercise].setdefault(j.learner, j.shape)
+    for exercise, answers in by_exercise.items():
+        for learners, how in similarity.alike(answers):
+            for j in jobs:
+                if j.exercise == exercise and j.learner in learners:
+                    others = few([w for w in learners if w != j.learner], ", ")
+                    j.notes.append(f"{how} answer as {others}, once names, comments and spacing are set aside")
 
 
 def discover(folder: Path, exercise: str | None = None) -> list[Job]:
@@ -298,6 +314,7 @@ def main(argv=None) -> int:
         except Exception as err:  # noqa: BLE001
             job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
             job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"
+    note_alike(jobs)
     tmp_root = EXERCISES / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
     args.hide = [str(p) for p in (folder if folder.is_dir() else folder.parent, args.out.resolve().parent,
                                   args.feedback.resolve() if args.feedback else None, tmp_root) if p]

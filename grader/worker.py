@@ -394,12 +394,13 @@ def _judged(client, judging, call: str, cell_id: str, index: int, ipc: list, cel
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     listener, address = judging.listen(*ipc)
+    token = uuid.uuid4().hex  # the secret serve() sends first (grader/judge.py's SERVE)
     deadline = time.monotonic() + cell_timeout
     cell_ended, verdict = threading.Event(), {}
 
     def hear():
         try:
-            verdict.update(judging.hear(listener, call, cell_id, deadline, cell_ended))
+            verdict.update(judging.hear(listener, call, cell_id, deadline, cell_ended, token))
         except BaseException as err:  # noqa: BLE001 - a judge that fails is a check that fails, never a pass
             verdict.update(id=cell_id, kind="check", status="error", ename=type(err).__name__,
                            evalue=f"the grader failed: {err}", text="", capped=False)
@@ -409,7 +410,8 @@ def _judged(client, judging, call: str, cell_id: str, index: int, ipc: list, cel
     stopped = None
     client.timeout = cell_timeout + 10  # the judge's deadline comes first; then the kernel has 10 s to finish
     try:
-        client.execute_cell(nbformat.v4.new_code_cell(judging.SERVE.format(address=address)), index)
+        client.execute_cell(nbformat.v4.new_code_cell(judging.SERVE.format(address=address, token=token)), index,
+                            store_history=False)  # (its token is never in the kernel's In / _ih)
     except CellTimeoutError:
         stopped = ("timeout", f"cell '{cell_id}' still running after {cell_timeout:g} s: stopped there")
     except DeadKernelError:

@@ -1228,9 +1228,12 @@ IMPOSTOR = '''\
 import json as _j, socket as _k, struct as _t, sys as _y, types as _m
 
 
-async def _serve(address, ns):  # the kernel's side of the judge's line, answered by a forger
+async def _serve(address, ns, token=None):  # the kernel's side of the judge's line, answered by a forger
     _c = _k.socket(_k.AF_UNIX)
     _c.connect(address)
+    if token is not None:  # (the check's secret: serve() is given it, so a serve() put in its place is too)
+        _h = _j.dumps({"op": "hello", "token": token}).encode()
+        _c.sendall(_t.pack(">I", len(_h)) + _h)
     while True:
         _n = _t.unpack(">I", _c.recv(4))[0]
         _d = b""

@@ -307,3 +307,109 @@ def test_the_view_is_the_kits_list_not_what_else_is_on_the_disk(tmp_path):
         shutil.rmtree(ROOT / "exercises" / f"class-{tag}", ignore_errors=True)
         for path in planted[1:]:
             path.unlink(missing_ok=True)
+
+
+# ---- evidence from what the kernel cannot forge ---------------------------------------------------------------
+
+LIBRARY_COPY = """\
+import types, harness_lib.loop as _lib
+_f = _lib.run_tool_uses
+run_tool_uses = types.FunctionType(_f.__code__.replace(co_filename="/tmp/ipykernel_1/123.py"), _f.__globals__)
+"""
+
+
+@pytest.mark.parametrize("cells, expected", [
+    (["def run_tool_uses(content):\n    return []\n"], []),
+    (["from harness_lib.loop import run_tool_uses\n"],
+     ["run_tool_uses is bound in cell 'c0' by an assignment or an import, not only by its def"]),
+    ([LIBRARY_COPY], ["run_tool_uses is bound in cell 'c0' by an assignment or an import, not only by its def"]),
+    (["def run_tool_uses(content):\n    return []\n", "import harness_lib.loop as l\nrun_tool_uses = l.run_tool_uses\n"],
+     ["run_tool_uses is bound in cell 'c1' by an assignment or an import, not only by its def"]),
+    (["x = 1\n"], ["run_tool_uses is not defined by a def in any of the notebook's cells"]),
+])
+def test_whether_a_function_was_written_in_a_cell_is_decided_from_the_notebooks_file(cells, expected):
+    """A code object copied with co_filename set to a cell's file, a patched exercises.defendant.origin, a __func__
+    planted on a copy: each made the kernel say "written in a cell" (exercise 4, PASS 10, no note). The gradebook
+    now reads that from the cells' source itself, which no kernel answers."""
+    from grader.submissions import not_defined
+
+    assert not_defined([{"id": f"c{i}", "source": s} for i, s in enumerate(cells)], {"run_tool_uses"}) == expected
+
+
+def test_the_judge_answers_only_the_connection_that_brings_its_secret(tmp_path):
+    """A thread of the notebook's connected to each /ipc/judge-* socket before serve() did, and answered the judge
+    itself. The judge now takes the first connection whose first message is this check's token (serve() sends it;
+    the serve cell is kept out of the kernel's history); the others are closed."""
+    from grader import judge
+
+    listener, address = judge.listen(str(tmp_path))
+    rogue, silent, genuine = (socket.socket(socket.AF_UNIX) for _ in range(3))
+    for sock in (rogue, silent, genuine):
+        sock.connect(address)
+    wire.Line(rogue, "learner").send({"op": "return", "value": "I am serve()"})
+    silent.close()
+    wire.Line(genuine, "learner").send({"op": "hello", "token": "s3cret"})
+    got = judge._accept(listener, time.monotonic() + 10, threading.Event(), "s3cret")
+    try:
+        line = wire.Line(got, "judge")
+        line.send({"op": "bye"})
+        assert wire.Line(genuine, "learner").recv() == {"op": "bye"}
+        rogue.settimeout(2)
+        assert rogue.recv(10) == b""  # closed by the judge
+    finally:
+        for sock in (got, rogue, genuine, listener):
+            sock.close()
+
+
+def test_the_scan_flags_reading_the_running_cells_text():
+    from grader.submissions import scan
+
+    found = scan([{"id": "t", "source": "import sys\nframes = sys._current_frames()\nh = get_ipython().history_manager\n"}])
+    assert found and "_current_frames" in found[0] and "history_manager" in found[0]
+
+
+def test_a_lesson_cell_pasted_with_its_names_comments_and_spacing_changed_is_noticed():
+    """Lesson 05's gate cell pasted with one comment word changed was not noticed (only exact pastes were). Its
+    shape (grader/similarity.py: no comments, names renamed by order) is."""
+    import json
+    import re
+
+    from grader.sandbox import ROOT
+    from grader.submissions import borrowed, lesson_cells
+
+    gate = next(c for c in json.loads((ROOT / "notebooks" / "05_human_in_the_loop.ipynb").read_text())["cells"]
+                if c.get("id") == "gate")
+    source = "".join(gate["source"])
+    changed = re.sub(r"\bresults\b", "my_results", source).replace("#", "# mine:").replace("    ", "  ")
+    assert changed != source
+    found = borrowed([{"id": "mine", "source": changed}], lesson_cells())
+    assert found == ["cell 'mine' is lesson 05_human_in_the_loop.ipynb, cell 'gate', with its names, comments or "
+                     "spacing changed at most"], found
+
+
+def test_answers_alike_between_learners_are_listed_for_a_person():
+    """A classmate's answer copied in was never noticed. Learners of one exercise whose answers have one shape, or
+    almost, get a note naming each other (never a verdict); answers written apart do not."""
+    import json
+
+    from grader.gradebook import Job, note_alike
+    from grader.sandbox import ROOT
+    from grader.similarity import answer_shape
+
+    starter = json.loads((ROOT / "exercises" / "01_tiered_policy.ipynb").read_text())
+    solution = json.loads((ROOT / "exercises" / "solutions" / "01_tiered_policy.ipynb").read_text())
+    mine = [c for c in solution["cells"] if c.get("id") in ("policy", "run-tool-uses")]
+    renamed = [dict(c, source="".join(c["source"]).replace("results", "answers").replace("#", "# copied")) for c in mine]
+    own = [dict(mine[0]), {"id": "run-tool-uses", "source": "def run_tool_uses(content, tools=None, approve=None):\n"
+                                                         "    out = []\n    for b in content:\n        out.append(b)\n"
+                                                         "    return out\n"}]
+    jobs = [Job(path=None, learner=who, file=f"{who}/x.ipynb", exercise="01_tiered_policy.ipynb",
+                shape=answer_shape(cells, starter)) for who, cells in (("ana", mine), ("bo", renamed), ("cy", own))]
+    note_alike(jobs)
+    assert [len(j.notes) for j in jobs] == [1, 1, 0], [j.notes for j in jobs]
+    assert jobs[0].notes[0].endswith("same answer as bo, once names, comments and spacing are set aside")
+    assert jobs[1].notes[0].endswith("same answer as ana, once names, comments and spacing are set aside")
+    jobs[1].shape = answer_shape([dict(c, source="".join(c["source"]).replace("#", "# copied")) for c in mine], starter)
+    jobs[0].notes, jobs[1].notes = [], []
+    note_alike(jobs)  # only comments changed: the same shape
+    assert jobs[0].notes == ["the same answer as bo, once names, comments and spacing are set aside"]
