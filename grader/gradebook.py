@@ -26,6 +26,11 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: grader/submissions.py; 4-6: grad
    (their syntax tree) for code that reaches for grader internals (grading, sys.modules, builtins, __code__,
    get_ipython, os.environ, the offline API, writing to the kit's files, ...): NOT GRADED, "flagged for review",
    for a person to look at.
+What a notebook sends is bounded in every process outside the sandbox (grader/limits.py: the worker's output
+messages, the judge's line, the cells this process parses), and each kernel gets a cgroup of its own where the OS
+lets one be made (grader/cgroups.py); a row over a limit says which. Beside a verdict, notes for a person decided
+from the notebook's file: functions the exercise asks for that no cell defines, a lesson's cell or library function
+pasted with its names changed, learners whose answers are alike (grader/similarity.py).
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the mistakes most often made).
 A submission that trips the grader costs its own row; what a submission named reaches the CSV, the summary and
@@ -33,7 +38,8 @@ the feedback inert (grader/report.py). --merge replaces only the (learner, exerc
 
 Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (grader/sandbox.py: no network,
 its own processes, the kit as a learner has it read-only (no solutions, no .git), the class and the CSV out of
-sight, limits on memory, processes and disk); where bwrap cannot run, the rows say
+sight, limits on memory, processes and disk; its view is the kit's list, git's tracked files); where bwrap cannot
+run, the rows say
 UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the judge does
 NOT do: tell a right answer the learner wrote from one computed some other way (the library's own function, a
 lesson's cell: flagged for a person), or protect the worker from a kernel outside the sandbox.

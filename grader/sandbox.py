@@ -17,7 +17,9 @@ the worker reaches it: through the `root` link procfs keeps for the sandbox's fi
 with its arguments passed through a pipe (`--args FD`) and an environment of ENV_KEPT only: the sandbox's pid 1 is
 bwrap itself, and its command line (/proc/1/cmdline) and environment are all a notebook can read of how it was
 made. Limits from the OS (`prlimit` on the kernel): its address space (`memory`), processes (`processes`) and the
-size of any file it writes; its folder and /tmp are tmpfs of `disk` bytes each.
+size of any file it writes; its folder and /tmp are tmpfs of `disk` bytes each, /dev is read-only with /dev/shm a
+tmpfs of at most SHM_BYTES (`dev_argv`), and where the worker could make one, the launcher enters the sandbox's own
+cgroup first (grader/cgroups.py: all its memory, tmpfs files and inodes counted together).
 
 `processes` is RLIMIT_NPROC. Since Linux 5.14 it counts the processes (and threads) of one user in one user
 namespace, and every sandbox has a user namespace of its own: the limit is each notebook's own, however many kernels

@@ -4,8 +4,8 @@
 binds or reads renamed by its order of appearance (v0, v1, ...); attributes and constants stay (they are what the
 code does: `.messages.create`, "tool_result"). Two pieces of code of the same shape differ only in what a person
 changes to hide a copy.
-- `index()`: the shape of every lesson cell of some length (both editions) and every function of harness_lib of
-  some length, for `pasted`: a learner's cell shaped as a lesson's cell, or a function shaped as the library's;
+- `index()`: the shape of every lesson cell of some length that defines a function (both editions) and every
+  function of harness_lib of some length, for `pasted`: a learner's cell shaped as a lesson's cell, or a function shaped as the library's;
 - `alike(answers)`: learners of one exercise whose answers (the cells they wrote, less what the starter already
   had) have one shape, or shapes almost the same (difflib's ratio of the two dumps, at least NEAR), for the
   class's summary and each row.
@@ -20,6 +20,7 @@ import ast
 import difflib
 import hashlib
 import json
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,16 +75,12 @@ class _Renamed(ast.NodeTransformer):
         return None if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) else node
 
 
-def shape(code: str | ast.AST) -> str | None:
+def shape(code: str) -> str | None:
     """The dump of code's renamed tree (see the module's docstring); None when it does not parse."""
     try:
-        tree = ast.parse(code) if isinstance(code, str) else ast.Module(body=[code], type_ignores=[])
+        tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    if isinstance(code, ast.AST):
-        import copy
-
-        tree = copy.deepcopy(tree)
     try:
         return ast.dump(_Renamed().visit(tree), annotate_fields=False)
     except RecursionError:
@@ -99,9 +96,16 @@ def _source(cell: dict) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
-def _functions(tree: ast.AST):
-    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and (getattr(n, "end_lineno", n.lineno) - n.lineno + 1) >= LINES]
+def _functions(code: str) -> list[tuple[str, str]]:
+    """(name, source) of each function of some length in `code` (which parses)."""
+    found, lines = [], code.splitlines()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 >= LINES:
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            text = textwrap.dedent("\n".join(lines[first - 1:node.end_lineno]))
+            if len(text) >= SMALL // 3:  # (shorter source has a shape shorter than SMALL)
+                found.append((node.name, text))
+    return found
 
 
 def index() -> dict[str, str]:
@@ -114,20 +118,22 @@ def index() -> dict[str, str]:
             continue
         for cell in cells:
             code = _source(cell)
-            if cell.get("cell_type") == "code" and len(code.strip().splitlines()) >= LINES:
+            # (a cell that defines a function: what an exercise asks a learner to write)
+            if (cell.get("cell_type") == "code" and "def " in code and len(code.strip().splitlines()) >= LINES
+                    and len(code) >= SMALL // 3):
                 got = shape("\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in code.splitlines()))
                 if got and len(got) >= SMALL:
                     found.setdefault(digest(got), f"lesson {path.name}, cell '{cell.get('id')}'")
     for path in sorted((ROOT / "harness_lib").glob("**/*.py")):
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            functions = _functions(path.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, ValueError):
             continue
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        for fn in _functions(tree):
-            got = shape(fn)
+        for name, text in functions:
+            got = shape(text)
             if got and len(got) >= SMALL:
-                found.setdefault(digest(got), f"{module}.{fn.name}")
+                found.setdefault(digest(got), f"{module}.{name}")
     return found
 
 
@@ -143,10 +149,10 @@ def pasted(cells: list[dict], known: dict[str, str]) -> list[str]:
         if where:
             notes.append(f"cell '{cell.get('id')}' is {where}, with its names, comments or spacing changed at most")
             continue
-        for fn in _functions(ast.parse(code)):
-            where = known.get(digest(shape(fn) or ""))
+        for name, text in _functions(code):
+            where = known.get(digest(shape(text) or ""))
             if where:
-                notes.append(f"the function {fn.name} in cell '{cell.get('id')}' is {where}, with its names, comments "
+                notes.append(f"the function {name} in cell '{cell.get('id')}' is {where}, with its names, comments "
                              "or spacing changed at most")
     return notes
 
