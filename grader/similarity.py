@@ -108,22 +108,32 @@ def _functions(code: str) -> list[tuple[str, str]]:
     return found
 
 
-def index() -> dict[str, str]:
-    """shape digest -> what it is: "lesson 05_approval_gate.ipynb, cell 'gate'", "harness_lib.loop.run_tool_uses"."""
-    found = {}
+def python_only(code: str) -> str:
+    """`code` with its shell and magic lines (`!ls`, `%time`) blanked: what Python parses."""
+    return "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in code.splitlines())
+
+
+def lesson_code():
+    """(the notebook's name, the cell, its source) of every code cell of the lessons, both editions."""
     for path in sorted((ROOT / "notebooks").glob("**/*.ipynb")):
         try:
             cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         except (OSError, ValueError, KeyError):
             continue
         for cell in cells:
-            code = _source(cell)
-            # (a cell that defines a function: what an exercise asks a learner to write)
-            if (cell.get("cell_type") == "code" and "def " in code and len(code.strip().splitlines()) >= LINES
-                    and len(code) >= SMALL // 3):
-                got = shape("\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in code.splitlines()))
-                if got and len(got) >= SMALL:
-                    found.setdefault(digest(got), f"lesson {path.name}, cell '{cell.get('id')}'")
+            if isinstance(cell, dict) and cell.get("cell_type") == "code":
+                yield path.name, cell, _source(cell)
+
+
+def index() -> dict[str, str]:
+    """shape digest -> what it is: "lesson 05_approval_gate.ipynb, cell 'gate'", "harness_lib.loop.run_tool_uses"."""
+    found = {}
+    for name, cell, code in lesson_code():
+        # (a cell that defines a function: what an exercise asks a learner to write)
+        if "def " in code and len(code.strip().splitlines()) >= LINES and len(code) >= SMALL // 3:
+            got = shape(python_only(code))
+            if got and len(got) >= SMALL:
+                found.setdefault(digest(got), f"lesson {name}, cell '{cell.get('id')}'")
     for path in sorted((ROOT / "harness_lib").glob("**/*.py")):
         try:
             functions = _functions(path.read_text(encoding="utf-8"))
@@ -141,7 +151,7 @@ def pasted(cells: list[dict], known: dict[str, str]) -> list[str]:
     """A learner cell shaped as a lesson's cell, or a function in it shaped as the library's: one note each."""
     notes = []
     for cell in cells:
-        code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in _source(cell).splitlines())
+        code = python_only(_source(cell))
         whole = shape(code) if len(code) <= 200_000 else None  # (grader/limits.py's CELL_PARSED)
         if whole is None:
             continue
@@ -162,7 +172,7 @@ def answer_shape(cells: list[dict], starter: dict) -> str:
     given = {c.get("id"): shape(_source(c)) for c in starter.get("cells", []) if c.get("cell_type") == "code"}
     parts = []
     for cell in cells:
-        code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in _source(cell).splitlines())
+        code = python_only(_source(cell))
         got = shape(code) if len(code) <= 200_000 else None
         if got and got != given.get(cell.get("id")):
             parts.append(got)

@@ -195,16 +195,8 @@ def scan(cells: list[dict]) -> list[str]:
 def lesson_cells() -> dict[str, str]:
     """The code of every lesson cell of some length (both editions), whitespace folded (-> ""), and the shape of
     each lesson cell and library function (grader/similarity.py: its digest -> what it is)."""
-    found = {}
-    for path in sorted((ROOT / "notebooks").glob("**/*.ipynb")):
-        try:
-            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        except (OSError, ValueError, KeyError):
-            continue
-        for cell in cells:
-            code = " ".join(source_of(cell).split())
-            if cell.get("cell_type") == "code" and len(source_of(cell).strip().splitlines()) >= 5:
-                found[code] = ""
+    found = {" ".join(code.split()): "" for _, _, code in similarity.lesson_code()
+             if len(code.strip().splitlines()) >= 5}
     return {**found, **similarity.index()}
 
 
@@ -238,7 +230,7 @@ def not_defined(cells: list[dict], written: set[str]) -> list[str]:
         if too_long(text):
             continue  # (flagged already: not parsed)
         try:
-            tree = ast.parse("\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in text.splitlines()))
+            tree = ast.parse(similarity.python_only(text))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in ast.walk(tree):
