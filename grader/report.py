@@ -124,14 +124,13 @@ def through_link(*paths) -> str:
     """"" when none of `paths` (the CSV, the summary, the feedback folder) is, or is under, a symbolic link below the
     working folder (where a learner's repository could have committed one: `grades/01.csv -> ../grader/judge.py`
     overwrote the runner's judge with a CSV); else which one, in one line."""
-    here = Path.cwd().resolve()
+    here = Path.cwd()
     for path in filter(None, paths):
         path = Path(os.path.abspath(path))
-        for where in [path, *path.parents]:
+        below = [p for p in path.parents if p != here and p.is_relative_to(here)]  # (a system's own /tmp link: not)
+        for where in [path, *below]:
             if where.is_symlink():
                 return f"{where} is a symbolic link (to {os.readlink(where)}): the gradebook never writes through one"
-            if where == here or where == where.parent:
-                break
     return ""
 
 
