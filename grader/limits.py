@@ -12,7 +12,9 @@ keeps only a bounded amount of it:
   its checks (exercises/wire.py's `Quota`): the values the learner's functions return, the approver's questions,
   the model's requests. Past it the line breaks and the check fails, saying which limit;
 - the gradebook reads each learner cell's syntax tree only for a cell of at most CELL_PARSED characters (parsing
-  takes hundreds of times a cell's size in memory): a longer cell is not parsed and is flagged for a person.
+  takes hundreds of times a cell's size in memory): a longer cell is not parsed and is flagged for a person; and it
+  keeps and runs a notebook only when its learner cells hold at most LEARNER_CODE characters in all (else NOT
+  GRADED, flagged, not run): what it holds for a class is bounded by the class's size, not by the files'.
 
 What it does NOT bound: one message in flight (the worker receives a message whole before it drops it: the kernel's
 own memory limit, `--memory`, bounds its size), or the CPU a kernel spends sending (the timeouts do).
@@ -29,6 +31,7 @@ ERROR_KEPT = 4000  # characters of an error's message kept when its cell is over
 JUDGE_BYTES = 16 * 2 ** 20  # bytes the judge reads from one notebook's kernel, over all its checks
 JUDGE_MESSAGES = 200_000  # messages the judge reads from one notebook's kernel
 CELL_PARSED = 200_000  # characters of one learner cell the gradebook parses (its syntax tree: ~500 times the size)
+LEARNER_CODE = 2_000_000  # characters of all the learner's cells of one notebook the gradebook runs (an answer: ~10 KB)
 UNCOUNTED = ("status", "execute_input")  # the kernel's own bookkeeping: a cell ends on its idle status
 
 

@@ -33,7 +33,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import similarity
-from .limits import CELL_PARSED, too_long
+from .limits import CELL_PARSED, LEARNER_CODE, too_long
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -327,6 +327,12 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
         return
     starter = closest(nb, starters[name])
     mine = learner_cells(nb, starter)
+    size = sum(len(source_of(c)) for c in mine)
+    if size > LEARNER_CODE:  # (grader/limits.py: neither kept for the class nor run)
+        job.verdict, job.cause = "NOT GRADED", "flagged"
+        job.reason = (f"flagged for review: its cells hold {size} characters of code, more than the grader runs "
+                      f"({LEARNER_CODE}): not run")
+        return
     job.flags = scan(mine)
     job.notes += borrowed(mine, lessons or {})
     job.shape = similarity.answer_shape(mine, starter)  # (the gradebook lists learners whose answers are alike)

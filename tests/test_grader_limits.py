@@ -413,3 +413,23 @@ def test_answers_alike_between_learners_are_listed_for_a_person():
     jobs[0].notes, jobs[1].notes = [], []
     note_alike(jobs)  # only comments changed: the same shape
     assert jobs[0].notes == ["the same answer as bo, once names, comments and spacing are set aside"]
+
+
+def test_a_notebook_of_more_code_than_the_grader_runs_is_not_kept_nor_run(tmp_path):
+    """A submission may be 64 MB: held for the whole class (its graded notebook) and run. One whose learner cells
+    hold more than LEARNER_CODE characters is NOT GRADED, flagged, and neither kept nor run."""
+    import json
+
+    from grader.gradebook import Job
+    from grader.sandbox import ROOT
+    from grader.submissions import _conftest_module, prepare
+
+    nb = json.loads((ROOT / "exercises" / "solutions" / "01_tiered_policy.ipynb").read_text())
+    cell = next(c for c in nb["cells"] if c.get("id") == "run-tool-uses")
+    cell["source"] = "".join(cell["source"]) + f"\n_padding = {'x' * (limits.LEARNER_CODE + 10)!r}\n"
+    (tmp_path / "big.ipynb").write_text(json.dumps(nb))
+    lock = _conftest_module().load_lock()
+    job = Job(path=tmp_path / "big.ipynb", learner="ana", file="big.ipynb")
+    prepare(job, lock, {"01_tiered_policy.ipynb": [json.loads((ROOT / "exercises" / "01_tiered_policy.ipynb").read_text())]})
+    assert job.verdict == "NOT GRADED" and job.cause == "flagged" and job.graded is None, job
+    assert f"more than the grader runs ({limits.LEARNER_CODE}): not run" in job.reason
