@@ -5,7 +5,8 @@ and what a person should know of the repository it came from.
   cloned Classroom repository less the assignment prefix its siblings share, an LMS download's file name (Canvas's
   "login_123_456_NAME.ipynb" first: "login (123)", then "José Núñez - NAME.ipynb"), else the file's name;
 - `learner_folders`: the folders of a class's download, each a learner's;
-- `workflow_notes`: a cloned Classroom repository whose .github/ is not the template's.
+- `workflow_notes`: a cloned Classroom repository whose .github/ is not the template's, or was not in an
+  earlier commit (`workflow_history`: an edit reverted with [skip ci]).
 
 What it does NOT do: tell two people apart who share a name and no id (a folder of plain names), or decide
 anything of a grade.
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +104,27 @@ def workflow_notes(notebook: Path, folder: Path) -> list[str]:
         theirs.pop(CLASSROOM_MARKER.as_posix(), None)
         differs += [f"{name} was added" for name in sorted(theirs)]
         if not differs:
-            return []
+            return workflow_history(repo)
         return [f"its repository's .github/ is not the template's ({'; '.join(differs)}): its Classroom points may "
                 "come from an edited workflow"]
     return []
+
+
+def workflow_history(repo: Path) -> list[str]:
+    """A cloned repository whose .github/ is the template's now, but which changed it in an earlier commit (a
+    workflow edited, pushed, then reverted with [skip ci]: no run for the revert): one note, from git's history.
+    [] when its history has only the commit that made it, or git cannot read it (no .git/, no git). git runs with
+    the repository's hooks and fsmonitor off: nothing of the learner's is run."""
+    if not (repo / ".git").is_dir() or shutil.which("git") is None:
+        return []
+    try:
+        run = subprocess.run(["git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-C", str(repo),
+                              "rev-list", "--count", "HEAD", "--", ".github"], capture_output=True, text=True,
+                             timeout=20, env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"})
+        count = int(run.stdout.strip()) if run.returncode == 0 else 0
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return []
+    if count <= 1:  # (the commit the template's copy began with)
+        return []
+    return [f"its repository's .github/ is the template's now, but {count - 1} later commit(s) changed it (git log -- "
+            ".github/): its Classroom points may have come from an edited workflow"]

@@ -433,3 +433,40 @@ def test_a_notebook_of_more_code_than_the_grader_runs_is_not_kept_nor_run(tmp_pa
     prepare(job, lock, {"01_tiered_policy.ipynb": [json.loads((ROOT / "exercises" / "01_tiered_policy.ipynb").read_text())]})
     assert job.verdict == "NOT GRADED" and job.cause == "flagged" and job.graded is None, job
     assert f"more than the grader runs ({limits.LEARNER_CODE}): not run" in job.reason
+
+
+def test_a_workflow_edit_reverted_with_skip_ci_is_noted_from_the_repositorys_history(tmp_path):
+    """A pushed workflow edit followed by a `[skip ci]` revert left the teacher's .github/ note empty: the files are
+    the template's again. The re-grade reads the cloned repository's history of .github/."""
+    import shutil
+    import subprocess
+
+    from grader.learners import workflow_notes
+    from grader.sandbox import ROOT
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "class" / "harness-ana"
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / "exercises").mkdir()
+    (repo / "exercises" / "01_tiered_policy.ipynb").write_text("{}")
+    workflow = repo / ".github" / "workflows" / "classroom.yml"
+    shipped = (ROOT / ".github" / "workflows" / "classroom.yml").read_bytes()
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@example.org", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def commit(message):
+        subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, env=env)
+        subprocess.run(["git", "-C", str(repo), "commit", "-qm", message], check=True, env=env)
+
+    subprocess.run(["git", "-C", str(repo), "init", "-q"], check=True, env=env)
+    workflow.write_bytes(shipped)
+    commit("Initial commit")
+    notebook = repo / "exercises" / "01_tiered_policy.ipynb"
+    assert workflow_notes(notebook, tmp_path / "class") == []
+    workflow.write_bytes(b"on: push\njobs: {}\n")
+    commit("points")
+    workflow.write_bytes(shipped)
+    commit("back [skip ci]")
+    (note,) = workflow_notes(notebook, tmp_path / "class")
+    assert "is the template's now, but 2 later commit(s) changed it" in note
