@@ -16,7 +16,8 @@ So an object that claims to equal everything, a str or int subclass with a cleve
 its plain value (or as an Opaque): the judge compares data it made itself.
 
 NOT handled: generators, classes and modules cross as Opaque; objects that refer to themselves are cut at the
-repeat (an Opaque); a message over MAX_MESSAGE bytes is refused (ValueError) rather than sent.
+repeat (an Opaque); a message over MAX_MESSAGE bytes is refused (ValueError) rather than sent, and one received
+breaks the line, as does reading more than the line's Quota (the judge's: bytes and messages per notebook).
 """
 
 from __future__ import annotations
@@ -68,6 +69,25 @@ def _exception_class(name: str, base: str, module: str = "") -> type:
     return found if name == found.__name__ else type(name, (found,), {"__module__": "learner"})
 
 
+class Quota:
+    """What one side may still read from the other, over every line it opens: bytes and messages. The judge holds one
+    per notebook (grader/limits.py); past it, a line breaks saying which limit."""
+
+    def __init__(self, size: int, messages: int):
+        self.size, self.messages = size, messages
+        self.left, self.messages_left = size, messages
+
+    def take(self, size: int) -> str | None:
+        """Count one message of `size` bytes; why it is over the limit, or None."""
+        self.left -= size
+        self.messages_left -= 1
+        if self.left < 0:
+            return f"the notebook sent the grader more than {self.size} bytes (the grader's limit)"
+        if self.messages_left < 0:
+            return f"the notebook sent the grader more than {self.messages} messages (the grader's limit)"
+        return None
+
+
 class Line:
     """One side's end of the socket, with a table of the functions it has sent to the other side."""
 
@@ -78,6 +98,7 @@ class Line:
         self.sent: dict[int, object] = {}  # id -> a function (or client) of this side the other side may call
         self.deadline: float | None = None  # time.monotonic() past which a wait is a LineBroken
         self.broken: str | None = None
+        self.quota: Quota | None = None  # what this side may still read (None: MAX_MESSAGE a message, no total)
 
     # ---- messages ------------------------------------------------------------------------------------------
 
@@ -96,10 +117,7 @@ class Line:
         """The next message, waiting at most until the deadline."""
         self._check()
         head = self._read(4)
-        size = struct.unpack(">I", head)[0]
-        if size > MAX_MESSAGE:
-            self._break(f"a message of {size} bytes is over the limit")
-        return self._parse(self._read(size))
+        return self._parse(self._read(self._admit(struct.unpack(">I", head)[0])))
 
     async def arecv(self) -> dict:
         """recv(), but waiting in the event loop (so asyncio.wait_for can stop the wait)."""
@@ -108,13 +126,19 @@ class Line:
         self.sock.setblocking(False)
         try:
             head = await self._aread(loop, 4)
-            size = struct.unpack(">I", head)[0]
-            if size > MAX_MESSAGE:
-                self._break(f"a message of {size} bytes is over the limit")
-            return self._parse(await self._aread(loop, size))
+            return self._parse(await self._aread(loop, self._admit(struct.unpack(">I", head)[0])))
         except asyncio.CancelledError:
             self.broken = "a wait for the other side was cancelled halfway"  # what is left to read is out of step
             raise
+
+    def _admit(self, size: int) -> int:
+        """`size`, when a message of that many bytes may be read; else the line breaks, saying which limit."""
+        if size > MAX_MESSAGE:
+            self._break(f"a message of {size} bytes is over the limit of {MAX_MESSAGE}")
+        over = self.quota.take(4 + size) if self.quota is not None else None
+        if over:
+            self._break(over)
+        return size
 
     def _read(self, n: int) -> bytes:
         chunks = []

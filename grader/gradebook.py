@@ -26,6 +26,11 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: grader/submissions.py; 4-6: grad
    (their syntax tree) for code that reaches for grader internals (grading, sys.modules, builtins, __code__,
    get_ipython, os.environ, the offline API, writing to the kit's files, ...): NOT GRADED, "flagged for review",
    for a person to look at.
+What a notebook sends is bounded in every process outside the sandbox (grader/limits.py: the worker's output
+messages, the judge's line, the cells this process parses), and each kernel gets a cgroup of its own where the OS
+lets one be made (grader/cgroups.py); a row over a limit says which. Beside a verdict, notes for a person decided
+from the notebook's file: functions the exercise asks for that no cell defines, a lesson's cell or library function
+pasted with its names changed, learners whose answers are alike (grader/similarity.py).
 It never changes the submitted files, checks that the kit's files and the submissions are unchanged afterwards,
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the mistakes most often made).
 A submission that trips the grader costs its own row; what a submission named reaches the CSV, the summary and
@@ -33,7 +38,8 @@ the feedback inert (grader/report.py). --merge replaces only the (learner, exerc
 
 Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (grader/sandbox.py: no network,
 its own processes, the kit as a learner has it read-only (no solutions, no .git), the class and the CSV out of
-sight, limits on memory, processes and disk); where bwrap cannot run, the rows say
+sight, limits on memory, processes and disk; its view is the kit's list, git's tracked files); where bwrap cannot
+run, the rows say
 UNSANDBOXED and the code runs with your user's rights (docs/teaching.md: a container instead). What the judge does
 NOT do: tell a right answer the learner wrote from one computed some other way (the library's own function, a
 lesson's cell: flagged for a person), or protect the worker from a kernel outside the sandbox.
@@ -55,13 +61,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import workers
-from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK
+from . import cgroups, similarity, workers
+from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, merged, shown,  # noqa: F401
+                     summary, through_link, told_apart, write_csv)
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
-from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
-                          not_written, prepare, shared_prefix, walk, workflow_notes)
-from .worker import RESULT_MARK, seal_diff
+from .learners import learner_folders, learner_of, shared_prefix, workflow_notes
+from .submissions import LINK_CAUSE, TMP_PREFIX, _conftest_module, lesson_cells, prepare, walk
+from .verdict import check_column, judge
+from .worker import RESULT_MARK
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -99,6 +107,7 @@ class Job:
     untouched: bool = False  # the starter as shipped: nothing written yet
     written: set = field(default_factory=set)  # the functions the exercise asks the learner to write
     cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
+    shape: str = ""  # the shape of what the learner wrote (grader/similarity.py), to find answers alike
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT STARTED, NOT GRADED and
@@ -110,118 +119,17 @@ class Job:
         return round(most * (self.passed or 0) / self.total, 1)
 
     def row(self, most: float = 10, all_or_nothing: bool = False) -> dict:
-        row = {"learner": self.learner, "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
+        row = {"learner": told_apart(self.learner), "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
                "points": f"{self.points(most, all_or_nothing):g}",
                "checks_passed": "" if self.passed is None else self.passed,
                "checks_total": "" if self.total is None else self.total,
-               "failed_criteria": " | ".join(self.failed),
-               "reason": "; ".join(filter(None, [self.reason] + [f"to look at: {n}" for n in self.notes])),
+               "failed_criteria": few(self.failed, " | "),  # (each field: at most FIELD_CHARS, grader/report.py)
+               "reason": "; ".join(filter(None, [self.reason, few(f"to look at: {n}" for n in self.notes)])),
                "cause": self.cause, "sandbox": self.sandbox}
         if self.verdict in JUDGED:  # what a NOT GRADED run printed is no evidence: left blank
             row.update({check_column(self.exercise, check): v for check, v in self.checks.items()})
             row.update(self.scenarios)
         return row
-
-
-def check_column(exercise: str, check: str) -> str:
-    """The CSV column of one check: "01:check-policy" (the exercise's number, the check cell's id)."""
-    return f"{exercise[:2]}:{check}"
-
-
-def _missed(cell: dict) -> list[dict]:
-    """The ✗ criteria of a judged check cell, from the verdicts the judge collected as data (never from what was
-    printed): [{"criterion", "hint", "follows"}, ...]."""
-    return [c for v in cell.get("verdicts") or [] for c in v.get("criteria", []) if not c.get("passed")]
-
-
-def _held(cell: dict | None) -> bool:
-    """A check holds when the judge ran it to its end (status ok), it handed on a verdict, and no criterion failed.
-    A check that gave no verdict (a check cell run in the kernel, not by the judge; a check that stopped early)
-    does not hold."""
-    return bool(cell and cell["status"] == "ok" and cell.get("verdicts") and not _missed(cell))
-
-
-def judge(job: Job, report: dict, checks: list[str]) -> None:
-    """Verdict from the worker's report: each check passes only if its verdict (data, from the judge) holds no ✗,
-    it raised nothing, and the seal still held after it."""
-    seals = report.get("seals", [])
-    first = seals[0]["seal"] if seals else None
-    broken = []
-    if not first:
-        broken.append("the seal could not be taken before the notebook ran")
-    first_seen = {}  # what changed -> the check cell after which it was first seen changed
-    for s in seals[1:]:
-        if s["seal"] is None:
-            broken.append(f"no seal after '{s['after']}'")
-        elif first:
-            for k in seal_diff(first, s["seal"]):
-                first_seen.setdefault(k, s["after"])
-    broken += [f"{k} (first seen after '{after}')" for k, after in first_seen.items()]
-    by_id = {c["id"]: c for c in report.get("cells", []) if c["kind"] == "check"}
-    passed = 0
-    for check in checks:
-        cell = by_id.get(check)
-        job.checks[check] = int(_held(cell))
-        for c in [c for v in (cell or {}).get("verdicts") or [] for c in v.get("criteria", []) if c.get("key")]:
-            job.scenarios[f"{check_column(job.exercise, check)}:{c['key']}"] = int(bool(c.get("passed")))
-        missed = _missed(cell) if cell is not None else []
-        if cell is not None:
-            said = cell.get("ename") and not missed  # a failed check's AssertionError only repeats its ✗ lines
-            job.feedback.append((check, cell.get("text", "") + (f"\n{cell['ename']}: {cell['evalue']}" if said
-                                                                 else "")))
-        if cell is None:
-            job.failed.append(f"{check}: not run")
-        elif cell["status"] in ("not run", "timeout", "died"):
-            job.failed.append(f"{check}: not run ({cell['why']})")
-        elif _held(cell):
-            passed += 1
-        elif missed:
-            job.failed += [f"{check}: ✗ {c['criterion']}" for c in missed]
-            job.causes += [f"{check}: ✗ {c['criterion']}" for c in missed if not c.get("follows")]
-        elif cell.get("ename"):
-            job.failed.append(f"{check}: raised {cell['ename']}: {(cell['evalue'].splitlines() or [''])[0][:160]}")
-        else:
-            job.failed.append(f"{check}: gave no verdict")
-    job.passed, job.total = passed, len(checks)
-    origins = {}
-    for cell in report.get("cells", []):
-        origins.update(cell.get("origins") or {})
-    job.notes += not_written(origins, job.written)  # an answer taken from the library, by any route
-    stops = [c["why"] for c in report.get("cells", []) if c["status"] in ("timeout", "died")]
-    capped = [c["id"] for c in report.get("cells", []) if c.get("capped")]
-    notes = stops + ([f"output capped in cell(s) {', '.join(map(repr, capped))}"] if capped else []) + limits_hit(report)
-    if broken:
-        job.verdict, job.cause = "NOT GRADED", "grader-changed-in-run"
-        job.reason = "; ".join(["the grader's objects were changed while it ran: " + ", ".join(
-            dict.fromkeys(broken))[:600]] + job.flags + notes)
-    elif job.flags:
-        job.verdict, job.cause = "NOT GRADED", "flagged"
-        job.reason = "; ".join(["flagged for review"] + job.flags + notes)
-    elif job.untouched and passed < len(checks):  # told apart from a wrong attempt: nothing was written
-        job.verdict = "NOT STARTED"
-        job.reason = "; ".join(["nothing written yet: the ✏️ cells are the starter's"] + notes)
-    else:
-        job.verdict = "PASS" if passed == len(checks) and checks else "FAIL"
-        job.reason = "; ".join(notes)
-
-
-# What a sandbox's limit (grader/sandbox.py) looks like from inside: the error a cell then raises
-LIMITS = (("MemoryError", "", "the memory limit (--memory)"), ("", "No space left on device", "the disk limit (--disk)"),
-          ("", "File too large", "the disk limit (--disk: one file)"),
-          ("BlockingIOError", "Resource temporarily unavailable", "the process limit (--processes)"),
-          ("", "can't start new thread", "the process limit (--processes)"))
-
-
-def limits_hit(report: dict) -> list[str]:
-    """"cell 'x' was stopped by the memory limit (--memory)", for each cell whose error is a sandbox's limit."""
-    found = []
-    for c in report.get("cells", []):
-        text = f"{c.get('ename', '')}: {c.get('evalue', '')}"
-        for ename, words, limit in LIMITS:
-            if c.get("status") == "error" and (ename and c.get("ename") == ename or words and words in text):
-                found.append(f"cell '{c.get('id')}' was stopped by {limit}")
-                break
-    return found
 
 
 # ---- the kit's files: unchanged afterwards ------------------------------------------------------------------
@@ -288,6 +196,21 @@ def run_one(job: Job, args, tmp_root: Path, checks: list[str], warm=None) -> Job
         return job
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def note_alike(jobs: list[Job]) -> None:
+    """For a person: learners of one exercise whose answers have the same shape, or almost (grader/similarity.py),
+    a note on each of their rows naming the others. Never a verdict."""
+    by_exercise = defaultdict(dict)
+    for j in jobs:
+        if j.exercise and j.shape:
+            by_exercise[j.exercise].setdefault(j.learner, j.shape)
+    for exercise, answers in by_exercise.items():
+        for learners, how in similarity.alike(answers):
+            for j in jobs:
+                if j.exercise == exercise and j.learner in learners:
+                    others = few([w for w in learners if w != j.learner], ", ")
+                    j.notes.append(f"{how} answer as {others}, once names, comments and spacing are set aside")
 
 
 def discover(folder: Path, exercise: str | None = None) -> list[Job]:
@@ -362,6 +285,9 @@ def main(argv=None) -> int:
         p.error("give a folder of submitted notebooks (or one notebook) that exists")
     if args.jobs < 1:
         p.error("-j must be 1 or more")
+    linked = through_link(args.out, args.summary, args.feedback)  # (a learner's repository may commit a link)
+    if linked:
+        p.error(linked)
     folder = args.submissions.resolve()
     unsandboxed = sandbox_available() if args.sandbox != "none" else "--sandbox none"
     args.user, args.as_root = sandbox_user() if not unsandboxed else (None, "")  # (root: grader/sandbox.py)
@@ -394,12 +320,15 @@ def main(argv=None) -> int:
         except Exception as err:  # noqa: BLE001
             job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
             job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"
+    note_alike(jobs)
     tmp_root = EXERCISES / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
     args.hide = [str(p) for p in (folder if folder.is_dir() else folder.parent, args.out.resolve().parent,
                                   args.feedback.resolve() if args.feedback else None, tmp_root) if p]
     todo = [j for j in jobs if j.graded is not None]
     # sandboxed, each kernel sees the kit as a learner has it (grader/sandbox.py): no solutions, no .git
-    args.view = str(learner_view(tmp_root / "view")) if args.sandbox == "bwrap" and todo else None
+    # (the kit's list, as export_template ships it: not a class folder or a teacher's file put inside the kit)
+    kit_list = [p.relative_to(ROOT).as_posix() for p in kit_before]
+    args.view = str(learner_view(tmp_root / "view", kit_list)) if args.sandbox == "bwrap" and todo else None
     tty = sys.stderr.isatty()
     done = len(jobs) - len(todo)
     left_out = []
@@ -434,6 +363,7 @@ def main(argv=None) -> int:
             f.result()
     finally:
         shutil.rmtree(tmp_root, ignore_errors=True)
+        cgroups.sweep(f"kit-{tmp_root.name}-")  # the sandboxes' cgroups their workers left (grader/cgroups.py)
     if tty:
         print(file=sys.stderr)
     problems = []
@@ -463,10 +393,9 @@ def main(argv=None) -> int:
         per_check = sorted({c for c in before + per_check if c not in COLUMNS})
     write_csv(args.out, COLUMNS + per_check, rows, args.excel)  # every text field inert (grader/report.py)
     if args.feedback:
+        paths = feedback_paths(jobs, args.feedback)  # one file per job: names that collide get distinct paths
         for j in jobs:
-            name = re.sub(r"[^\w.-]+", "_", Path(j.exercise or j.file).stem)
-            who = re.sub(r"[^\w. -]+", "_", j.learner).strip(". ") or "learner"
-            where = args.feedback / who / f"{name}.md"
+            where = paths[id(j)]
             where.parent.mkdir(parents=True, exist_ok=True)
             where.write_text(feedback(j, args.points, args.all_or_nothing), encoding="utf-8")
     md = args.summary or args.out.with_suffix(".md")
@@ -478,8 +407,10 @@ def main(argv=None) -> int:
         if args.require_pass or len(jobs) == 1:
             print(shown(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
                         + (f" ({j.reason})" if j.reason else "")))
-            for c in j.failed:
+            for c in j.failed[:LISTED]:
                 print(shown(f"  ✗ {c}"))
+            if len(j.failed) > LISTED:
+                print(f"  … and {len(j.failed) - LISTED} more")
     for j in left_out:
         print(f"{shown(j.file)}: not graded — the starter as shipped, nothing written in this edition")
     if args.exercise:

@@ -38,10 +38,16 @@ import time
 from pathlib import Path
 
 from exercises import wire
+from grader import limits
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"  # grading and its checks
+# One worker judges one notebook: what its kernel may send the judge, over all its checks
+QUOTA = wire.Quota(limits.JUDGE_BYTES, limits.JUDGE_MESSAGES)
 CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", re.M)
-SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals())"
+# run in the kernel in place of a check cell, kept out of its history; `token` is this check's secret: the judge
+# answers only the connection that sends it first (a thread of the notebook's that connects before serve() does is
+# closed), so only code that reads the running cell's own frames, which the scan flags, could answer in its place
+SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals(), {token!r})"
 
 
 def check_call(source: str) -> str | None:
@@ -132,7 +138,7 @@ def listen(folder: str | None, seen_as: str | None = None) -> tuple[socket.socke
             _bind_as(sock, os.path.join(folder, name), owner.st_uid, owner.st_gid)
         else:
             sock.bind(os.path.join(folder, name))
-        sock.listen(1)
+        sock.listen(8)
         return sock, os.path.join(seen_as or folder, name)
     sock = socket.create_server(("127.0.0.1", 0))  # port 0: the system picks a free port and binds it at once
     return sock, f"127.0.0.1:{sock.getsockname()[1]}"
@@ -156,37 +162,55 @@ def _bind_as(sock: socket.socket, path: str, uid: int, gid: int) -> None:
         libc.setfsgid(0)
 
 
-def _accept(listener: socket.socket, deadline: float, given_up: threading.Event) -> socket.socket | None:
+def _accept(listener: socket.socket, deadline: float, given_up: threading.Event,
+            token: str | None = None) -> socket.socket | None:
+    """The kernel's connection: the first one that sends {"op": "hello", "token": token} first (any first one when
+    `token` is None); others are closed."""
     listener.settimeout(0.05)
+    last = False
     while time.monotonic() < deadline:
         try:
-            sock, _ = listener.accept()
-            return sock
-        except (socket.timeout, TimeoutError):
+            sock = listener.accept()[0]
+        except (socket.timeout, TimeoutError, OSError):
+            if last:
+                return None
             if given_up.is_set():  # the serve cell ended without connecting: one last look, then no
-                try:
-                    listener.settimeout(0.2)
-                    return listener.accept()[0]
-                except (socket.timeout, TimeoutError, OSError):
-                    return None
+                last = True
+                listener.settimeout(0.2)
+            continue
+        if token is None or _greeted(sock, token, min(deadline, time.monotonic() + 2)):
+            return sock
+        sock.close()
     return None
 
 
-def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell_ended: threading.Event) -> dict:
+def _greeted(sock: socket.socket, token: str, deadline: float) -> bool:
+    """True when the first message on `sock` is serve()'s hello with this check's token."""
+    line = wire.Line(sock, "judge")
+    line.deadline, line.quota = deadline, QUOTA
+    try:
+        hello = line.recv()
+    except wire.LineBroken:
+        return False
+    return hello.get("op") == "hello" and hello.get("token") == token
+
+
+def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell_ended: threading.Event,
+         token: str | None = None) -> dict:
     """Run the check `call` (a function of grading) against the notebook on the other end of `listener`.
     -> the check cell's report, as the gradebook reads one: status ok | error | timeout, the error's name and
     message, what the check printed (for the learner's feedback), its verdicts as data (what is graded), and where
     each function of the notebook it used was defined (origins)."""
     report = {"id": cell_id, "kind": "check", "status": "ok", "ename": "", "evalue": "", "text": "", "capped": False,
               "verdicts": []}
-    sock = _accept(listener, deadline, cell_ended)
+    sock = _accept(listener, deadline, cell_ended, token)
     listener.close()
     if sock is None:
         report.update(status="error", ename="NotAnswered",
                       evalue="the notebook did not answer the grader (its kernel never ran the check)")
         return report
     line = JudgeLine(sock, "judge")
-    line.deadline = deadline
+    line.deadline, line.quota = deadline, QUOTA  # what one notebook may send, over all its checks (grader/limits.py)
     printed, verdicts, notebook = io.StringIO(), [], Notebook(line)
     try:
         with contextlib.redirect_stdout(printed):
@@ -226,6 +250,8 @@ async def _run(call: str, notebook: Notebook, deadline: float, verdicts: list) -
 def prepare(language: str, tools_root: Path | None = None) -> None:
     """Import the grader here (in a thread, while the kernel starts), speak the notebook's language, and root the
     tools the checks hand to the learner's functions in `tools_root` (see `root_tools`)."""
+    global QUOTA
+    QUOTA = wire.Quota(limits.JUDGE_BYTES, limits.JUDGE_MESSAGES)  # (a fresh one for this worker's notebook)
     if str(EXERCISES) not in sys.path:
         sys.path.insert(0, str(EXERCISES))
     import grading  # noqa: F401 - imported now, so the first check does not pay for it

@@ -16,6 +16,7 @@ What it does NOT do: decide anything (grader/gradebook.py's `judge`), or guard w
 from __future__ import annotations
 
 import csv
+import os
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -44,11 +45,72 @@ def shown(text) -> str:
                    if _hidden(ch) else ch for ch in text)
 
 
+FIELD_CHARS = 2000  # characters of one CSV field, one summary line, one reason (a spreadsheet holds 32,767 a cell)
+LISTED = 10  # items of a list written before "… and N more"
+
+
+def few(items, sep: str = "; ", most: int = LISTED) -> str:
+    """The first `most` items joined by `sep`, and how many more there are: a list a submission can make as long as
+    it likes (its flagged cells, its failed criteria) stays a line a person reads."""
+    items = list(items)
+    more = len(items) - most
+    return sep.join(items[:most]) + (f"{sep}… and {more} more ({len(items)} in all)" if more > 0 else "")
+
+
+def cut(text: str, most: int = FIELD_CHARS) -> str:
+    """`text`, or its first `most` characters and how long it was."""
+    return text if len(text) <= most else f"{text[:most]}… ({len(text)} characters in all)"
+
+
+# Letters of these scripts look like one another: a name mixing them ("bo" with a Cyrillic "о") reads as another's
+LOOK_ALIKE = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE")
+
+
+def told_apart(name) -> str:
+    """A learner's name as a person reads it: `shown`, and, when it could read as another name (letters of two
+    look-alike scripts mixed, or characters that compatibility-normalise to others: a fullwidth "ｂｏ"), followed by
+    how it is spelt: "bо [b\\u043e]". The same for the same name in every run (--merge finds it again)."""
+    import unicodedata as ud
+
+    text = shown(name)
+    scripts = {ud.name(ch, "?").split()[0] for ch in text if ch.isalpha()} & set(LOOK_ALIKE)
+    if len(scripts) < 2 and ud.normalize("NFKC", text) == text:
+        return text
+    return f"{text} [{text.encode('ascii', 'backslashreplace').decode()}]"
+
+
+def feedback_paths(jobs: list, folder: Path) -> dict:
+    """id(job) -> its feedback file, FOLDER/<learner>/<exercise>.md, one per job: a learner's folder whose name had
+    to be changed to be a file name ("!!!", "???") or that differs from another only in case gets a short digest of
+    the learner's name; a second file of one learner and one exercise gets a digest of its own file's name."""
+    import hashlib
+
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+    safe = {}
+    for learner in sorted({j.learner for j in jobs}):
+        name = re.sub(r"[^\w. -]+", "_", learner).strip(". ")[:80] or "learner"
+        safe[learner] = name if name == learner else f"{name}-{digest(learner)}"
+    folded = Counter(name.casefold() for name in safe.values())
+    safe = {who: f"{name}-{digest(who)}" if folded[name.casefold()] > 1 else name for who, name in safe.items()}
+    paths, taken = {}, set()
+    for j in sorted(jobs, key=lambda j: (j.learner, j.file)):
+        stem = re.sub(r"[^\w.-]+", "_", Path(j.exercise or j.file).stem)[:80] or "notebook"
+        where = folder / safe[j.learner] / f"{stem}.md"
+        if where.as_posix().casefold() in taken:
+            where = where.with_name(f"{stem}-{digest(j.file)}.md")
+        taken.add(where.as_posix().casefold())
+        paths[id(j)] = where
+    return paths
+
+
 def csv_cell(value):
-    """One CSV field: numbers as they are; a text `shown`, with a leading ' where a spreadsheet sees a formula."""
+    """One CSV field: numbers as they are; a text `shown`, at most FIELD_CHARS characters (`cut`), with a leading '
+    where a spreadsheet sees a formula."""
     if not isinstance(value, str):
         return value
-    value = shown(value)
+    value = cut(shown(value))
     return "'" + value if value.startswith(FORMULA_START) else value
 
 
@@ -56,6 +118,20 @@ def md(text) -> str:
     """`text` for a Markdown (or HTML) page: shown as it is, never rendered."""
     out = _MARKDOWN.sub(r"\\\1", shown(text))
     return out.replace("://", r":\/\/").replace("www.", r"www\.").replace("@", r"\@")
+
+
+def through_link(*paths) -> str:
+    """"" when none of `paths` (the CSV, the summary, the feedback folder) is, or is under, a symbolic link below the
+    working folder (where a learner's repository could have committed one: `grades/01.csv -> ../grader/judge.py`
+    overwrote the runner's judge with a CSV); else which one, in one line."""
+    here = Path.cwd()
+    for path in filter(None, paths):
+        path = Path(os.path.abspath(path))
+        below = [p for p in path.parents if p != here and p.is_relative_to(here)]  # (a system's own /tmp link: not)
+        for where in [path, *below]:
+            if where.is_symlink():
+                return f"{where} is a symbolic link (to {os.readlink(where)}): the gradebook never writes through one"
+    return ""
 
 
 def write_csv(out: Path, columns: list[str], rows: list[dict], excel: bool = False) -> None:
@@ -76,6 +152,8 @@ def merged(out: Path, rows: list[dict]) -> tuple[list[str], list[dict]]:
     file) pairs graded now (the same file, graded again, may now be another exercise), then the new rows. Rows are
     compared as written (`csv_cell`), so a learner whose name was neutralised is still found."""
     try:
+        # any CSV the gradebook wrote, an older one's longer fields too: a field is at most the file's size
+        csv.field_size_limit(max(csv.field_size_limit(), min(out.stat().st_size + 1, 2 ** 31 - 1)))
         with out.open(encoding="utf-8-sig", newline="") as f:
             reader = csv.DictReader(f)
             old, columns = list(reader), list(reader.fieldnames or [])
@@ -111,7 +189,7 @@ def feedback(job, most: float, all_or_nothing: bool) -> str:
         return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
     lines = [f"# {t('title', exercise=job.exercise or md(job.file))}", "", md(job.file), "",
              t("verdict", verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
-    reason = "; ".join(filter(None, [job.reason] + job.notes))
+    reason = cut("; ".join(filter(None, [job.reason, few(job.notes)])), 4 * FIELD_CHARS)
     if reason:
         lines += [t("why", reason=md(reason)), ""]
     if job.verdict in JUDGED and job.feedback:
@@ -151,13 +229,14 @@ def summary(jobs: list) -> str:
         lines += [f"- {count} of {len(attempts)}: {md(criterion)}" for criterion, count in failed.most_common(8)]
     review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
     if review:
-        lines += ["", "## To look at", ""] + [f"- {md(j.file)} ({md(j.learner)}): {j.verdict} — "
-                                              + md("; ".join(filter(None, [j.reason] + j.notes))) for j in review]
+        lines += ["", "## To look at", ""] + [f"- {md(j.file)} ({md(told_apart(j.learner))}): {j.verdict} — "
+                                              + md(cut("; ".join(filter(None, [j.reason, few(j.notes)]))))
+                                              for j in review]
     files = defaultdict(list)
     for j in jobs:
         if j.exercise:
             files[(j.learner, j.exercise)].append(j.file)
-    twice = [f"{md(who)} ({ex}: {', '.join(md(f) for f in fs)})" for (who, ex), fs in sorted(files.items())
+    twice = [f"{md(told_apart(who))} ({ex}: {', '.join(md(f) for f in fs)})" for (who, ex), fs in sorted(files.items())
              if len(fs) > 1]
     if twice:
         lines += ["", "## More than one submission of an exercise", ""] + [f"- {t}" for t in twice]

@@ -17,7 +17,9 @@ the worker reaches it: through the `root` link procfs keeps for the sandbox's fi
 with its arguments passed through a pipe (`--args FD`) and an environment of ENV_KEPT only: the sandbox's pid 1 is
 bwrap itself, and its command line (/proc/1/cmdline) and environment are all a notebook can read of how it was
 made. Limits from the OS (`prlimit` on the kernel): its address space (`memory`), processes (`processes`) and the
-size of any file it writes; its folder and /tmp are tmpfs of `disk` bytes each.
+size of any file it writes; its folder and /tmp are tmpfs of `disk` bytes each, /dev is read-only with /dev/shm a
+tmpfs of at most SHM_BYTES (`dev_argv`), and where the worker could make one, the launcher enters the sandbox's own
+cgroup first (grader/cgroups.py: all its memory, tmpfs files and inodes counted together).
 
 `processes` is RLIMIT_NPROC. Since Linux 5.14 it counts the processes (and threads) of one user in one user
 namespace, and every sandbox has a user namespace of its own: the limit is each notebook's own, however many kernels
@@ -85,6 +87,7 @@ DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any 
 # connection file is mounted read-only.
 IPC = "/ipc"
 IPC_BYTES = 2 ** 20
+SHM_BYTES = 64 * 2 ** 20  # the sandbox's /dev/shm (shared memory, POSIX semaphores); /dev itself is read-only
 # A grader running as root starts bwrap as this user (`kernel_user`), so that the kernel's processes are not root's
 # and RLIMIT_NPROC binds them (65534:65534 where the system has no such user). Before that, its launcher binds what
 # the sandbox mounts under a tmpfs over STAGE, in a mount namespace of its own (`_staged`): STAGE is a folder every
@@ -94,7 +97,7 @@ ROOT_SANDBOX = "bwrap (as root: no process limit)"  # the gradebook's sandbox co
 STAGE = "/sys"
 # bwrap's options that sandbox_argv and ipc_argv write, and how many arguments each takes (`_staged` reads them)
 BWRAP_ARITY = {"--unshare-all": 0, "--die-with-parent": 0, "--new-session": 0, "--cap-drop": 1, "--proc": 1,
-               "--dev": 1, "--size": 1, "--tmpfs": 1, "--symlink": 2, "--ro-bind": 2, "--chdir": 1, "--setenv": 2}
+               "--dev": 1, "--remount-ro": 1, "--size": 1, "--tmpfs": 1, "--symlink": 2, "--ro-bind": 2, "--chdir": 1, "--setenv": 2}
 
 
 def sandbox_available() -> str:
@@ -159,14 +162,19 @@ def _probe(user: tuple[int, int]) -> None:
                     "user": list(user)}, [sys.executable, "-I", "-S", "-c", check])
 
 
-def learner_view(dest: Path) -> Path:
-    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY, read
-    from the disk (not from git: a module being written is a module the kernel imports), with each kept module's
-    bytecode (its __pycache__ entry) so kernels do not compile the kit again. Links are not copied. -> dest."""
+def learner_view(dest: Path, files: list[str] | None = None) -> Path:
+    """Copy what a learner has of the kit into `dest` (which must not exist): LEARNER_FILES less TEACHER_ONLY of
+    `files`, the kit's list (relative paths: git's tracked files, as grader/export_template.py ships them; not what
+    else is on the disk: a class folder, a teacher's solved copy or an old CSV put inside the kit), their content read
+    from the disk (a module being written is a module the kernel imports), with each kept module's bytecode (its
+    __pycache__ entry) so kernels do not compile the kit again. Without `files`, every file on the disk under
+    LEARNER_FILES. Links are not copied. -> dest."""
     def kept(rel: str) -> bool:
         return rel.startswith(LEARNER_FILES) and not rel.startswith(TEACHER_ONLY)
 
     dest.mkdir(parents=True)
+    if files is not None:
+        return _listed_view(dest, [f for f in files if kept(f)])
     for top in LEARNER_FILES:
         source = ROOT / top
         if source.is_file() and not source.is_symlink() and kept(top):
@@ -198,6 +206,24 @@ def learner_view(dest: Path) -> Path:
     return dest
 
 
+def _listed_view(dest: Path, files: list[str]) -> Path:
+    """learner_view of the kit's list `files` (already filtered): each regular file, and each module's bytecode."""
+    for rel in files:
+        path = ROOT / rel
+        if path.is_symlink() or not path.is_file() or any(part in SKIPPED for part in Path(rel).parts):
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)  # (with its time: the bytecode's check compares it)
+        if rel.endswith(".py"):
+            for pyc in (path.parent / "__pycache__").glob(f"{path.stem}.*.pyc"):
+                if pyc.is_file() and not pyc.is_symlink():
+                    (target.parent / "__pycache__").mkdir(exist_ok=True)
+                    shutil.copy2(pyc, target.parent / "__pycache__" / pyc.name)
+    (dest / "workspace" / "scratch").mkdir(parents=True, exist_ok=True)
+    return dest
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
@@ -214,7 +240,7 @@ def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, di
     system = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
     python = [sys.base_prefix, sys.prefix, str(Path(sys.executable).resolve().parent.parent)]
     argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--proc", "/proc", "--dev", "/dev", "--size", str(disk), "--tmpfs", "/tmp"]
+            "--proc", "/proc", *dev_argv(disk), "--size", str(disk), "--tmpfs", "/tmp"]
     binds = {}  # where -> what, read-only; parents first
     for path in dict.fromkeys(system + python):
         if os.path.islink(path) and path.count("/") == 1:  # /bin -> usr/bin on a merged-/usr system
@@ -240,6 +266,12 @@ def sandbox_argv(workdir: Path, hide: list[str], view: Path | None = None, *, di
     return argv + ["--size", str(disk), "--tmpfs", workdir, "--chdir", workdir, "--setenv", "HOME", "/tmp"]
 
 
+def dev_argv(disk: int = DISK) -> list[str]:
+    """bwrap's /dev: its device nodes, and then read-only (bwrap's /dev is a tmpfs as big as half the machine's memory,
+    which nothing else bounds), with /dev/shm a tmpfs of its own of at most SHM_BYTES (and of `disk`)."""
+    return ["--dev", "/dev", "--size", str(min(SHM_BYTES, disk)), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+
+
 def ipc_argv(connection_folder: str) -> list[str]:
     """bwrap's arguments for the kernel's sockets: the folder of its connection file read-only, a small tmpfs at IPC
     for the sockets it binds (the judge's too)."""
@@ -260,19 +292,23 @@ def ipc_outside(info_file: Path, timeout: float = 60) -> str:
 
 
 def kernel_spec(spec_dir: Path, argv: list[str], *, memory: int = MEMORY, processes: int = PROCESSES,
-                disk: int = DISK, info: Path | None = None, user: tuple[int, int] | None = None) -> list[str]:
+                disk: int = DISK, info: Path | None = None, user: tuple[int, int] | None = None,
+                groups: list[str] = ()) -> list[str]:
     """Write the launch spec (bwrap's arguments, the limits, where bwrap writes its info, the user bwrap starts as
     when not this process's: `kernel_user`) into `spec_dir`, a folder no sandbox shows; -> the kernel's command for
     jupyter_client's kernel.json."""
     spec = spec_dir / "launch.json"
     spec.write_text(json.dumps({"bwrap": argv, "limits": {"memory": memory, "processes": processes, "disk": disk},
-                                "info": str(info) if info else None, "user": list(user) if user else None}))
+                                "info": str(info) if info else None, "user": list(user) if user else None,
+                                "cgroups": list(groups)}))
     return [sys.executable, "-I", "-S", str(Path(__file__).resolve()), "--launch", str(spec), "{connection_file}"]
 
 
 def launch(spec_file: str, connection_file: str, *extra: str) -> None:
     """The kernel's command (jupyter_client's kernel.json): become the sandboxed ipykernel of `spec_file`."""
     spec = json.loads(Path(spec_file).read_text())
+    for folder in spec.get("cgroups") or ():  # the sandbox's own cgroups (grader/cgroups.py, `enter`): bwrap and
+        Path(folder, "cgroup.procs").write_text(str(os.getpid()))  # all it starts are in them
     if spec.get("user"):  # the kernel, started as that user, reads its connection file (jupyter_client writes it for
         os.chown(connection_file, *spec["user"])  # this process's user only), and enters its folder: nothing more
         os.chmod(os.path.dirname(os.path.abspath(connection_file)), 0o711)

@@ -3,13 +3,13 @@ build the notebook that is graded.
 
 - `identify`: which exercise a notebook is, by its cells (the ids and digests of the grader's cells in
   exercises/checks.lock), not by its file name; `closest`: the kit's edition (English, Spanish) it was made from;
-- `learner_of` / `shared_prefix`: who submitted it (a Moodle folder, a cloned Classroom repository, an LMS
-  download's file name);
+- who submitted it: grader/learners.py;
 - `prepare`: everything decided before a kernel runs (readable? which exercise? refused by the kit's own
   `refusal`? flagged?) and `graded_notebook`: the kit's starter with the learner's ✏️ cells and added cells;
-- `scan`, `borrowed` and `not_written`: what a person should look at (code reaching for grader internals; a
-  lesson's cell pasted; a function the exercise asks for whose code was not compiled from a cell, decided from
-  the judge's facts after the run); `untouched`: a starter as shipped, nothing written yet.
+- `scan`, `borrowed`, `not_defined` and `not_written`: what a person should look at (code reaching for grader
+  internals; a lesson's cell or a library function pasted, its names, comments or spacing changed or not:
+  grader/similarity.py; a function the exercise asks for that no cell defines with a def, decided from the file;
+  one whose code the kernel says was not compiled from a cell, after the run); `untouched`: a starter as shipped.
 
 What it does NOT do: run anything the learner wrote (it only parses it: grader/worker.py runs the notebook),
 decide a verdict (grader/gradebook.py's `judge`), or change a submitted file (a refusal is decided on a private
@@ -31,6 +31,9 @@ import stat
 import uuid
 from collections import defaultdict
 from pathlib import Path
+
+from . import similarity
+from .limits import CELL_PARSED, LEARNER_CODE, too_long
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -142,7 +145,9 @@ INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__
              "_getframe", "addaudithook", "environ", "putenv", "unsetenv", "modules",
              # walking the stack to the grader's frames
              "currentframe", "stack", "f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "cr_frame",
-             "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__"}
+             "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__", "_current_frames",
+             # the running cell's text (the judge's serve line and its token)
+             "history_manager", "input_hist_raw", "input_hist_parsed", "_ih", "In"}
 MODULES = ("exercises", "conftest", "grading", "checks", "harness_lib.offline", "nbval", "nbclient", "pytest",
            "_pytest", "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
 STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
@@ -158,6 +163,10 @@ def scan(cells: list[dict]) -> list[str]:
         if any(MAGIC.match(line) for line in lines):
             found.append(f"{where} runs a shell command or an IPython magic")
         text = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+        if too_long(text):  # its syntax tree would cost the gradebook hundreds of times its size (grader/limits.py)
+            found.append(f"{where} is {len(text)} characters long, more than the grader reads ({CELL_PARSED}): "
+                         "not inspected")
+            continue
         try:
             tree = ast.parse(text)
         except SyntaxError:
@@ -183,26 +192,21 @@ def scan(cells: list[dict]) -> list[str]:
     return found
 
 
-def lesson_cells() -> set[str]:
-    """The code of every lesson cell of some length (both editions), whitespace folded."""
-    found = set()
-    for path in sorted((ROOT / "notebooks").glob("**/*.ipynb")):
-        try:
-            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        except (OSError, ValueError, KeyError):
-            continue
-        for cell in cells:
-            code = " ".join(source_of(cell).split())
-            if cell.get("cell_type") == "code" and len(source_of(cell).strip().splitlines()) >= 5:
-                found.add(code)
-    return found
+def lesson_cells() -> dict[str, str]:
+    """The code of every lesson cell of some length (both editions), whitespace folded (-> ""), and the shape of
+    each lesson cell and library function (grader/similarity.py: its digest -> what it is)."""
+    found = {" ".join(code.split()): "" for _, _, code in similarity.lesson_code()
+             if len(code.strip().splitlines()) >= 5}
+    return {**found, **similarity.index()}
 
 
-def borrowed(cells: list[dict], lessons: set[str]) -> list[str]:
-    """Learner cells that are a lesson's cell pasted as it is. (An answer taken from the library, by any route, is
-    found from where its function was defined: `not_written`.)"""
-    return [f"cell '{cell.get('id')}' is a lesson's cell, pasted as it is" for cell in cells
-            if " ".join(source_of(cell).split()) in lessons]
+def borrowed(cells: list[dict], lessons: dict) -> list[str]:
+    """Learner cells that are a lesson's cell pasted as it is, or a lesson's cell or a library function with its
+    names, comments or spacing changed (grader/similarity.py). (An answer taken from the library by any route is
+    looked for from the file too: `not_defined`.)"""
+    exact = [cell for cell in cells if " ".join(source_of(cell).split()) in lessons]
+    return ([f"cell '{cell.get('id')}' is a lesson's cell, pasted as it is" for cell in exact]
+            + similarity.pasted([c for c in cells if c not in exact], lessons))
 
 
 def to_write(starter: dict) -> set[str]:
@@ -214,6 +218,37 @@ def to_write(starter: dict) -> set[str]:
                 names |= {node.name for node in ast.walk(ast.parse(source_of(cell)))
                           if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     return names
+
+
+def not_defined(cells: list[dict], written: set[str]) -> list[str]:
+    """From the notebook's file, which the gradebook reads itself (never from what the kernel says): each function
+    the exercise asks for that no learner cell defines with a `def`, or that a cell binds some other way too (an
+    assignment, an import: the library's function under the asked name). For a person to look at."""
+    defined, bound = set(), {}
+    for cell in cells:
+        text = source_of(cell)
+        if too_long(text):
+            continue  # (flagged already: not parsed)
+        try:
+            tree = ast.parse(similarity.python_only(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in written:
+                defined.add(node.name)
+            names = []
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [(a.asname or a.name).split(".")[0] for a in node.names]
+            for name in set(names) & written:
+                bound.setdefault(name, cell.get("id"))
+    found = [f"{name} is not defined by a def in any of the notebook's cells" for name in sorted(written - defined)
+             if name not in bound]
+    found += [f"{name} is bound in cell '{bound[name]}' by an assignment or an import, not only by its def"
+              for name in sorted(bound)]
+    return found
 
 
 def not_written(origins: dict, written: set[str]) -> list[str]:
@@ -234,37 +269,6 @@ def not_written(origins: dict, written: set[str]) -> list[str]:
 
 
 EXERCISE_FILE = re.compile(r"(0\d_[a-z_]+)\.ipynb$")
-LMS_FOLDER = re.compile(r"^(?P<name>.+?)_\d+_assignsubmission_\w*$")  # Moodle: "Ana Pérez_1234_assignsubmission_file_"
-LMS_FILE = (re.compile(r"^(?P<name>.+?)\s+-\s+.+$"),  # "José Núñez - 01_tiered_policy.ipynb"
-            re.compile(r"^(?:late_)?(?P<name>[a-z][a-z0-9]*)_(?:LATE_)?\d+_\d+_.+$"))  # Canvas: "perezana_123_456_…"
-
-
-def learner_of(rel: Path, prefix: str = "") -> str:
-    """Who submitted it: the first folder under SUBMISSIONS (a Moodle folder's name, a cloned Classroom
-    repository's name less the assignment prefix its siblings share), else the learner named in the file's name
-    (an LMS download: "José Núñez - NAME.ipynb", Canvas's "login_123_456_NAME.ipynb"), else the file's name."""
-    if len(rel.parts) > 1:
-        folder = rel.parts[0]
-        moodle = LMS_FOLDER.match(folder)
-        if moodle:
-            return moodle["name"]
-        return folder[len(prefix):] if prefix and folder.startswith(prefix) and len(folder) > len(prefix) else folder
-    for pattern in LMS_FILE:
-        found = pattern.match(rel.stem)
-        if found:
-            return found["name"].strip()
-    return rel.stem
-
-
-def shared_prefix(folders: list[str]) -> str:
-    """The assignment prefix of cloned Classroom repositories ("harness-exercises-ana", "harness-exercises-bo" ->
-    "harness-exercises-"), cut at a "-"; "" unless there are two folders or more."""
-    if len(folders) < 2:
-        return ""
-    common = os.path.commonprefix(folders)
-    return common[:common.rfind("-") + 1]
-
-
 # ---- before any kernel runs ---------------------------------------------------------------------------
 
 def closest(nb: dict, candidates: list[dict]) -> dict:
@@ -275,7 +279,7 @@ def closest(nb: dict, candidates: list[dict]) -> dict:
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
 
-def prepare(job, lock: dict, starters: dict, expected: str | None = None, lessons: frozenset = frozenset(),
+def prepare(job, lock: dict, starters: dict, expected: str | None = None, lessons: dict | None = None,
             tmp_prefix: str = TMP_PREFIX) -> None:
     """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
     refused? flagged? the graded notebook. Written into `job` (the gradebook's Job). The kit's refusal is decided on a
@@ -323,9 +327,17 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
         return
     starter = closest(nb, starters[name])
     mine = learner_cells(nb, starter)
+    size = sum(len(source_of(c)) for c in mine)
+    if size > LEARNER_CODE:  # (grader/limits.py: neither kept for the class nor run)
+        job.verdict, job.cause = "NOT GRADED", "flagged"
+        job.reason = (f"flagged for review: its cells hold {size} characters of code, more than the grader runs "
+                      f"({LEARNER_CODE}): not run")
+        return
     job.flags = scan(mine)
-    job.notes += borrowed(mine, lessons)
+    job.notes += borrowed(mine, lessons or {})
+    job.shape = similarity.answer_shape(mine, starter)  # (the gradebook lists learners whose answers are alike)
     job.written = to_write(starter)
+    job.notes += not_defined(mine, job.written)  # decided from the file; the kernel's own word is `not_written`
     job.graded = graded_notebook(nb, starter)
     job.untouched = untouched(nb, name, lock)
 
@@ -405,15 +417,6 @@ def walk(folder: Path) -> list[tuple[Path, str | None]]:
     return found
 
 
-def learner_folders(folder: Path) -> list[str]:
-    """The folders right under `folder` (a learner's each, in a class's download), hidden ones left out."""
-    try:
-        return sorted(e.name for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)
-                      and not e.name.startswith((".", "__MACOSX")))
-    except OSError:
-        return []
-
-
 def untouched(nb: dict, name: str, lock: dict) -> bool:
     """True when the notebook is one of the kit's starters of `name` as shipped, as far as code goes: its ✏️ cells
     unchanged and no code cell added (by the lock's record of the starters, not by the files on disk, which in a
@@ -425,45 +428,3 @@ def untouched(nb: dict, name: str, lock: dict) -> bool:
         if not added and all(digest(code.get(i, "")) == d for i, d in shipped["exercise"].items()):
             return True
     return False
-
-
-CLASSROOM_WORKFLOW = Path(".github", "workflows", "classroom.yml")
-CLASSROOM_MARKER = Path(".github", "classroom-template")  # written by grader/export_template.py
-
-
-def workflow_notes(notebook: Path, folder: Path) -> list[str]:
-    """A cloned Classroom repository (a folder above the notebook, inside `folder`, that holds .github/ or .git/)
-    whose .github/ is not what the template ships (the kit's .github/workflows/classroom.yml and the
-    classroom-template marker, nothing else): its Classroom points may come from a workflow the learner edited,
-    deleted or added. One note for a person, listing what differs; the gradebook's own verdict does not depend on
-    it. Links under .github/ are never followed: a link is itself a difference."""
-    kit = ROOT / CLASSROOM_WORKFLOW
-    for repo in notebook.parents:
-        if repo == folder.parent or not repo.is_relative_to(folder):
-            break
-        github = repo / ".github"
-        if not (github.exists() or github.is_symlink() or (repo / ".git").exists()):
-            continue
-        if github.is_symlink() or not github.is_dir():
-            return ["its repository's .github/ is missing or a symlink: the kit's Classroom workflow is not there"]
-        theirs, links = {}, []
-        for where, folders, files in os.walk(github):
-            for name in folders + files:
-                path = Path(where, name)
-                if path.is_symlink():
-                    links.append(path.relative_to(repo).as_posix())
-                elif path.is_file():
-                    theirs[path.relative_to(repo).as_posix()] = path
-        differs = [f"{name} is a symlink" for name in sorted(links)]
-        ours = theirs.pop(CLASSROOM_WORKFLOW.as_posix(), None)
-        if ours is None and CLASSROOM_WORKFLOW.as_posix() not in links:
-            differs.append(f"{CLASSROOM_WORKFLOW.as_posix()} is missing")
-        elif ours is not None and not (kit.is_file() and ours.read_bytes() == kit.read_bytes()):
-            differs.append(f"{CLASSROOM_WORKFLOW.as_posix()} is not the kit's")
-        theirs.pop(CLASSROOM_MARKER.as_posix(), None)
-        differs += [f"{name} was added" for name in sorted(theirs)]
-        if not differs:
-            return []
-        return [f"its repository's .github/ is not the template's ({'; '.join(differs)}): its Classroom points may "
-                "come from an edited workflow"]
-    return []

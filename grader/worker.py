@@ -50,11 +50,14 @@ EXERCISES = ROOT / "exercises"
 if __name__ == "__main__":  # started as a file (`python -I grader/worker.py`): the kit's root on no path yet
     sys.path.insert(0, str(ROOT))
 
-from grader.sandbox import (DISK, IPC, MEMORY, PROCESSES, ipc_argv, ipc_outside, kernel_spec,  # noqa: E402
-                            sandbox_argv)
+from grader import cgroups  # noqa: E402
+from grader.sandbox import (DISK, IPC, IPC_BYTES, MEMORY, PROCESSES, SHM_BYTES, ipc_argv, ipc_outside,  # noqa: E402
+                            kernel_spec, sandbox_argv)
+from grader.limits import OutputBudget  # noqa: E402
 from grader.submissions import source_of  # noqa: E402
 
 RESULT_MARK = "GRADEBOOK-RESULT "
+GROUPS: list[str] = []  # this worker's kernel's cgroup folders (grader/cgroups.py), where one could be made
 
 
 def kernel_env() -> dict:
@@ -188,6 +191,8 @@ def how_it_ended(km, sandbox: str) -> str:
         name = signal.Signals(number).name
     except ValueError:
         name = f"signal {number}"
+    if name == "SIGKILL" and cgroups.oom_killed(GROUPS):
+        return " (killed by SIGKILL: its cgroup's memory limit, --memory and the sandbox's files together)"
     return f" (killed by {name}{': the disk limit (--disk: one file)' if name == 'SIGXFSZ' else ''})"
 
 
@@ -222,7 +227,6 @@ def _worker(args, graded: str) -> dict:
     atexit.register(shutil.rmtree, private, True)
     ready = threading.Thread(target=judging.prepare, args=(args.lang, Path(private, "workspace")), daemon=True)
     ready.start()
-    cap = args.output_cap
     kinds = []
     cells = []
     for c in nb.cells:
@@ -238,15 +242,12 @@ def _worker(args, graded: str) -> dict:
             kinds.append(("seal", c.get("id")))
     nb.cells = cells
 
-    class Capped(NotebookClient):
-        def output(self, outs, msg, display_id, cell_index):
-            size = len(json.dumps(msg.get("content", {}), default=str))
-            used = self._used.get(cell_index, 0)
-            if kinds[cell_index][0] != "seal" and used + size > cap and msg["msg_type"] != "error":
-                self._capped.add(cell_index)
-                return None
-            self._used[cell_index] = used + size
-            return super().output(outs, msg, display_id, cell_index)
+    class Capped(NotebookClient):  # what it keeps of the kernel's messages is bounded (grader/limits.py)
+        def process_message(self, msg, cell, cell_index):
+            kept = self._budget.admit(msg, cell_index, seal=kinds[cell_index][0] == "seal")
+            if kept is None or msg["msg_type"].startswith("comm"):  # counted, never handled: the worker renders no
+                return None  # widget (nbclient's handler raised on a widget without a model module: the row ERROR)
+            return super().process_message(kept, cell, cell_index)
 
     # Only an error's name and message are read here, never its traceback: the kernel prints the shortest one
     # (xmode Minimal) instead of formatting a coloured, annotated traceback for every failed check (~0.1 s each).
@@ -270,8 +271,14 @@ def _worker(args, graded: str) -> dict:
             bwrap = sandbox_argv(Path.cwd(), args.hide, Path(args.view) if args.view else None,
                                  disk=args.disk * mb) + ipc_argv(sockets)
             user = tuple(int(n) for n in args.user.split(":")) if args.user else None
+            # the OS's own accounting, where a cgroup can be made (grader/cgroups.py): the kernel's memory and its
+            # tmpfs files (their inodes' kernel memory too) together, and its processes
+            # (named for this run's folder: the gradebook sweeps what is left of them, grader/cgroups.py's sweep)
+            GROUPS[:] = cgroups.make(f"kit-{Path.cwd().parent.name}-{uuid.uuid4().hex[:8]}", processes=args.processes,
+                                     memory=args.memory * mb + 2 * args.disk * mb + SHM_BYTES + IPC_BYTES)[0]
+            atexit.register(cgroups.remove, list(GROUPS), 0.5)
             argv = kernel_spec(spec, bwrap, memory=args.memory * mb, processes=args.processes, disk=args.disk * mb,
-                               info=info, user=user)
+                               info=info, user=user, groups=GROUPS)
             # interrupts go as messages: a signal would reach bwrap, which does not pass it on to the kernel
             (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "sandboxed",
                                                           "language": "python", "interrupt_mode": "message"}))
@@ -287,12 +294,13 @@ def _worker(args, graded: str) -> dict:
         km = manager(kernel_name=name, transport="ipc", ip=f"{ipc[1]}/kernel",
                      connection_file=str(Path(sockets) / "kernel.json"))
     client = Capped(nb, km=km, timeout=args.cell_timeout, allow_errors=True, kernel_name="python3",
+                    store_widget_state=False,  # (no notebook is written back: a widget's state is never kept)
                     extra_arguments=["--InteractiveShell.xmode=Minimal",
                                      # the kit being graded first on sys.path, once the kernel has started (not
                                      # PYTHONPATH: Python imports a sitecustomize.py from there at start-up)
                                      f"--IPKernelApp.exec_lines=import sys; sys.path.insert(1, {str(ROOT)!r})"],
                     resources={"metadata": {"path": os.getcwd()}})
-    client._used, client._capped = {}, set()
+    client._budget = OutputBudget(args.output_cap)
     report = {"cells": [], "seals": []}
 
     def kill(*_):
@@ -314,6 +322,7 @@ def _worker(args, graded: str) -> dict:
             for folder in (sockets, private):  # (os._exit skips atexit)
                 if folder:
                     shutil.rmtree(folder, ignore_errors=True)
+            cgroups.remove(GROUPS, wait=0.5)
         finally:
             os._exit(3)
 
@@ -346,6 +355,7 @@ def _worker(args, graded: str) -> dict:
                 ready.join()
                 outcome = _judged(client, judging, call, cell_id, index, ipc, args.cell_timeout)
                 stopped = outcome.pop("stops", None) or outcome.get("why")
+                outcome["capped"] = client._budget.capped.get(index, "")  # what the kernel printed meanwhile
                 report["cells"].append(outcome)
                 continue
             try:
@@ -372,7 +382,7 @@ def _worker(args, graded: str) -> dict:
                 "id": cell_id, "kind": kind, "status": "error" if error else "ok",
                 "ename": error.get("ename", "") if error else "",
                 "evalue": (error.get("evalue", "") if error else "")[:20000],
-                "text": text[-20000:], "capped": index in client._capped})
+                "text": text[-20000:], "capped": client._budget.capped.get(index, "")})
     return report
 
 
@@ -384,12 +394,13 @@ def _judged(client, judging, call: str, cell_id: str, index: int, ipc: list, cel
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     listener, address = judging.listen(*ipc)
+    token = uuid.uuid4().hex  # the secret serve() sends first (grader/judge.py's SERVE)
     deadline = time.monotonic() + cell_timeout
     cell_ended, verdict = threading.Event(), {}
 
     def hear():
         try:
-            verdict.update(judging.hear(listener, call, cell_id, deadline, cell_ended))
+            verdict.update(judging.hear(listener, call, cell_id, deadline, cell_ended, token))
         except BaseException as err:  # noqa: BLE001 - a judge that fails is a check that fails, never a pass
             verdict.update(id=cell_id, kind="check", status="error", ename=type(err).__name__,
                            evalue=f"the grader failed: {err}", text="", capped=False)
@@ -399,7 +410,8 @@ def _judged(client, judging, call: str, cell_id: str, index: int, ipc: list, cel
     stopped = None
     client.timeout = cell_timeout + 10  # the judge's deadline comes first; then the kernel has 10 s to finish
     try:
-        client.execute_cell(nbformat.v4.new_code_cell(judging.SERVE.format(address=address)), index)
+        client.execute_cell(nbformat.v4.new_code_cell(judging.SERVE.format(address=address, token=token)), index,
+                            store_history=False)  # (its token is never in the kernel's In / _ih)
     except CellTimeoutError:
         stopped = ("timeout", f"cell '{cell_id}' still running after {cell_timeout:g} s: stopped there")
     except DeadKernelError:

@@ -185,7 +185,8 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
       starter, left as shipped, is not run); and a sitecustomize.py committed at the root, which no grading process
       may import;
     - "mixed": exercise 2's file holds exercise 3 (0, with the reason), exercise 3 left as the starter in both
-      editions (0, no kernel runs), exercise 4's file a committed symlink to the teacher's solution on the grading
+      editions (0, no kernel runs, though a solution was committed in submitted/: the collect step starts from
+      empty submitted/ and grades/, and grades/02.csv was committed as a link to the grader's judge.py), exercise 4's file a committed symlink to the teacher's solution on the grading
       machine (0: "a symlink to ...", never graded as its target; no kernel runs); graded by those three steps;
     - "edited-grader": the solutions with the checks' verdicts (exercises/checks/verdict.py) edited to pass everything: 0
       (refused before any kernel runs; shown by exercise 1's step);
@@ -226,6 +227,13 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
             shutil.copy2(solutions / EXERCISE_NAMES[2], work / "exercises" / EXERCISE_NAMES[1])
             (work / "exercises" / EXERCISE_NAMES[3]).unlink()
             (work / "exercises" / EXERCISE_NAMES[3]).symlink_to(solutions / EXERCISE_NAMES[3])
+            # committed in the repository: a solved notebook in submitted/ (an "edition" the collect step once kept)
+            # and grades/02.csv, a link to the runner's judge (the gradebook once overwrote it with its CSV)
+            (work / "submitted" / "x").mkdir(parents=True)
+            shutil.copy2(solutions / EXERCISE_NAMES[2], work / "submitted" / "x" / EXERCISE_NAMES[2])
+            (work / "grades").mkdir()
+            (work / "grades" / "02.csv").symlink_to(Path("..", "grader", "judge.py"))
+            judge_before = (work / "grader" / "judge.py").read_bytes()
         assert subprocess.run(["bash", "-e", "-c", collect["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": os.devnull}).returncode == 0
         # the teacher's checkout, and the refusal of an edited grader, are shown by one exercise: each is decided
         # before any notebook runs, the same way for every step
@@ -242,6 +250,7 @@ def test_the_workflow_commands_give_solutions_full_marks_and_starters_zero(templ
     points = [s["with"]["max-score"] for s in found]
     assert scores == {"solutions": sum(points), "mixed": 0, "edited-grader": 0, "teacher-kit": points[0]}
     assert not (template.parent / "teacher-kit" / "csv.py").exists()
+    assert (template.parent / "mixed" / "grader" / "judge.py").read_bytes() == judge_before
     # exercise 5's CSV: one column per scenario of each check (s1, s2, ... in order), each 1 for the solution
     (row,) = csv.DictReader((template.parent / "solutions" / "grades" / "05.csv").open(encoding="utf-8"))
     scenarios = {k: v for k, v in row.items() if k.startswith("05:check-") and ":s" in k}

@@ -597,7 +597,7 @@ def test_learner_ids_from_lms_downloads_moodle_folders_and_cloned_classroom_repo
         (tmp_path / "repos" / who / "exercises").mkdir(parents=True)
         (tmp_path / "repos" / who / "exercises" / EX1).write_text("{}", encoding="utf-8")
     assert sorted(j.learner for j in discover(tmp_path / "lms")) == [
-        "Ana Pérez", "José Núñez", "bo", "just-a-file", "perezana"]
+        "Ana Pérez (4321)", "José Núñez", "bo (1234)", "just-a-file", "perezana (1234)"]  # (the LMS's id kept)
     assert sorted(j.learner for j in discover(tmp_path / "repos")) == ["ana-p", "bo"]
     # a cloned repository whose Classroom workflow was edited (its points are not the teacher's): a note to look at
     for who, text in (("harness-exercises-ana-p", None), ("harness-exercises-bo", b"on: push\njobs: {}\n")):
@@ -791,6 +791,17 @@ for _p in _found:
         POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
         DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
 """
+# flo's answer is right; two cells it adds send what the worker once kept whole: display updates and widget (comm)
+# messages of 100 KB each (4 MB of each), and an error of 3 MB
+FLOOD = """\
+import comm as _c
+_h = display("start", display_id=True)
+for _i in range(40):
+    _h.update("u" * 100_000)
+_w = _c.create_comm(target_name="jupyter.widget", data={"state": {"v": "w"}, "buffer_paths": []})
+for _i in range(40):
+    _w.send({"method": "update", "state": {"v": "w" * 100_000}, "buffer_paths": []})
+"""
 # hog runs into the sandbox's limits: a file over --disk (caught), then 3 GB of memory (over --memory, 2 GB)
 HOG = """\
 try:
@@ -850,6 +861,7 @@ def sandboxed(tmp_path_factory):
         "sol": edit(starter(EX1), "policy", whole=src(next(c for c in starter(EX1)["cells"] if c.get("id") == "policy"))
                     + "\n" + SEEKER),
         "hog": edit(solution(EX1), "run-tool-uses", prepend=HOG + "\n"),
+        "flo": added(solution(EX1), "run-tool-uses", {"flood": FLOOD, "boom": 'raise ValueError("e" * 3_000_000)'}),
     }
     for who, nb in notebooks.items():
         (klass / who).mkdir(parents=True)
@@ -901,6 +913,16 @@ try:
     out["disk"] = "wrote 40 MB"
 except OSError as err:
     out["disk"] = str(err)
+out["dev"] = {}
+for where, files in (("/dev/planted", 1), ("/dev/shm/planted", 4)):  # /dev was half the host's memory
+    try:
+        for i in range(files):  # (files of 10 MB: under --disk each, 40 MB in all)
+            with open(f"{where}{i}", "wb") as f:
+                for _ in range(10):
+                    f.write(b"x" * 2 ** 20)
+        out["dev"][where] = "written"
+    except OSError as err:
+        out["dev"][where] = err.strerror
 out["ipc"] = {}
 for where, size in ((os.path.join(CONNECTION, "planted.bin"), 1), ("/ipc/planted.bin", 2 * 2 ** 20)):
     try:
@@ -990,6 +1012,8 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     assert seen["texts"] and not named, named
     assert seen["limits"] == [2 ** 31, 100, 16 * 2 ** 20]
     assert seen["disk"] != "wrote 40 MB" and not (work / "big.bin").exists()
+    # /dev is read-only; /dev/shm is a tmpfs of at most --disk (here 16 MB): 1 GB written there was the host's Shmem
+    assert seen["dev"] == {"/dev/planted": "Read-only file system", "/dev/shm/planted": "No space left on device"}
     # the kernel's sockets: its connection file's folder takes no file; its own IPC tmpfs takes sockets, and at most
     # IPC_BYTES of anything else, none of it on the host's disk; bwrap said which process the worker reaches it by
     assert seen["ipc"] == {str(connection / "planted.bin"): "Read-only file system",
@@ -1019,10 +1043,10 @@ def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_pat
 
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
     rows = sandboxed["rows"]
-    assert sorted(rows) == ["cat", "hog", "mallory", "rex", "sol", "trudy"]
+    assert sorted(rows) == ["cat", "flo", "hog", "mallory", "rex", "sol", "trudy"]
     for who, row in rows.items():
         assert row["sandbox"] == "bwrap", row
-        if who not in ("mallory", "hog"):  # (their own answers are right)
+        if who not in ("mallory", "hog", "flo"):  # (their own answers are right)
             assert row["verdict"] != "PASS" and row["points"] == "0", row
             assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
 
@@ -1054,6 +1078,23 @@ def test_a_notebook_over_a_limit_is_stopped_and_its_row_says_which(sandboxed):
     row = sandboxed["rows"]["hog"]
     assert row["verdict"] == "FAIL" and "was stopped by the memory limit (--memory)" in row["reason"], row
     assert not [d for d, _, fs in os.walk(EXERCISES) if "big.bin" in fs]
+
+
+def test_output_over_the_workers_limits_is_dropped_and_the_row_says_which(sandboxed):
+    """flo's added cells send display updates, widget messages and a 3 MB error: the worker keeps at most the
+    cell's cap of each (grader/limits.py; it once kept them whole, a clean PASS), the row is still its answer's
+    grade, and it names the cells and the limit."""
+    row = sandboxed["rows"]["flo"]
+    assert row["verdict"] == "PASS", row
+    assert "output capped in cell(s) 'flood', 'boom' (more than 1000000 bytes of output in the cell" in row["reason"]
+
+
+def added(nb, after, cells):
+    """`nb` with code cells {id: source} added after the cell `after` (cells a learner adds)."""
+    at = next(i for i, c in enumerate(nb["cells"]) if c.get("id") == after) + 1
+    nb["cells"][at:at] = [{"cell_type": "code", "id": i, "metadata": {}, "source": source, "outputs": [],
+                           "execution_count": None} for i, source in cells.items()]
+    return nb
 
 
 def test_a_classmates_notebook_cannot_be_copied_in(sandboxed):
@@ -1187,9 +1228,12 @@ IMPOSTOR = '''\
 import json as _j, socket as _k, struct as _t, sys as _y, types as _m
 
 
-async def _serve(address, ns):  # the kernel's side of the judge's line, answered by a forger
+async def _serve(address, ns, token=None):  # the kernel's side of the judge's line, answered by a forger
     _c = _k.socket(_k.AF_UNIX)
     _c.connect(address)
+    if token is not None:  # (the check's secret: serve() is given it, so a serve() put in its place is too)
+        _h = _j.dumps({"op": "hello", "token": token}).encode()
+        _c.sendall(_t.pack(">I", len(_h)) + _h)
     while True:
         _n = _t.unpack(">I", _c.recv(4))[0]
         _d = b""
