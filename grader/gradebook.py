@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import workers
-from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_csv  # noqa: F401 - FEEDBACK
+from .report import FEEDBACK, JUDGED, feedback, merged, shown, shown_name, summary, write_csv  # noqa: F401 - FEEDBACK
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
@@ -476,17 +476,17 @@ def main(argv=None) -> int:
           + f" → {args.out} and {md}")
     for j in jobs:
         if args.require_pass or len(jobs) == 1:
-            print(shown(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
-                        + (f" ({j.reason})" if j.reason else "")))
+            print(shown_name(j.file) + shown(f": {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total
+                                                                 else "") + (f" ({j.reason})" if j.reason else "")))
             for c in j.failed:
                 print(shown(f"  ✗ {c}"))
     for j in left_out:
-        print(f"{shown(j.file)}: not graded — the starter as shipped, nothing written in this edition")
+        print(f"{shown_name(j.file)}: not graded — the starter as shipped, nothing written in this edition")
     if args.exercise:
         best = next((j for j in jobs if j.verdict == "PASS"), jobs[0] if jobs else None)
-        print(f"{args.exercise}: " + (f"{best.verdict} ({shown(best.file)})" if best else "no notebook of that name found"))
+        print(f"{args.exercise}: " + (f"{best.verdict} ({shown_name(best.file)})" if best else "no notebook of that name found"))
     for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
+        print(f"warning: {shown(problem)}", file=sys.stderr)
     if args.require_pass:
         passed = [j.verdict == "PASS" for j in jobs]
         if not jobs or not (any(passed) if args.exercise else all(passed)):

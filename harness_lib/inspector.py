@@ -208,6 +208,8 @@ class Inspector:
                     event = json.loads(line)
                 except json.JSONDecodeError as err:
                     raise ValueError(f"{path}, line {number}: not JSON ({err.msg})") from None
+                except ValueError as err:  # JSON, but a number Python will not read (over 4300 digits)
+                    raise ValueError(f"{path}, line {number}: not a transcript event ({err})") from None
                 if not isinstance(event, dict) or "event" not in event:
                     raise ValueError(f"{path}, line {number}: not a transcript event")
                 try:

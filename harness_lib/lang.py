@@ -149,6 +149,7 @@ MESSAGES: dict[str, dict] = {
         "approve.approved": "approved",
         "approve.rejected": "rejected",
         "approve.by_code": "{outcome} (clicked by the code, not by a person)",
+        "approve.by_switch": "{outcome} (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)",
         "approve.click": "Click Approve to run it, or Reject.",
         "approve.countdown": "Click Approve to run it, or Reject. If nobody answers, it is not approved in {seconds} s.",
         "approve.interrupted": "not approved (no answer: the run was stopped)",
@@ -325,6 +326,7 @@ MESSAGES: dict[str, dict] = {
         "approve.approved": "aprobada",
         "approve.rejected": "rechazada",
         "approve.by_code": "{outcome} (el clic lo hizo el código, no una persona)",
+        "approve.by_switch": "{outcome} (lo pulsó HARNESS_AUTO_APPROVE, no una persona: nadie hizo clic)",
         "approve.click": "Haz clic en Aprobar para ejecutarla, o en Rechazar.",
         "approve.countdown": ("Haz clic en Aprobar para ejecutarla, o en Rechazar. Si nadie responde, no se aprueba "
                               "en {seconds} s."),
