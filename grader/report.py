@@ -111,7 +111,7 @@ def feedback(job, most: float, all_or_nothing: bool) -> str:
 
     def t(key, **values):  # (an edition of no known language: English)
         return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
-    lines = [f"# {t('title', exercise=md(job.exercise or job.file, name=True))}", "", md(job.file, name=True), "",
+    lines = [f"# {t('title', exercise=job.exercise or md(job.file, name=True))}", "", md(job.file, name=True), "",
              t("verdict", verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
     reason = "; ".join(filter(None, [job.reason] + job.notes))
     if reason:
@@ -138,7 +138,7 @@ def summary(jobs: list) -> str:
         n = Counter(j.verdict for j in js)
         graded = sum(n[v] for v in JUDGED)
         rate = f"{100 * n['PASS'] / graded:.0f}% of {graded} graded" if graded else "—"
-        lines.append(f"| {md(ex, name=True)} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT STARTED']} | {n['NOT GRADED']} "
+        lines.append(f"| {ex} | {len(js)} | {n['PASS']} | {n['FAIL']} | {n['NOT STARTED']} | {n['NOT GRADED']} "
                      f"| {n['ERROR']} | {rate} |")
     for ex, js in sorted(by_ex.items()):
         # causes only: a ✗ that "follows from the ✗ above" is a knock-on of one mistake, not a second one; and only
@@ -147,7 +147,7 @@ def summary(jobs: list) -> str:
         failed = Counter(c for j in attempts for c in dict.fromkeys(j.causes))
         if not failed:
             continue
-        lines += ["", f"## {md(ex, name=True)}: the mistakes most often made (what to re-teach)", "",
+        lines += ["", f"## {ex}: the mistakes most often made (what to re-teach)", "",
                   "Counted: the ✗ lines that name a cause, not those that follow from an earlier ✗; in attempts only "
                   f"({len(attempts)}), not in starters handed in untouched.", ""]
         lines += [f"- {count} of {len(attempts)}: {md(criterion)}" for criterion, count in failed.most_common(8)]
@@ -159,7 +159,7 @@ def summary(jobs: list) -> str:
     for j in jobs:
         if j.exercise:
             files[(j.learner, j.exercise)].append(j.file)
-    twice = [f"{md(who, name=True)} ({md(ex, name=True)}: {', '.join(md(f, name=True) for f in fs)})" for (who, ex), fs in sorted(files.items())
+    twice = [f"{md(who, name=True)} ({ex}: {', '.join(md(f, name=True) for f in fs)})" for (who, ex), fs in sorted(files.items())
              if len(fs) > 1]
     if twice:
         lines += ["", "## More than one submission of an exercise", ""] + [f"- {t}" for t in twice]
