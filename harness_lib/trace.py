@@ -166,7 +166,9 @@ class Transcript:
     def account(self) -> list[str]:
         """The harness's own closing record, from the run's events, never from the model's text: a blank line, then
         one ``[record] write_file(path="scratch/a.txt", content=(93 characters)) → approved, run: "wrote ..."`` line
-        per high-impact call (→ not run: "<why>", → approved, but the tool failed: ...). None when it asked for none."""
+        per high-impact call (→ not approved: "<what the model was told>", → approved, but the tool failed: ..., → not
+        run: - when no result came). It says what the events say: a loop that runs a tool and emits no approval event
+        reads "no approval recorded, its result: ...". None when it asked for none."""
         lines = [""] if self.record else []
         for entry in self.record:
             result = visible(preview(entry["result"] or "", 120))
@@ -176,8 +178,10 @@ class Transcript:
                 outcome = lang.text("cli.record.run", result=result)
             elif entry["approved"]:
                 outcome = lang.text("cli.record.failed", result=result)
-            else:  # not approved, or refused before anyone was asked (input its schema refuses)
-                outcome = lang.text("cli.record.refused", result=result)
+            elif entry["approved"] is False:  # (the run_agent loop never runs it; a lesson's broken gate may have)
+                outcome = lang.text("cli.record.not_approved", result=result)
+            else:  # no approval event: refused before anyone was asked (run_agent: input its schema refuses)
+                outcome = lang.text("cli.record.unasked", result=result)
             lines.append(lang.text("cli.record", action=in_short(entry["name"], entry["input"]), outcome=outcome))
         return lines
 
