@@ -118,7 +118,7 @@ def test_a_stop_reason_is_one_word():
 def test_the_tools_line_shows_the_root_exactly():
     from harness_lib.__main__ import tools_line
 
-    line = tools_line(Path("/tmp/kit\x1b[2J\u202e/r\u043eot"), "ask")
+    line = tools_line(Path("kit\x1b[2J\u202e", "r\u043eot"), "ask")
     assert "\x1b" not in line and "\u202e" not in line and "r\\u043eot" in line
 
 
