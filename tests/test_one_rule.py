@@ -21,21 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness_kit.shown import decode, exact, one_line, one_word, show_call, visible_text
+from test_approval import shown  # noqa: F401 - the fixture: what an approver displays, captured; no switch set
 
 ROOT = Path(__file__).resolve().parent.parent
 BOB = "b\u043eb@example.com"  # a Cyrillic о among Latin letters
 
 
 # --- 1. nothing but a person, or code in plain sight, approves ---------------------------------------
-
-
-@pytest.fixture
-def shown(monkeypatch):
-    monkeypatch.delenv("HARNESS_AUTO_APPROVE", raising=False)
-    monkeypatch.delenv("HARNESS_APPROVAL_TIMEOUT", raising=False)
-    displayed = []
-    monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: displayed.extend(objs))
-    return displayed
 
 
 def test_a_switch_in_a_env_file_above_the_folder_never_turns_the_gate_off(tmp_path, monkeypatch, shown, capsys):
