@@ -213,6 +213,16 @@ def test_a_look_alike_address_is_asked_about_as_its_code():
     assert fake != real and '"to":"b\\u043eb@example.com"' in fake
 
 
+@pytest.mark.parametrize("notebook", [f"exercises/{edition}{part}{name}" for edition in ("", "es/")
+                                      for part in ("", "solutions/")
+                                      for name in ("01_tiered_policy.ipynb", "04_the_approval_gate.ipynb")])
+def test_exercises_1_and_4_show_a_call_by_the_rule_so_to_is_exact(notebook):
+    """Their transcript and log lines show a call with show_call: a `to` of send_email is an exact field there too."""
+    code = "".join("".join(c["source"]) for c in json.loads((ROOT / notebook).read_text(encoding="utf-8"))["cells"]
+                   if c["cell_type"] == "code")
+    assert "show_call(" in code and "compact(" not in code
+
+
 # --- 6. the lessons' own prints of model text -----------------------------------------------------------------
 
 
