@@ -33,7 +33,7 @@ import sys
 from . import lang
 from .approval import ApprovalInterrupted, decision_line, question
 from .widget import CHOICES, check_timeout, nobody_here, timeout_from_environment, wait_for_click
-from .trace import Transcript, one_line
+from .trace import NOBODY_CLICKED, Transcript, one_line
 
 __all__ = ["TabApproval", "in_tab"]
 
@@ -145,6 +145,7 @@ class TabApproval:
     async def approve(self, name: str, tool_input: dict) -> bool:
         """The approver: show the action and the buttons, wait for a click; no answer or Stop is a no."""
         self._action = action = question(name, tool_input)
+        NOBODY_CLICKED.set(None)  # until this decision says otherwise: a person's
         loop = asyncio.get_running_loop()
         self._decision = decision = loop.create_future()
         auto = self.click or nobody_here()  # a demonstration, or nobody at the screen (HARNESS_AUTO_APPROVE)
@@ -167,6 +168,7 @@ class TabApproval:
         approved = decision.result()
         word = "approve.approved" if approved else "approve.rejected"
         if auto:  # say who pressed it: the code in plain sight, or the switch; never a person
+            NOBODY_CLICKED.set("code" if self.click else "switch")  # and the transcript's record says it too
             self._decided("approve.by_code" if self.click else "approve.by_switch", outcome=lang.text(word))
         else:
             self._decided(word)

@@ -39,6 +39,7 @@ keeps every event exactly as the loop emitted it, in English, its note included.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, TextIO
@@ -117,6 +118,12 @@ def stop_text(ended) -> str:
     return text
 
 
+NOBODY_CLICKED: ContextVar[str | None] = ContextVar("nobody_clicked", default=None)
+"""Set by an approver that pressed its own button (``"code"``: ``click=``; ``"switch"``: HARNESS_AUTO_APPROVE) for
+the decision it just made; the Transcript reads it at that ``approval`` event, so the file (``"nobody_clicked"``) and
+the closing record say who decided, as the decision line does."""
+
+
 class Transcript:
     """An `on_event` callback that prints the lesson's transcript and, optionally, writes JSONL."""
 
@@ -127,6 +134,9 @@ class Transcript:
         self.record: list[dict] = []  # the high-impact calls and what became of them (account())
 
     def __call__(self, event: dict) -> None:
+        if event["event"] == "approval" and NOBODY_CLICKED.get():  # an answer nobody clicked: say so in the record
+            event = {**event, "nobody_clicked": NOBODY_CLICKED.get()}
+            NOBODY_CLICKED.set(None)
         if self.file:
             record = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), **event}
             self.file.write(compact(record) + "\n")
@@ -157,7 +167,7 @@ class Transcript:
         for entry in self.record:
             if kind == "approval" and entry["approved"] is None and \
                     (entry["name"], entry["input"]) == (event["name"], event["input"]):
-                entry["approved"] = event["approved"]
+                entry["approved"], entry["by"] = event["approved"], event.get("nobody_clicked")
                 return
             if kind == "tool_result" and entry["result"] is None and entry["id"] == event["id"]:
                 entry["result"], entry["is_error"] = event["content"], event["is_error"]
@@ -182,6 +192,8 @@ class Transcript:
                 outcome = lang.text("cli.record.not_approved", result=result)
             else:  # no approval event: refused before anyone was asked (run_agent: input its schema refuses)
                 outcome = lang.text("cli.record.unasked", result=result)
+            if entry.get("by") in ("code", "switch"):  # nobody clicked: said here too, as on the decision line
+                outcome = lang.text(f"approve.by_{entry['by']}", outcome=outcome)
             lines.append(lang.text("cli.record", action=in_short(entry["name"], entry["input"]), outcome=outcome))
         return lines
 

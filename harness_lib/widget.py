@@ -27,6 +27,7 @@ import sys
 
 from . import lang
 from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
+from .trace import NOBODY_CLICKED
 
 CHOICES = ("approve", "reject")
 """The two buttons, by what they decide."""
@@ -190,6 +191,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
 
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
+        NOBODY_CLICKED.set(None)  # until this decision says otherwise: a person's
         wait = timeout_from_environment(timeout)
         auto = "" if click else nobody_here()
 
@@ -274,6 +276,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         approved = decision.result()
         word = "approve.approved" if approved else "approve.rejected"
         if click or auto:  # say who pressed it: the code in plain sight, or the switch; never a person
+            NOBODY_CLICKED.set("code" if click else "switch")  # and the transcript's record says it too
             print(finish("approve.by_code" if click else "approve.by_switch", outcome=lang.text(word)))
         else:
             print(finish(word))

@@ -70,9 +70,29 @@ def test_the_panel_says_when_the_switch_pressed_the_button(tmp_path, monkeypatch
         return panel
 
     panel = asyncio.run(scene())
+    nobody = " (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)"
     decided = [line for line in panel.lines if line.startswith("[approve]")]
-    assert decided and decided[0].endswith(f"→ {word} (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody "
-                                           "clicked)")
+    assert decided and decided[0].endswith(f"→ {word}{nobody}")
+    assert panel.lines[-1].startswith("[record] write_file(") and panel.lines[-1].endswith(nobody)  # the record too
+
+
+def test_the_transcript_file_and_record_say_the_code_clicked(tmp_path, monkeypatch, shown, capsys):
+    """widget_approver(click=...) under the real loop: the JSONL approval event and the [record] line say so."""
+    from harness_lib.client import make_client
+    from harness_lib.loop import run_agent
+    from harness_lib.tools import TOOLS, make_tool_impls
+    from harness_lib.trace import Transcript
+    from harness_lib.widget import widget_approver
+
+    (tmp_path / "README.md").write_text("# A readme\n")
+    lines, path = [], tmp_path / "run.jsonl"
+    transcript = Transcript(path, out=lines.append)
+    asyncio.run(run_agent(make_client(scenario="high-impact"), "Read README.md", TOOLS, make_tool_impls(tmp_path),
+                          approve=widget_approver(click="reject"), on_event=transcript))
+    transcript.close()
+    approvals = [e for e in map(json.loads, path.read_text().splitlines()) if e["event"] == "approval"]
+    assert [e.get("nobody_clicked") for e in approvals] == ["code"]
+    assert lines[-1].endswith("(clicked by the code, not by a person)") and "→ not approved: " in lines[-1]
 
 
 # --- 2. every renderer goes through the rule -------------------------------------------------------------
