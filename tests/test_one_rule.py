@@ -8,6 +8,7 @@ the renderer a person reads (the property tests at the end run the same inputs t
 """
 
 import asyncio
+import contextlib
 import csv
 import io
 import json
@@ -134,12 +135,16 @@ def test_the_tools_line_shows_the_root_exactly():
     assert "\x1b" not in line and "\u202e" not in line and "r\\u043eot" in line
 
 
-def test_the_checks_lines_show_the_learners_values_escaped(capsys):
-    sys.path.insert(0, str(ROOT / "exercises"))
-    try:
-        from checks.verdict import Checks
-    finally:
-        sys.path.remove(str(ROOT / "exercises"))
+@pytest.fixture(scope="module")
+def exercises_path():
+    sys.path.insert(0, str(ROOT / "exercises"))  # the checks' package, as a notebook's kernel imports it
+    yield
+    sys.path.remove(str(ROOT / "exercises"))
+
+
+def test_the_checks_lines_show_the_learners_values_escaped(capsys, exercises_path):
+    from checks.verdict import Checks
+
     c = Checks("x", "a check \x1b[2J")
     c.ok(False, "got 'evil\u202etxt.exe'\x1b[2J", "your loop printed \r'nothing was written'")
     c.note("1: write_file({}) → \x1b[31mok")
@@ -287,10 +292,13 @@ def test_the_rule_hides_nothing_and_shows_no_two_texts_alike(one, other):
 
 @settings(max_examples=100, derandomize=True, database=None, deadline=None)
 @given(HOSTILE, HOSTILE)
-def test_every_renderer_the_rule_serves_hides_nothing_and_shows_no_two_alike(one, other):
+def test_every_renderer_the_rule_serves_hides_nothing_and_shows_no_two_alike(exercises_path, one, other):
     """The grader's CSV, Markdown and terminal lines, a tool call, a transcript's stop reason and answer."""
+    from checks.verdict import Checks
     from grader.report import csv_cell, md, shown, shown_name
+    from harness_lib.__main__ import tools_line
     from harness_lib.approval import question
+    from harness_lib.inspector import Inspector
     from harness_lib.trace import Transcript
 
     def transcript(text):
@@ -304,7 +312,22 @@ def test_every_renderer_the_rule_serves_hides_nothing_and_shows_no_two_alike(one
         csv.writer(out).writerow([csv_cell(text), csv_cell(text, True)])
         return out.getvalue()
 
-    renderers = {"md": md, "md name": lambda s: md(s, name=True), "csv": csv_line, "shown": shown,
+    def check_lines(text):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            c = Checks("x", text)
+            c.ok(False, text, text)
+            c.note(text)
+        return out.getvalue()
+
+    def inspector(text):
+        return repr(Inspector.from_events([{"event": "end", "turn": 1, "stop_reason": text, "stopped_by": text,
+                                            "text": text, "turns": 0, "requests": 1}]))
+
+    tools = tools_line(Path("root", one), "ask")  # (a path: "a/" and "a" are one folder, so only: nothing hidden)
+    assert not _raw_hidden(tools), tools
+    renderers = {"checks": check_lines, "inspector": inspector,
+                 "md": md, "md name": lambda s: md(s, name=True), "csv": csv_line, "shown": shown,
                  "shown_name": shown_name, "call": lambda s: show_call(s, {"path": s, "to": s, "content": s}),
                  "question": lambda s: question(s, {"path": s, "content": s * 20}), "transcript": transcript}
     for name, render in renderers.items():
