@@ -153,14 +153,15 @@ def summary(jobs: list) -> str:
         lines += [f"- {count} of {len(attempts)}: {md(criterion)}" for criterion, count in failed.most_common(8)]
     review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
     if review:
-        lines += ["", "## To look at", ""] + [f"- {md(j.file, name=True)} ({md(j.learner, name=True)}): {j.verdict} — "
-                                              + md("; ".join(filter(None, [j.reason] + j.notes))) for j in review]
+        lines += ["", "## To look at", ""] + [
+            f"- {md(j.file, name=True)} ({md(j.learner, name=True)}): {j.verdict} — "
+            + md("; ".join(filter(None, [j.reason] + j.notes))) for j in review]
     files = defaultdict(list)
     for j in jobs:
         if j.exercise:
             files[(j.learner, j.exercise)].append(j.file)
-    twice = [f"{md(who, name=True)} ({ex}: {', '.join(md(f, name=True) for f in fs)})" for (who, ex), fs in sorted(files.items())
-             if len(fs) > 1]
+    twice = [f"{md(who, name=True)} ({ex}: {', '.join(md(f, name=True) for f in fs)})"
+             for (who, ex), fs in sorted(files.items()) if len(fs) > 1]
     if twice:
         lines += ["", "## More than one submission of an exercise", ""] + [f"- {t}" for t in twice]
     return "\n".join(lines) + "\n"

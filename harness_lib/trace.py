@@ -17,8 +17,8 @@ nothing already seen. The file is opened when the Transcript is made, so a path 
 written fails then (OSError), before any model call. Events it has no line for (start, request,
 approval, and the terminal agent's `{"event": "error", "message": ...}` when a run fails) are
 recorded in the file but not printed. Every printed line goes through `visible` (the kit's one escaping
-rule, harness_kit.shown, the approval question's): a tool's input and output, the stop reason, and the answer itself, line
-by line (`visible_text`). So a hidden character cannot disguise a call, and no text a model or an
+rule, harness_kit.shown, the approval question's): a tool's input and output, the stop reason (one word), and
+the answer itself, line by line (`visible_text`). So a hidden character cannot disguise a call, and no text a model or an
 endpoint returns can move the cursor, erase a line or colour the screen: an escape code is shown as
 ``\u001b[2K``, not obeyed. The file keeps the exact text. Not handled: rotating or size-capping the file, and redacting
 secrets a tool returned.
@@ -175,9 +175,9 @@ class Transcript:
 
     def account(self) -> list[str]:
         """The harness's own closing record, from the run's events, never from the model's text: a blank line, then
-        one ``[record] write_file(path="scratch/a.txt", content=(93 characters)) → approved, run: "wrote ..."`` line
-        per high-impact call (→ not approved: "<what the model was told>", → approved, but the tool failed: ..., → not
-        run: - when no result came). It says what the events say: a loop that runs a tool and emits no approval event
+        one ``[record] write_file(path="scratch/a.txt", content=(93 characters)) → approved, run: "wrote ..."``
+        line per high-impact call (→ not approved: "<what the model was told>", → approved, but the tool failed:
+        ..., → not run: - when no result came). It says what the events say: a loop that runs a tool and emits no approval event
         reads "no approval recorded, its result: ...". None when it asked for none."""
         lines = [""] if self.record else []
         for entry in self.record:
