@@ -193,7 +193,7 @@ class Transcript:
             else:  # no approval event: refused before anyone was asked (run_agent: input its schema refuses)
                 outcome = lang.text("cli.record.unasked", result=result)
             if entry.get("by") in ("code", "switch"):  # nobody clicked: said here too, as on the decision line
-                outcome = lang.text(f"approve.by_{entry['by']}", outcome=outcome)
+                outcome = lang.text("approve.by_code" if entry["by"] == "code" else "approve.by_switch", outcome=outcome)
             lines.append(lang.text("cli.record", action=in_short(entry["name"], entry["input"]), outcome=outcome))
         return lines
 
