@@ -50,7 +50,7 @@ from .client import MODEL, is_live, make_client
 from .loop import run_agent
 from .offline import SCENARIOS
 from .tools import SCRATCH, TOOLS, make_tool_impls
-from .trace import Transcript, exact, one_word, visible_text
+from .trace import Transcript, one_word, visible_text
 
 LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}
@@ -203,8 +203,11 @@ def echo(task: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def tools_line(root: Path, approve: str) -> str:
-    """`[tools] read: <root> · write/delete (with approval): <root>/scratch`."""
-    return lang.text("cli.tools", root=exact(root), how=lang.text(f"cli.how.{approve}"), scratch=exact(root / SCRATCH))
+    """`[tools] read: <root> · write/delete (with approval): <root>/scratch`: the folders by the rule for a name
+    (`one_word`: a hidden or look-alike character as its code; é in a folder's name stays é), written with / on
+    every OS (a \\ would be shown doubled)."""
+    return lang.text("cli.tools", root=one_word(root.as_posix()), how=lang.text(f"cli.how.{approve}"),
+                     scratch=one_word((root / SCRATCH).as_posix()))
 
 
 async def main_async(args: argparse.Namespace) -> int:
