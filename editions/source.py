@@ -16,6 +16,8 @@ import tokenize
 from collections import defaultdict, deque
 
 NBVAL_MARKER = re.compile(r"#\s*NBVAL_\w+\s*$")
+PREFIX_AND_QUOTES = re.compile(r"^[rbfuRBFU]*(\"\"\"|'''|\"|')")
+EXPRESSION = re.compile(r"\{[^{}]*\}")
 
 
 class EditionError(Exception):
@@ -57,7 +59,10 @@ def is_prose(text: str) -> bool:
     the same text). A one-word string is a name (a tool, a tag, a file) and stays as it is unless the table says."""
     if text.startswith("#"):
         return not NBVAL_MARKER.match(text)
-    return len([word for word in text.split() if re.search(r"[^\W\d_]", word)]) >= 2
+    words = PREFIX_AND_QUOTES.sub("", text)
+    while EXPRESSION.search(words):  # an f-string's {expressions} are code, not words
+        words = EXPRESSION.sub(" ", words)
+    return len([word for word in words.split() if re.search(r"[^\W\d_]", word)]) >= 2
 
 
 def translate_code(source: str, pairs: list[dict], where: str) -> str:

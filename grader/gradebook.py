@@ -63,7 +63,7 @@ from pathlib import Path
 
 from . import cgroups, similarity, workers
 from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, merged, shown,  # noqa: F401
-                     summary, through_link, told_apart, write_csv)
+                     shown_name, summary, through_link, write_csv)
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .learners import learner_folders, learner_of, shared_prefix, workflow_notes
@@ -119,7 +119,7 @@ class Job:
         return round(most * (self.passed or 0) / self.total, 1)
 
     def row(self, most: float = 10, all_or_nothing: bool = False) -> dict:
-        row = {"learner": told_apart(self.learner), "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
+        row = {"learner": self.learner, "file": self.file, "exercise": self.exercise, "verdict": self.verdict,
                "points": f"{self.points(most, all_or_nothing):g}",
                "checks_passed": "" if self.passed is None else self.passed,
                "checks_total": "" if self.total is None else self.total,
@@ -405,19 +405,19 @@ def main(argv=None) -> int:
           + f" → {args.out} and {md}")
     for j in jobs:
         if args.require_pass or len(jobs) == 1:
-            print(shown(f"{j.file}: {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total else "")
-                        + (f" ({j.reason})" if j.reason else "")))
+            print(shown_name(j.file) + shown(f": {j.verdict}" + (f" — {j.passed} of {j.total} checks pass" if j.total
+                                                                 else "") + (f" ({j.reason})" if j.reason else "")))
             for c in j.failed[:LISTED]:
                 print(shown(f"  ✗ {c}"))
             if len(j.failed) > LISTED:
                 print(f"  … and {len(j.failed) - LISTED} more")
     for j in left_out:
-        print(f"{shown(j.file)}: not graded — the starter as shipped, nothing written in this edition")
+        print(f"{shown_name(j.file)}: not graded — the starter as shipped, nothing written in this edition")
     if args.exercise:
         best = next((j for j in jobs if j.verdict == "PASS"), jobs[0] if jobs else None)
-        print(f"{args.exercise}: " + (f"{best.verdict} ({shown(best.file)})" if best else "no notebook of that name found"))
+        print(f"{args.exercise}: " + (f"{best.verdict} ({shown_name(best.file)})" if best else "no notebook of that name found"))
     for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
+        print(f"warning: {shown(problem)}", file=sys.stderr)
     if args.require_pass:
         passed = [j.verdict == "PASS" for j in jobs]
         if not jobs or not (any(passed) if args.exercise else all(passed)):

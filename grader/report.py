@@ -2,13 +2,17 @@
 learner and notebook, and --merge into an existing CSV. Everything a submission chose (a learner's or folder's
 name, a file name, a cell id, an error's message, what a check printed) reaches them inert:
 
-- `shown(text)`: control characters (a newline, ESC), bidi controls (U+202E), zero-width and other invisible
-  format characters, line and paragraph separators, and every space but U+0020 are written as escapes (`\\n`,
-  `\\u202e`), so a name cannot start a line of its own, reorder what follows it or hide a character;
-- `csv_cell(value)`: `shown`, and a text that a spreadsheet would read as a formula (a leading `=`, `+`, `-`, `@`,
-  tab or carriage return: OWASP's CSV injection rule) gets a leading `'`;
-- `md(text)`: `shown`, then every character Markdown or HTML gives a meaning to (`` ` * _ [ ] < > & | `` ...)
-  backslash-escaped and `://` broken, so a file name is shown, never rendered as code, a link, an image or HTML.
+- `shown(text)` / `shown_name(text)`: the kit's one rule (harness_kit.shown, the textbook's too): `one_line` (every
+  character a person could not see, or that would act instead of being read, written as an escape: a newline as
+  `\\u000a`, U+202E, zero-width and format characters, combining marks and variation selectors, other spaces), and for
+  a field that names a thing (a learner, a folder, a file: `shown_name`, the rule's `one_word`) look-alike letters too
+  (`b\\u043eb`: a Cyrillic о among Latin letters), so no two names read the same;
+- `csv_cell(value)`: that, and a text that a spreadsheet would read as a formula (its first character, after any
+  spaces and read as NFKC so a fullwidth `＝` counts, is `=`, `+`, `-` or `@`: OWASP's CSV injection rule) gets a
+  leading `'`;
+- `md(text)`: that, then every character Markdown or HTML gives a meaning to (`` ` * _ [ ] < > & | # $ ``...)
+  backslash-escaped, a line's start that would open a block (`>`, `-`, `+`, `=`, `1.`) escaped, and `://` broken, so
+  a file name is shown, never rendered as a heading, code, a link, math, an image or HTML.
 
 What it does NOT do: decide anything (grader/gradebook.py's `judge`), or guard what a person pastes elsewhere.
 """
@@ -22,27 +26,17 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Characters that draw nothing although their category does not say so: harness_lib.trace's list (not imported
-# from there: importing harness_lib loads the SDK, a second of CPU in every gradebook command).
-_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\ufffc", "\U0001d159"}
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&])")
+from harness_kit.shown import one_line, one_word  # the kit's one rule: stdlib only, no SDK
 
-
-def _hidden(ch: str) -> bool:
-    category = unicodedata.category(ch)
-    return (category in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn") or (category == "Zs" and ch != " ")
-            or ch in _BLANK_LETTERS)
+FORMULA_START = ("=", "+", "-", "@")
+NAME_COLUMNS = frozenset({"learner", "file", "exercise"})  # CSV columns that name a thing: look-alikes shown
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&#$!])")
+_BLOCK_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")  # a line's start that opens a block: escaped
 
 
 def shown(text) -> str:
-    """`text` with every character a person could not see, or that would act instead of being read, escaped."""
-    text = str(text)
-    if text.isprintable() and not any(ch in _BLANK_LETTERS for ch in text):
-        return text  # (the common case: nothing to do)
-    return "".join(_NAMED.get(ch) or (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-                   if _hidden(ch) else ch for ch in text)
+    """`text` on one line by the kit's one rule (harness_kit.shown.one_line)."""
+    return one_line(text)
 
 
 FIELD_CHARS = 2000  # characters of one CSV field, one summary line, one reason (a spreadsheet holds 32,767 a cell)
@@ -60,23 +54,6 @@ def few(items, sep: str = "; ", most: int = LISTED) -> str:
 def cut(text: str, most: int = FIELD_CHARS) -> str:
     """`text`, or its first `most` characters and how long it was."""
     return text if len(text) <= most else f"{text[:most]}… ({len(text)} characters in all)"
-
-
-# Letters of these scripts look like one another: a name mixing them ("bo" with a Cyrillic "о") reads as another's
-LOOK_ALIKE = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE")
-
-
-def told_apart(name) -> str:
-    """A learner's name as a person reads it: `shown`, and, when it could read as another name (letters of two
-    look-alike scripts mixed, or characters that compatibility-normalise to others: a fullwidth "ｂｏ"), followed by
-    how it is spelt: "bо [b\\u043e]". The same for the same name in every run (--merge finds it again)."""
-    import unicodedata as ud
-
-    text = shown(name)
-    scripts = {ud.name(ch, "?").split()[0] for ch in text if ch.isalpha()} & set(LOOK_ALIKE)
-    if len(scripts) < 2 and ud.normalize("NFKC", text) == text:
-        return text
-    return f"{text} [{text.encode('ascii', 'backslashreplace').decode()}]"
 
 
 def feedback_paths(jobs: list, folder: Path) -> dict:
@@ -105,18 +82,26 @@ def feedback_paths(jobs: list, folder: Path) -> dict:
     return paths
 
 
-def csv_cell(value):
-    """One CSV field: numbers as they are; a text `shown`, at most FIELD_CHARS characters (`cut`), with a leading '
-    where a spreadsheet sees a formula."""
+def shown_name(text) -> str:
+    """A name (a learner, a folder, a file) by the kit's one rule for names: look-alike letters shown as codes, so
+    two learners whose names read the same are shown apart ("bo" and a Cyrillic "bо"); the same in every run."""
+    return one_word(text)
+
+
+def csv_cell(value, name: bool = False):
+    """One CSV field: numbers as they are; a text shown (`shown_name` when it is a name), at most FIELD_CHARS
+    characters (`cut`), with a leading ' where a spreadsheet would see a formula."""
     if not isinstance(value, str):
         return value
-    value = cut(shown(value))
-    return "'" + value if value.startswith(FORMULA_START) else value
+    value = cut(shown_name(value) if name else shown(value))
+    return "'" + value if unicodedata.normalize("NFKC", value.lstrip()[:1]) in FORMULA_START else value
 
 
-def md(text) -> str:
-    """`text` for a Markdown (or HTML) page: shown as it is, never rendered."""
-    out = _MARKDOWN.sub(r"\\\1", shown(text))
+def md(text, *, name: bool = False) -> str:
+    """`text` for a Markdown (or HTML) page: shown as it is, never rendered (`name`: a name, see `shown_name`)."""
+    out = _MARKDOWN.sub(r"\\\1", shown_name(text) if name else shown(text))
+    out = _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
+                           else m.group(1) + m.group(2) + "\\", out)
     return out.replace("://", r":\/\/").replace("www.", r"www\.").replace("@", r"\@")
 
 
@@ -138,7 +123,7 @@ def write_csv(out: Path, columns: list[str], rows: list[dict], excel: bool = Fal
     with out.open("w", newline="", encoding="utf-8-sig" if excel else "utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=columns, restval="", extrasaction="ignore")
         writer.writeheader()
-        writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
+        writer.writerows({k: csv_cell(v, k in NAME_COLUMNS) for k, v in row.items()} for row in rows)
 
 
 def row_key(row: dict) -> tuple:
@@ -159,7 +144,7 @@ def merged(out: Path, rows: list[dict]) -> tuple[list[str], list[dict]]:
             old, columns = list(reader), list(reader.fieldnames or [])
     except FileNotFoundError:
         return [], rows
-    written = [{k: csv_cell(v) for k, v in r.items()} for r in rows]
+    written = [{k: csv_cell(v, k in NAME_COLUMNS) for k, v in r.items()} for r in rows]
     again = {row_key(r) for r in written}
     files = {(r.get("learner"), r.get("file")) for r in written}
     return columns, [r for r in old if row_key(r) not in again and (r.get("learner"), r.get("file")) not in files] + rows
@@ -187,7 +172,7 @@ def feedback(job, most: float, all_or_nothing: bool) -> str:
 
     def t(key, **values):  # (an edition of no known language: English)
         return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)
-    lines = [f"# {t('title', exercise=job.exercise or md(job.file))}", "", md(job.file), "",
+    lines = [f"# {t('title', exercise=job.exercise or md(job.file, name=True))}", "", md(job.file, name=True), "",
              t("verdict", verdict=job.verdict, points=f"{job.points(most, all_or_nothing):g}"), ""]
     reason = cut("; ".join(filter(None, [job.reason, few(job.notes)])), 4 * FIELD_CHARS)
     if reason:
@@ -229,15 +214,15 @@ def summary(jobs: list) -> str:
         lines += [f"- {count} of {len(attempts)}: {md(criterion)}" for criterion, count in failed.most_common(8)]
     review = [j for j in jobs if j.verdict in ("NOT GRADED", "ERROR") or j.notes]
     if review:
-        lines += ["", "## To look at", ""] + [f"- {md(j.file)} ({md(told_apart(j.learner))}): {j.verdict} — "
-                                              + md(cut("; ".join(filter(None, [j.reason, few(j.notes)]))))
-                                              for j in review]
+        lines += ["", "## To look at", ""] + [
+            f"- {md(j.file, name=True)} ({md(j.learner, name=True)}): {j.verdict} — "
+            + md(cut("; ".join(filter(None, [j.reason, few(j.notes)])))) for j in review]
     files = defaultdict(list)
     for j in jobs:
         if j.exercise:
             files[(j.learner, j.exercise)].append(j.file)
-    twice = [f"{md(told_apart(who))} ({ex}: {', '.join(md(f) for f in fs)})" for (who, ex), fs in sorted(files.items())
-             if len(fs) > 1]
+    twice = [f"{md(who, name=True)} ({ex}: {', '.join(md(f, name=True) for f in fs)})"
+             for (who, ex), fs in sorted(files.items()) if len(fs) > 1]
     if twice:
         lines += ["", "## More than one submission of an exercise", ""] + [f"- {t}" for t in twice]
     return "\n".join(lines) + "\n"

@@ -45,12 +45,12 @@ from pathlib import Path
 import anthropic
 
 from . import lang
-from .approval import in_short, terminal_approver
+from .approval import terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import run_agent
 from .offline import SCENARIOS
-from .tools import HIGH_IMPACT, SCRATCH, TOOLS, make_tool_impls
-from .trace import Transcript, preview, visible, visible_text
+from .tools import SCRATCH, TOOLS, make_tool_impls
+from .trace import Transcript, one_word, visible_text
 
 LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}
@@ -97,7 +97,7 @@ def _number(n: int) -> str:
 
 async def _always(answer: bool, name: str, tool_input: dict) -> bool:
     outcome = lang.text("approve.approved" if answer else "approve.rejected")
-    say(lang.text("cli.always", name=visible_text(name, lines=False), outcome=outcome, flag="yes" if answer else "no"))
+    say(lang.text("cli.always", name=one_word(name), outcome=outcome, flag="yes" if answer else "no"))
     return answer
 
 
@@ -203,8 +203,11 @@ def echo(task: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def tools_line(root: Path, approve: str) -> str:
-    """`[tools] read: <root> · write/delete (with approval): <root>/scratch`."""
-    return lang.text("cli.tools", root=root, how=lang.text(f"cli.how.{approve}"), scratch=root / SCRATCH)
+    """`[tools] read: <root> · write/delete (with approval): <root>/scratch`: the folders by the rule for a name
+    (`one_word`: a hidden or look-alike character as its code; é in a folder's name stays é), written with / on
+    every OS (a \\ would be shown doubled)."""
+    return lang.text("cli.tools", root=one_word(root.as_posix()), how=lang.text(f"cli.how.{approve}"),
+                     scratch=one_word((root / SCRATCH).as_posix()))
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -235,20 +238,7 @@ async def _run(args: argparse.Namespace) -> int:
     except OSError as err:
         return _fail(None, lang.text("cli.transcript_unwritable", path=args.transcript, error=err.strerror or err))
 
-    record: list[dict] = []  # the high-impact calls and what became of them: the run's last lines
-
-    def on_event(event: dict) -> None:
-        if event["event"] == "tool_call" and event["name"] in HIGH_IMPACT:
-            record.append({"id": event["id"], "name": event["name"], "input": event["input"],
-                           "approved": None, "result": None, "is_error": False})
-        for entry in record:
-            if event["event"] == "approval" and entry["approved"] is None and \
-                    (entry["name"], entry["input"]) == (event["name"], event["input"]):
-                entry["approved"] = event["approved"]
-                break
-            if event["event"] == "tool_result" and entry["result"] is None and entry["id"] == event["id"]:
-                entry["result"], entry["is_error"] = event["content"], event["is_error"]
-                break
+    def on_event(event: dict) -> None:  # the transcript ends with the run's [record] lines (Transcript.account)
         try:
             transcript(event)
         except OSError as err:  # not stdout (say() raises Unwritable for it): the transcript file
@@ -263,7 +253,6 @@ async def _run(args: argparse.Namespace) -> int:
                                  approve=approve, on_event=on_event)
         if stdout_failed:  # raised where the loop caught it (the --approve line: a failed gate), still an error
             raise Unwritable(stdout_failed)
-        say_record(record)
     except Unwritable as err:  # the error event goes to the transcript if that is not what failed
         return _fail(transcript, str(err))
     except anthropic.APIStatusError as err:
@@ -284,28 +273,6 @@ async def _run(args: argparse.Namespace) -> int:
     if result.stopped_by in ("end_turn", "stop_sequence"):
         return 0
     return 3 if result.stopped_by in VALVE_STOPS else 1
-
-
-def say_record(record: list[dict]) -> None:
-    """The run's last lines, the harness's own: each high-impact call, and whether it ran and what it did.
-
-    Printed after the model's answer, so whatever the answer says (it may quote a file, or claim
-    that nothing was written), the last lines on the screen are the harness's account of what happened.
-    A run that asked for no high-impact call prints none (the kit's other tools write nothing).
-    """
-    if record:
-        say()
-    for entry in record:
-        result = visible(preview(entry["result"] or "", 120))
-        if entry["result"] is None:  # the run ended before the call was answered
-            outcome = lang.text("cli.record.refused", result="-")
-        elif entry["approved"] and not entry["is_error"]:
-            outcome = lang.text("cli.record.run", result=result)
-        elif entry["approved"]:
-            outcome = lang.text("cli.record.failed", result=result)
-        else:  # not approved, or refused before anyone was asked (input its schema refuses)
-            outcome = lang.text("cli.record.refused", result=result)
-        say(lang.text("cli.record", action=in_short(entry["name"], entry["input"]), outcome=outcome))
 
 
 def _folder(path: str) -> Path:

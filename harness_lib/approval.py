@@ -59,7 +59,7 @@ import unicodedata
 
 from . import lang
 from .loop import REJECTED_MESSAGE  # noqa: F401 - the loop's words after a no; the exercises import it from here
-from .trace import compact, show_call, show_field, visible_text
+from .trace import in_short, show_call  # noqa: F401 - in_short: the call in short, also the record's
 
 
 class ApprovalInterrupted(asyncio.CancelledError):
@@ -95,32 +95,6 @@ def describe(name: str, tool_input: dict) -> str:
 
 LONG_ACTION = 300
 """An action longer than this (in characters, as shown) is named again in short right before the question."""
-
-_SHORT_FIELD = 80  # a field's value longer than this is shown in short as its length
-
-
-def in_short(name: str, tool_input) -> str:
-    """The call's identity in one short line: ``write_file(path="scratch/a.txt", content=(20000 characters))``.
-
-    Every field is there, by the same escaping rule as :func:`describe`; a key or value longer than 80
-    characters (as shown) is replaced by its length in characters. For a long input the question ends
-    with this line, so the tool and its path are next to the prompt whatever the input holds (padding,
-    look-alike quotes, a fake prompt of its own).
-    """
-    if not isinstance(tool_input, dict):  # not an object: its schema refuses it before anyone is asked
-        return f"{visible_text(name, lines=False)}({lang.text('approve.characters', n=len(compact(tool_input)))})"
-    fields = []
-    for key, value in tool_input.items():
-        key_text, value_text = show_field(key, value)
-        if len(key_text) > _SHORT_FIELD:
-            key_text = lang.text("approve.characters", n=len(key))
-        if len(value_text) > _SHORT_FIELD:  # a string's own length; other values: the length of their JSON
-            value_text = lang.text("approve.characters", n=len(value if isinstance(value, str) else value_text))
-        if key_text.startswith('"'):  # a key shown in full: without its JSON quotes
-            key_text = key_text[1:-1]
-        fields.append(f"{key_text}={value_text}")
-    return f"{visible_text(name, lines=False)}({', '.join(fields)})"
-
 
 def question(name: str, tool_input: dict) -> str:
     """What the person is asked about: describe(), and for a long action its identity too (in_short), last."""

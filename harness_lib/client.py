@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import anthropic
 import httpx2
-from dotenv import find_dotenv, load_dotenv
+from dotenv import dotenv_values, find_dotenv
 
 from .model import MODEL  # which model to ask for (HARNESS_MODEL): here too, as the lessons import it
 
@@ -43,22 +43,24 @@ def __getattr__(name: str):
 
 
 def load_env_file() -> None:
-    """Copy the variables of a git-ignored ``.env`` file into ``os.environ`` (python-dotenv), if there is one.
+    """Read the API key, and nothing else, from a git-ignored ``.env`` file (python-dotenv), if there is one.
 
-    The file is the first ``.env`` found from the current folder upward, so a notebook running in
-    ``notebooks/`` finds the one at the repository root. ``ANTHROPIC_API_KEY=...`` in it works like setting the
-    variable before starting Jupyter. A variable that is already set always wins: the file never overrides it,
-    so ``HARNESS_OFFLINE=1`` in the environment (the tests set it) keeps a run offline whatever the file says.
+    The file is the first ``.env`` found from the current folder upward, so a notebook running in ``notebooks/``
+    finds the one at the repository root. ``ANTHROPIC_API_KEY=...`` in it works like setting the variable before
+    starting Jupyter; a key already set wins. Every other line is ignored: a file (one in a folder above, one a
+    download brought) never switches the kit's behaviour, and above all never turns the approval gate off
+    (``HARNESS_AUTO_APPROVE`` is read from the environment only).
 
-    Not handled: the file is read when :func:`is_live` runs, so ``HARNESS_MODEL`` there does not change
-    ``MODEL`` (read at import; set it in the environment). Deleting a variable from ``os.environ`` does not
-    hide the file's value: it is read again on the next call (use ``HARNESS_OFFLINE=1`` to stay offline).
-    The search does not stop at the repository root: a ``.env`` in a folder above it counts too.
+    Not handled: deleting the variable from ``os.environ`` does not hide the file's key: it is read again on the
+    next call (use ``HARNESS_OFFLINE=1`` to stay offline). The search does not stop at the repository root.
     ``PYTHON_DOTENV_DISABLED=1`` (python-dotenv's own switch) ignores every file; the tests set it.
     """
+    if os.environ.get("PYTHON_DOTENV_DISABLED", "").strip().lower() in ("1", "true", "yes", "t", "y"):
+        return  # (dotenv_values does not read this switch itself; load_dotenv did)
     path = find_dotenv(usecwd=True)  # usecwd: search from the current folder, not from this module's
-    if path:
-        load_dotenv(path, override=False)
+    key = dotenv_values(path).get("ANTHROPIC_API_KEY") if path else None
+    if key and "ANTHROPIC_API_KEY" not in os.environ:
+        os.environ["ANTHROPIC_API_KEY"] = key
 
 
 def is_live() -> bool:

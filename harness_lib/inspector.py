@@ -54,7 +54,7 @@ from typing import Any, Iterable
 
 from . import lang
 from .tools import HIGH_IMPACT
-from .trace import compact, preview, show_call, stop_text, summary, visible, visible_text
+from .trace import compact, one_word, preview, show_call, stop_text, summary, visible, visible_text
 from .valves import find_cycle, signature_of
 
 __all__ = ["Inspector", "side_by_side"]
@@ -208,6 +208,8 @@ class Inspector:
                     event = json.loads(line)
                 except json.JSONDecodeError as err:
                     raise ValueError(f"{path}, line {number}: not JSON ({err.msg})") from None
+                except ValueError as err:  # JSON, but a number Python will not read (over 4300 digits)
+                    raise ValueError(f"{path}, line {number}: not a transcript event ({err})") from None
                 if not isinstance(event, dict) or "event" not in event:
                     raise ValueError(f"{path}, line {number}: not a transcript event")
                 try:
@@ -291,7 +293,7 @@ class Inspector:
         for info in self._analysis():
             row = info["row"]
             calls = ", ".join(show_call(c.name, c.input) for c in row.calls)
-            stop = visible_text(info["stop"], lines=False) if info["stop"] else (
+            stop = one_word(info["stop"]) if info["stop"] else (
                 _t("going_on") if info["final"] else _t("in_progress"))
             if info["not_run"]:
                 calls = f"{visible(info['signature'])} ({_t('not_run')})"
@@ -303,7 +305,7 @@ class Inspector:
         return "\n".join(lines)
 
     def _ending_line(self) -> str:
-        name = visible_text(self.end["stopped_by"], lines=False)
+        name = one_word(self.end["stopped_by"])
         what = _t(f"by.{name}") if f"inspector.by.{name}" in lang.MESSAGES[lang.current()] else name
         return _t("ended_by", what=what, name=name)
 
@@ -331,7 +333,7 @@ class Inspector:
         if info["final"] and not stop:
             stop_cell = f'<span class="hl-going-on">{escape(_t("going_on"))}</span>'
         else:
-            stop_cell = f"<code>{escape(visible_text(stop))}</code>" if stop else escape(_t("in_progress"))
+            stop_cell = f"<code>{escape(one_word(stop))}</code>" if stop else escape(_t("in_progress"))
         # calls
         items = []
         if info["not_run"]:
@@ -408,7 +410,7 @@ class Inspector:
             elif text:
                 lines.append(escape(visible_text(text, lines=False)))
             lines.append(escape(summary(end["turns"], end["requests"])))
-            return [f'<tr class="hl-end" data-stopped-by="{escape(visible_text(end["stopped_by"]))}">'
+            return [f'<tr class="hl-end" data-stopped-by="{escape(one_word(end["stopped_by"]))}">'
                     f'<th scope="row">{escape(_t("end"))}</th><td colspan="4">{"<br>".join(lines)}</td></tr>']
         if self.error is not None:
             failed = _t("failed", message=visible_text(self.error, lines=False))

@@ -36,6 +36,8 @@ import re
 import sys
 from pathlib import Path
 
+from harness_kit.shown import one_word
+
 from . import lang
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
@@ -77,7 +79,7 @@ def names_above(notebook: dict, running: str, transform=lambda code: code) -> tu
 
 def hint(name: str, language: str | None = None) -> str:
     """The one line, for the missing `name`."""
-    return lang.say(lang.MESSAGES, "restart.hint", language, name=name)
+    return lang.say(lang.MESSAGES, "restart.hint", language, name=one_word(name))  # a look-alike name: as its codes
 
 
 def _handler(shell, etype, value, tb, tb_offset=None):

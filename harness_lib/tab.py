@@ -33,7 +33,7 @@ import sys
 from . import lang
 from .approval import ApprovalInterrupted, decision_line, question
 from .widget import CHOICES, check_timeout, nobody_here, timeout_from_environment, wait_for_click
-from .trace import Transcript
+from .trace import NOBODY_CLICKED, Transcript, one_line
 
 __all__ = ["TabApproval", "in_tab"]
 
@@ -114,14 +114,18 @@ class TabApproval:
         with lang.using(self.language):  # the task outlives its cell: keep the notebook's language
             try:
                 self.result = await run
-                self.status.value = _html([self._say("done")])
+                status = self._say("done")
             except asyncio.CancelledError:  # Stop (ApprovalInterrupted is one too)
-                self.status.value = _html([self._say("stopped")])
-            except Exception as err:  # shown, since nobody would see a traceback from a task
+                status = self._say("stopped")
+            except Exception as err:  # shown, since nobody would see a traceback from a task; on one line, by the rule
                 self.error = err
-                self.status.value = _html([self._say("failed", error=f"{type(err).__name__}: {err}")])
+                status = self._say("failed", error=one_line(f"{type(err).__name__}: {err}"))
             finally:
                 self.stop_button.disabled = True
+            if self.result is None:  # no "end" event wrote the run's record: the harness's account, here
+                for line in self.on_event.account():
+                    self.write(line)
+            self.status.value = _html([status])
 
     def stop(self) -> None:
         """End the run: a question then waiting is a no (the loop gets ApprovalInterrupted)."""
@@ -141,6 +145,7 @@ class TabApproval:
     async def approve(self, name: str, tool_input: dict) -> bool:
         """The approver: show the action and the buttons, wait for a click; no answer or Stop is a no."""
         self._action = action = question(name, tool_input)
+        NOBODY_CLICKED.set(None)  # until this decision says otherwise: a person's
         loop = asyncio.get_running_loop()
         self._decision = decision = loop.create_future()
         auto = self.click or nobody_here()  # a demonstration, or nobody at the screen (HARNESS_AUTO_APPROVE)
@@ -162,8 +167,9 @@ class TabApproval:
             return False
         approved = decision.result()
         word = "approve.approved" if approved else "approve.rejected"
-        if self.click:  # say who pressed it
-            self._decided("approve.by_code", outcome=lang.text(word))
+        if auto:  # say who pressed it: the code in plain sight, or the switch; never a person
+            NOBODY_CLICKED.set("code" if self.click else "switch")  # and the transcript's record says it too
+            self._decided("approve.by_code" if self.click else "approve.by_switch", outcome=lang.text(word))
         else:
             self._decided(word)
         return approved

@@ -17,8 +17,8 @@ nothing already seen. The file is opened when the Transcript is made, so a path 
 written fails then (OSError), before any model call. Events it has no line for (start, request,
 approval, and the terminal agent's `{"event": "error", "message": ...}` when a run fails) are
 recorded in the file but not printed. Every printed line goes through `visible` (the kit's one escaping
-rule, the approval question's): a tool's input and output, the stop reason, and the answer itself, line
-by line (`visible_text`). So a hidden character cannot disguise a call, and no text a model or an
+rule, harness_kit.shown, the approval question's): a tool's input and output, the stop reason (one word), and
+the answer itself, line by line (`visible_text`). So a hidden character cannot disguise a call, and no text a model or an
 endpoint returns can move the cursor, erase a line or colour the screen: an escape code is shown as
 ``\u001b[2K``, not obeyed. The file keeps the exact text. Not handled: rotating or size-capping the file, and redacting
 secrets a tool returned.
@@ -39,117 +39,42 @@ keeps every event exactly as the loop emitted it, in English, its note included.
 from __future__ import annotations
 
 import json
-import unicodedata
+from contextvars import ContextVar
 from datetime import datetime, timezone
-from itertools import groupby
 from pathlib import Path
 from typing import Callable, TextIO
 
+from harness_kit.shown import (EXACT_FIELDS, SPACE_RUN, compact, exact, one_line, one_word, show_call,  # noqa: F401
+                               show_field, visible, visible_text)  # the kit's one rule (harness_kit/shown.py): here too
+
 from . import lang
+from .tools import HIGH_IMPACT
 
 
-def compact(value) -> str:
-    """Compact JSON, the way the transcript shows tool input: {"path":"README.md"}."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+_SHORT_FIELD = 80  # a field's value longer than this is shown in short as its length
 
 
-# Characters that draw nothing although they are letters or symbols (so their category does not say so):
-# Hangul fillers, the blank Braille pattern, the object replacement character, a musical null notehead.
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\ufffc\U0001d159")
+def in_short(name: str, tool_input) -> str:
+    """The call's identity in one short line: ``write_file(path="scratch/a.txt", content=(20000 characters))``.
 
-SPACE_RUN = 16
-"""A run of this many plain spaces or more is shown as one escaped space and its count: ``\\u0020{20000}``."""
-
-
-def _hidden(ch: str) -> bool:
-    """True for a character a person cannot see, or cannot tell apart, on screen."""
-    category = unicodedata.category(ch)
-    return (category[0] in "CM"  # controls, format (bidi, zero-width, tags), private use, unassigned; combining marks
-            or (category[0] == "Z" and ch != " ")  # spaces other than the plain one, line/paragraph separators
-            or ch in _BLANK_LETTERS)
-
-
-def _escape(ch: str) -> str:
-    if ord(ch) <= 0xFFFF:
-        return f"\\u{ord(ch):04x}"
-    high, low = divmod(ord(ch) - 0x10000, 0x400)  # beyond the BMP: a JSON surrogate pair, so JSON stays JSON
-    return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
-
-
-def visible(text: str) -> str:
-    """`text` (JSON text: a tool call, a quoted preview) with every character a person could not see escaped.
-
-    The kit's one rule for what a person reads, before deciding (the approval question, the buttons'
-    label, the transcript's lines) and after (the answer, the stop reason, the inspector, the terminal
-    agent's last lines). Written as a JSON escape (``\\u3164``): control characters (C0, DEL, C1, so no
-    terminal escape code and no carriage return gets through), bidi controls and marks, zero-width and
-    other "format" characters (tag characters too), private-use and unassigned code points, every space
-    but U+0020 (no-break, thin, ideographic ...), line and paragraph separators, combining marks and
-    variation selectors (``e`` + U+0301 looks like ``é``), and characters that draw nothing (U+3164 HANGUL
-    FILLER, U+2800 BRAILLE PATTERN BLANK, U+FFFC OBJECT REPLACEMENT CHARACTER ...). A run of SPACE_RUN
-    plain spaces or more is written ``\\u0020{N}``: padding cannot push the rest of a call off the screen,
-    and its length is a number you can read. Everything else (é, ✓, 中文, emoji) is kept.
-
-    In JSON text a backslash the text holds is already written ``\\\\``, so every single-backslash escape
-    in the result is one this function wrote, and two different texts never look the same. Plain text is
-    shown by :func:`visible_text`, which doubles its backslashes first. Applied to JSON text without
-    space runs, the result is still valid JSON with the same value.
-
-    Not handled: look-alike letters (a Cyrillic ``а`` for a Latin ``a``) are kept as they are (the
-    approval question shows a path's non-ASCII letters escaped: see harness_lib.approval); scripts that
-    write with combining marks (Devanagari, Hebrew points) come out escaped, hard to read but exact; a
-    character the reader's font lacks may draw as the same empty box as another one.
+    Every field, by the same rule as show_call; a key or value longer than 80 characters (as shown) is replaced by
+    its length in characters, except the value of a field that names the thing (EXACT_FIELDS: path, url, to), which
+    is always shown whole. The approval question ends with it, so the tool and its path are next to the prompt
+    whatever the input holds; the run's record (`Transcript.account`) names each call with it.
     """
-    out = []
-    for ch, run in groupby(text):  # runs of the same character
-        count = len(list(run))
-        if ch == " " and count >= SPACE_RUN:
-            out.append(f"\\u0020{{{count}}}")
-        else:
-            out.append((_escape(ch) if _hidden(ch) else ch) * count)
-    return "".join(out)
-
-
-def visible_text(text: str, *, lines: bool = True) -> str:
-    """Plain text (the model's answer, a stop reason, an error message) by :func:`visible`'s rule.
-
-    Its backslashes are doubled first (``C:\\\\temp``), so a ``\\u202e`` the text spells out cannot pass
-    for an escaped character; then each line goes through visible(). Line breaks (``\\n``) are kept, so
-    an answer still reads as lines (``lines=False``: one line, a line break escaped too); a carriage
-    return, a tab and every escape code are shown escaped.
-    """
-    if not lines:
-        return visible(str(text).replace("\\", "\\\\"))
-    return "\n".join(visible_text(line, lines=False) for line in str(text).split("\n"))
-
-
-EXACT_FIELDS = frozenset({"path", "url"})
-"""Input fields that name a thing (a file, an address): every non-ASCII character in them is shown escaped.
-
-A look-alike letter (a Cyrillic ``а`` in ``scratch/аnswer.txt``) then shows as the code it is,
-``scratch/\\u0430nswer.txt``, and cannot pass for the Latin ``a`` of another path."""
-
-
-def show_field(key: str, value) -> tuple[str, str]:
-    """One field of a tool's input, shown: (key, value) as compact JSON through visible().
-
-    In the fields of EXACT_FIELDS every character that is not ASCII is escaped too."""
-    exact = json.dumps(value, ensure_ascii=key in EXACT_FIELDS, separators=(",", ":"), default=str)
-    return visible(compact(key)), visible(exact)
-
-
-def show_call(name: str, tool_input) -> str:
-    """A tool call as every reader of the kit sees it: ``write_file({"path":"scratch/a.txt","content":"hi"})``.
-
-    The name (plain text) and the input (compact JSON, field by field: :func:`show_field`) by
-    :func:`visible`'s rule, the same in the approval question, the buttons' label, the transcript and
-    the inspector.
-    """
-    if isinstance(tool_input, dict):
-        shown = "{" + ",".join(":".join(show_field(key, value)) for key, value in tool_input.items()) + "}"
-    else:
-        shown = visible(compact(tool_input))
-    return f"{visible_text(name, lines=False)}({shown})"
+    if not isinstance(tool_input, dict):  # not an object: its schema refuses it before anyone is asked
+        return f"{one_word(name)}({lang.text('approve.characters', n=len(compact(tool_input)))})"
+    fields = []
+    for key, value in tool_input.items():
+        key_text, value_text = show_field(key, value)
+        if len(key_text) > _SHORT_FIELD:
+            key_text = lang.text("approve.characters", n=len(key))
+        if len(value_text) > _SHORT_FIELD and key not in EXACT_FIELDS:  # a string's length; else its JSON's
+            value_text = lang.text("approve.characters", n=len(value if isinstance(value, str) else value_text))
+        if key_text.startswith('"'):  # a key shown in full: without its JSON quotes
+            key_text = key_text[1:-1]
+        fields.append(f"{key_text}={value_text}")
+    return f"{one_word(name)}({', '.join(fields)})"
 
 
 def preview(text: str, limit: int = 60) -> str:
@@ -193,19 +118,31 @@ def stop_text(ended) -> str:
     return text
 
 
+NOBODY_CLICKED: ContextVar[str | None] = ContextVar("nobody_clicked", default=None)
+"""Set by an approver that pressed its own button (``"code"``: ``click=``; ``"switch"``: HARNESS_AUTO_APPROVE) for
+the decision it just made; the Transcript reads it at that ``approval`` event, so the file (``"nobody_clicked"``) and
+the closing record say who decided, as the decision line does."""
+
+
 class Transcript:
     """An `on_event` callback that prints the lesson's transcript and, optionally, writes JSONL."""
 
-    def __init__(self, path: str | Path | None = None, *, out: Callable[[str], None] = print):
-        self.out = out
+    def __init__(self, path: str | Path | None = None, *, out: Callable[[str], None] = print,
+                 high_impact=HIGH_IMPACT):
+        self.out, self.high_impact = out, high_impact
         self.file: TextIO | None = open(path, "a", encoding="utf-8") if path else None
+        self.record: list[dict] = []  # the high-impact calls and what became of them (account())
 
     def __call__(self, event: dict) -> None:
+        if event["event"] == "approval" and NOBODY_CLICKED.get():  # an answer nobody clicked: say so in the record
+            event = {**event, "nobody_clicked": NOBODY_CLICKED.get()}
+            NOBODY_CLICKED.set(None)
         if self.file:
             record = {"time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), **event}
             self.file.write(compact(record) + "\n")
             self.file.flush()
         kind, turn = event["event"], event.get("turn")
+        self._keep(event)
         if kind == "tool_call":
             call = show_call(event["name"], event["input"])  # as the approval question shows it
             self.out(lang.text("transcript.tool_call", turn=turn, call=call))
@@ -214,10 +151,51 @@ class Transcript:
             self.out(lang.text(line, turn=turn, preview=visible(preview(event["content"]))))
         elif kind == "end":
             who = "transcript.model_ends" if event["stop_reason"] else "transcript.harness_stops"
-            self.out(lang.text(who, turn=turn, why=visible_text(event["stop_reason"] or event["stopped_by"])))
+            self.out(lang.text(who, turn=turn, why=one_word(event["stop_reason"] or event["stopped_by"])))
             self.out("")
             self.out(visible_text(stop_text(event)))  # the model's words too: shown, never obeyed by the screen
             self.out(summary(event["turns"], event["requests"]))
+            for line in self.account():  # the last lines are the harness's, whatever the answer said
+                self.out(line)
+
+    def _keep(self, event: dict) -> None:
+        """Note what became of each high-impact call: asked for, approved or not, and its result."""
+        kind = event["event"]
+        if kind == "tool_call" and event["name"] in self.high_impact:
+            self.record.append({"id": event["id"], "name": event["name"], "input": event["input"],
+                                "approved": None, "result": None, "is_error": False})
+        for entry in self.record:
+            if kind == "approval" and entry["approved"] is None and \
+                    (entry["name"], entry["input"]) == (event["name"], event["input"]):
+                entry["approved"], entry["by"] = event["approved"], event.get("nobody_clicked")
+                return
+            if kind == "tool_result" and entry["result"] is None and entry["id"] == event["id"]:
+                entry["result"], entry["is_error"] = event["content"], event["is_error"]
+                return
+
+    def account(self) -> list[str]:
+        """The harness's own closing record, from the run's events, never from the model's text: a blank line, then
+        one ``[record] write_file(path="scratch/a.txt", content=(93 characters)) → approved, run: "wrote ..."``
+        line per high-impact call (→ not approved: "<what the model was told>", → approved, but the tool failed:
+        ..., → not run: - when no result came). It says what the events say: a loop that runs a tool and emits no approval event
+        reads "no approval recorded, its result: ...". None when it asked for none."""
+        lines = [""] if self.record else []
+        for entry in self.record:
+            result = visible(preview(entry["result"] or "", 120))
+            if entry["result"] is None:  # the run ended before the call was answered
+                outcome = lang.text("cli.record.refused", result="-")
+            elif entry["approved"] and not entry["is_error"]:
+                outcome = lang.text("cli.record.run", result=result)
+            elif entry["approved"]:
+                outcome = lang.text("cli.record.failed", result=result)
+            elif entry["approved"] is False:  # (the run_agent loop never runs it; a lesson's broken gate may have)
+                outcome = lang.text("cli.record.not_approved", result=result)
+            else:  # no approval event: refused before anyone was asked (run_agent: input its schema refuses)
+                outcome = lang.text("cli.record.unasked", result=result)
+            if entry.get("by") in ("code", "switch"):  # nobody clicked: said here too, as on the decision line
+                outcome = lang.text("approve.by_code" if entry["by"] == "code" else "approve.by_switch", outcome=outcome)
+            lines.append(lang.text("cli.record", action=in_short(entry["name"], entry["input"]), outcome=outcome))
+        return lines
 
     def close(self) -> None:
         if self.file:

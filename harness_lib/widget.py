@@ -27,6 +27,7 @@ import sys
 
 from . import lang
 from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
+from .trace import NOBODY_CLICKED
 
 CHOICES = ("approve", "reject")
 """The two buttons, by what they decide."""
@@ -154,9 +155,10 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     projector; read at each call; ``click`` wins over them):
 
     - ``HARNESS_AUTO_APPROVE=approve|reject``: every approval clicks that real button itself
-      (``button.click()``), so the same handler runs and the printed output is the same as after a
-      person's click. (This works on any kernel: the click needs no message.) Any other value that is
-      not empty is a ``ValueError`` (the loop counts that as a no).
+      (``button.click()``), so the same handler runs, and the decision line says nobody clicked:
+      ``→ approved (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)``. (This works on any kernel:
+      the click needs no message.) Any other value that is not empty is a ``ValueError`` (the loop counts that as a
+      no). It is read from the environment only: a ``.env`` file never sets it (harness_lib.client).
     - unset or empty: wait for a person.
     - ``HARNESS_APPROVAL_TIMEOUT=<seconds>``: when set, overrides ``timeout``; a value that is not a
       finite number > 0 raises ``ValueError`` (the loop counts that as a no: it fails closed).
@@ -189,6 +191,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
 
     async def approve(name: str, tool_input: dict) -> bool:
         nonlocal told_why_no_buttons
+        NOBODY_CLICKED.set(None)  # until this decision says otherwise: a person's
         wait = timeout_from_environment(timeout)
         auto = "" if click else nobody_here()
 
@@ -272,8 +275,9 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
             return False
         approved = decision.result()
         word = "approve.approved" if approved else "approve.rejected"
-        if click:  # say who pressed it
-            print(finish("approve.by_code", outcome=lang.text(word)))
+        if click or auto:  # say who pressed it: the code in plain sight, or the switch; never a person
+            NOBODY_CLICKED.set("code" if click else "switch")  # and the transcript's record says it too
+            print(finish("approve.by_code" if click else "approve.by_switch", outcome=lang.text(word)))
         else:
             print(finish(word))
         return approved

@@ -377,12 +377,15 @@ def test_widget_approver_label_keeps_every_space_and_wraps_with_normal_line_gaps
     assert '"scratch/a  b.txt"' in text(parts(shown[0])[0])
 
 
+BY_SWITCH = " (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)"
+
+
 def test_widget_approver_shows_the_decision_once(shown, monkeypatch, capsys):
     """After a decision the buttons and label are hidden: the printed line is the only decision on the page."""
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
     asyncio.run(widget_approver()(*ACTION))
     assert shown[0].layout.display == "none"
-    assert capsys.readouterr().out == f"[approve] {SHOWN} → approved\n"
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → approved (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)\n"
 
 
 def test_widget_approver_label_escapes_the_models_input(shown, monkeypatch):
@@ -391,7 +394,7 @@ def test_widget_approver_label_escapes_the_models_input(shown, monkeypatch):
     asyncio.run(widget_approver()("write_file", sneaky))
     label = parts(shown[0])[0]
     assert "<img" not in label.value and "&lt;img src=x onerror=alert(1)&gt; &amp; more" in label.value
-    assert text(label) == f"[approve] {describe('write_file', sneaky)} → rejected"
+    assert text(label) == f"[approve] {describe('write_file', sneaky)} → rejected (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)"
 
 
 @pytest.mark.parametrize("switch, expected, word", [("approve", True, "approved"), ("reject", False, "rejected")])
@@ -400,8 +403,8 @@ def test_widget_approver_auto_switch_clicks_the_real_button(shown, monkeypatch, 
     assert asyncio.run(widget_approver()(*ACTION)) is expected
     label, approve_button, reject_button = parts(shown[0])
     assert approve_button.disabled and reject_button.disabled
-    assert text(label) == f"[approve] {SHOWN} → {word}"
-    assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}\n"  # exactly one plain line
+    assert text(label) == f"[approve] {SHOWN} → {word} (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)"  # the switch pressed it: said
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → {word} (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)\n"  # exactly one plain line
 
 
 @pytest.mark.parametrize("switch", ["", "approve", "reject"])
@@ -567,7 +570,7 @@ def test_widget_approver_label_shows_invisible_characters_escaped(shown, monkeyp
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
     asyncio.run(widget_approver()("write_file", {"path": "scratch/evil\u202etxt.exe"}))
     label = parts(shown[0])[0]
-    assert "\u202e" not in label.value and text(label).endswith('"scratch/evil\\u202etxt.exe"}) → rejected')
+    assert "\u202e" not in label.value and text(label).endswith('"scratch/evil\\u202etxt.exe"}) → rejected (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)')
     assert "\u202e" not in capsys.readouterr().out
 
 
@@ -685,7 +688,7 @@ def test_widget_approver_auto_switch_clicks_the_button_even_on_ipykernel_6(shown
     monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")  # the click happens in-process: no message needed
     assert asyncio.run(widget_approver(kernel_version=lambda: (6, 17))(*ACTION)) is False
-    assert len(shown) == 1 and capsys.readouterr().out == f"[approve] {SHOWN} → rejected\n"
+    assert len(shown) == 1 and capsys.readouterr().out == f"[approve] {SHOWN} → rejected{BY_SWITCH}\n"
 
 
 def test_running_kernel_version_is_none_outside_a_kernel():

@@ -59,7 +59,8 @@ def assert_decided_once(cell) -> None:
     assert not any(b.is_visible() for b in buttons.all()) and not cell.locator(LABEL).first.is_visible(), \
         "the widget hides itself once decided"
     shown = cell.locator(".jp-Cell-outputArea").first.inner_text()  # what a person sees (hidden text excluded)
-    assert shown.count("→") == 1, f"the decision shows once:\n{shown}"
+    decisions = [line for line in shown.splitlines() if line.startswith("[approve]") and "→" in line]
+    assert len(decisions) == 1, f"the decision shows once (the [record] line after the answer is the run's account):\n{shown}"
 
 
 def assert_loopback_only(netlog: NetLog) -> None:

@@ -72,7 +72,9 @@ def test_aprobar_runs_the_write_in_live_jupyterlab(browser, tmp_path):
         assert all(b.is_disabled() for b in buttons.all()), "both buttons disabled after a decision"
         assert not cell.locator(LABEL).first.is_visible(), "the widget hides itself once decided"
         shown = cell.locator(".jp-Cell-outputArea").first.inner_text()
-        assert shown.count("→ aprobada") == 1, f"the decision shows once (es/05 showed it twice):\n{shown}"
+        decided = [line for line in shown.splitlines() if line.startswith("[approve]") and "→ aprobada" in line]
+        assert len(decided) == 1, f"the decision shows once (es/05 showed it twice):\n{shown}"  # ([registro]: the account)
+        assert shown.rstrip().splitlines()[-1].startswith("[registro] write_file("), shown  # the last word: the harness's
         assert not nb.cells_info()[gate]["errors"], nb.output_text(gate)
         after_click = focus_goes_on(nb, gate)  # the keyboard goes on from the cell below, as in English
         assert after_click["inNotebook"] and after_click["active"] == gate + 1, after_click

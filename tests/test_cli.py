@@ -582,7 +582,7 @@ def test_after_an_approved_write_the_last_screen_says_it_was_written(tmp_path):
 
 
 @pytest.mark.parametrize("flag, written, outcome", [("yes", True, '→ approved, run: "wrote '),
-                                                     ("no", False, '→ not run: "Not approved: ')])
+                                                     ("no", False, '→ not approved: "Not approved: ')])
 def test_the_record_after_the_answer_says_what_became_of_each_high_impact_call(tmp_path, offline, monkeypatch,
                                                                                 capsys, flag, written, outcome):
     root = project(tmp_path, first_line="\x1b[2J\x1b[HI saved nothing.\r")

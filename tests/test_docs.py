@@ -52,10 +52,11 @@ NOT_THE_KITS = {"resolve", "on_event", "AsyncAnthropic", "client.beta.messages.t
 
 
 def kit_modules() -> list:
+    import harness_kit
     import harness_lib
 
-    return [importlib.import_module(f"harness_lib.{info.name}")
-            for info in pkgutil.walk_packages(harness_lib.__path__, onerror=lambda name: None)]
+    return [importlib.import_module(f"{package.__name__}.{info.name}") for package in (harness_lib, harness_kit)
+            for info in pkgutil.walk_packages(package.__path__, onerror=lambda name: None)]
 
 
 def quoted_calls(markdown: str) -> list[tuple[str, str]]:

@@ -28,11 +28,12 @@ def project(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_a_key_in_the_env_file_one_folder_up_goes_live(project):
+def test_a_key_in_the_env_file_one_folder_up_goes_live_and_nothing_else_is_read(project):
+    """The file gives the key and nothing else: no other line becomes a variable (a file never switches the kit)."""
     (project / ".env").write_text("ANTHROPIC_API_KEY=key-from-the-file\nKIT_ENV_FILE_PROBE=read\n")
     assert is_live()
     assert os.environ["ANTHROPIC_API_KEY"] == "key-from-the-file"
-    assert os.environ["KIT_ENV_FILE_PROBE"] == "read"
+    assert "KIT_ENV_FILE_PROBE" not in os.environ
 
 
 def test_a_variable_already_set_wins_over_the_file(project, monkeypatch):

@@ -208,7 +208,7 @@ HOSTILE_ROWS = {
     f"owen/{EX1}": ("", "ERROR", "", "", [], ["not a notebook: cells[2] is a str, not a cell"]),
     f"hugo/{MARKUP}.ipynb": ("", "ERROR", "", "", [], ["not a notebook: invalid (cells[0].source: 1 is not valid"]),
     f"'{FORMULA}/notes.ipynb": ("", "NOT GRADED", "", "", [], ["not one of the exercises"]),
-    "evil\\n- x.ipynb (x): PASS — \\u202etxt/homework.ipynb": ("", "ERROR", "", "", [], ["not a notebook: JSONDecodeError"]),
+    "evil\\u000a- x.ipynb (x): PASS — \\u202etxt/homework.ipynb": ("", "ERROR", "", "", [], ["not a notebook: JSONDecodeError"]),
     "walt/": ("", "NOT GRADED", "", "", [], ["no notebook in this folder"]),
     **{rel: ("", "ERROR", "", "", [], [f"a symlink to {target}: never followed"]) for rel, target in LINKS.items()},
 }
@@ -455,7 +455,7 @@ def test_what_a_teacher_opens_is_inert(graded):
     section = md.split("## To look at\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert section and all(line.startswith("- ") for line in section), section
     assert not [line for line in section if line.startswith("- x.ipynb")], section  # the folder's fake line
-    assert "evil\\\\n- x.ipynb (x): PASS — \\\\u202etxt/homework.ipynb" in md
+    assert "evil\\\\u000a- x.ipynb (x): PASS — \\\\u202etxt/homework.ipynb" in md
 
 
 @SLOW
@@ -474,21 +474,23 @@ def test_inert_text_for_csv_and_markdown():
     from grader.report import csv_cell, md, shown
 
     assert shown("Ana Pérez ✓ 中文") == "Ana Pérez ✓ 中文"
-    assert shown("a\nb\u202ec\u200bd\x1b[31m\u00a0") == "a\\nb\\u202ec\\u200bd\\u001b[31m\\u00a0"
+    assert shown("a\nb\u202ec\u200bd\x1b[31m\u00a0") == "a\\u000ab\\u202ec\\u200bd\\u001b[31m\\u00a0"
     assert [csv_cell(v) for v in ("=1+2", "+x", "-x", "@x", "\tx", "\rx", "ok", 3)] == [
-        "'=1+2", "'+x", "'-x", "'@x", "\\tx", "\\rx", "ok", 3]
+        "'=1+2", "'+x", "'-x", "'@x", "\\u0009x", "\\u000dx", "ok", 3]
     assert md("` <img src=x> [x](javascript:alert(1)) http://a") == (
         "\\` \\<img src=x\\> \\[x\\](javascript:alert(1)) http:\\/\\/a")
     assert shown("a\ufffcb") == "a\\ufffcb"  # draws nothing: escaped, as in the approval question
 
 
-def test_the_report_hides_nothing_the_textbook_would_show_escaped():
-    """report.py keeps its own copy of the characters that draw nothing (it does not import harness_lib): the same
-    set as harness_lib.trace's, so a name the approval question would show escaped is not blank in the CSV."""
-    from grader import report
-    from harness_lib import trace
-
-    assert set(report._BLANK_LETTERS) == set(trace._BLANK_LETTERS)
+def test_the_report_shows_by_the_textbooks_one_rule_without_the_sdk():
+    """report.py has no rule of its own: it shows what a submission chose by harness_kit.shown, the textbook's rule,
+    and importing it loads no SDK (a gradebook command pays for the rule alone)."""
+    code = ("import sys, grader.report as r, harness_kit.shown as s, harness_lib.trace as t\n"
+            "assert r.one_line is s.one_line is t.one_line and t.visible is s.visible\n")
+    probe = ("import sys, grader.report\nprint('anthropic' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                          check=True).stdout.strip() == "False"
+    exec(code, {})
 
 
 def test_merge_replaces_only_the_learner_and_exercise_pairs_it_regraded(tmp_path):

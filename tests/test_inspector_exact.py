@@ -274,7 +274,7 @@ def test_a_stop_of_another_kind_shows_its_sentence_on_one_line_and_an_unknown_na
     odd = Inspector.from_events([{"event": "end", "turn": 1, "stop_reason": "x", "stopped_by": "made\nup",
                                  "text": "", "turns": 0, "requests": 0}])
     assert repr(odd).splitlines()[-1] == "How it ended: made\\u000aup (made\\u000aup)."
-    assert rows(odd)[-1] == ('<tr class="hl-end" data-stopped-by="made\nup"><th scope="row">end</th>'
+    assert rows(odd)[-1] == ('<tr class="hl-end" data-stopped-by="made\\u000aup"><th scope="row">end</th>'
                              '<td colspan="4">How it ended: made\\u000aup (made\\u000aup).<br>That took 0 '
                              'tool-calling turns across 0 model requests.</td></tr>')
     assert rows(odd)[0] == ('<tr class="hl-row" data-request="1"><th scope="row">1</th><td class="hl-stop"><code>x'

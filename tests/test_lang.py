@@ -185,8 +185,9 @@ def test_spanish_buttons_and_decision_lines(monkeypatch, capsys, shown, es, swit
     assert (approve_button.description, reject_button.description) == ("Aprobar", "Rechazar")
     assert pending == [f"[approve] a punto de ejecutar la acción de alto impacto {SHOWN}\n"
                        "Haz clic en Aprobar para ejecutarla, o en Rechazar. Si nadie responde, no se aprueba en 120 s."]
-    assert label_text(label) == f"[approve] {SHOWN} → {word}"
-    assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}\n"
+    nobody = " (lo pulsó HARNESS_AUTO_APPROVE, no una persona: nadie hizo clic)"  # the switch, not a person
+    assert label_text(label) == f"[approve] {SHOWN} → {word}{nobody}"
+    assert capsys.readouterr().out == f"[approve] {SHOWN} → {word}{nobody}\n"
 
 
 def test_spanish_timeout_is_a_rejection(capsys, shown, es):

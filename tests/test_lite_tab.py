@@ -113,7 +113,9 @@ def test_stop_while_asked_is_a_no_and_ends_the_run(tmp_path):
         return panel
 
     panel = asyncio.run(scene())
-    assert panel.lines[-1].endswith("→ not approved (no answer: the run was stopped)")
+    decided = [line for line in panel.lines if line.startswith("[approve]")]
+    assert decided[-1].endswith("→ not approved (no answer: the run was stopped)")
+    assert panel.lines[-1].startswith("[record] write_file(") and panel.lines[-1].endswith("→ not run: -")  # the account
     assert panel.result is None and "The run was stopped." in panel.status.value
     assert not (tmp_path / "scratch" / "answer.txt").exists()
 

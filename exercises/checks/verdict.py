@@ -25,6 +25,7 @@ import contextvars
 import os
 import sys
 
+from harness_kit.shown import visible_text  # the kit's one rule: what a check prints is shown, never obeyed
 from harness_lib import lang
 
 from . import words_kit
@@ -65,7 +66,7 @@ class Checks:
         self.criteria: list[dict] = []  # the verdict's criteria, in the order they were printed
         self.blocked = False  # a cause() was named: every later ✗ follows from it
         self.upstream: dict = {}  # a cause's key -> the ✗ of an earlier check that named it
-        print(f"🔍 {title}")
+        print(f"🔍 {visible_text(title)}")
 
     def cause(self, criterion: str, hint: str) -> None:
         """A ✗ for a cause the check found before its criteria (a cell that raised, state kept between runs, an
@@ -84,8 +85,8 @@ class Checks:
             hint = _t("kit.checks.follows_from_above")
         elif not passed:
             self.causes.add(getattr(hint, "key", hint))
-        print(f"  {'✓' if passed else '✗'} {criterion}"
-              + ("" if passed else f"\n      {_t('kit.checks.hint')}: {hint}"))
+        print(f"  {'✓' if passed else '✗'} {visible_text(criterion)}"  # a value the learner's code chose, an error
+              + ("" if passed else f"\n      {_t('kit.checks.hint')}: {visible_text(hint)}"))  # message: by the rule
         self.criteria.append({"criterion": str(criterion), "passed": passed, "hint": "" if passed else str(hint),
                               "follows": follows, "key": str(key)})
         if not passed:
@@ -93,7 +94,7 @@ class Checks:
         return passed
 
     def note(self, text: str) -> None:
-        print(f"    {text}")
+        print(f"    {visible_text(text)}")
 
     def verdict(self) -> dict:
         return {"check": self.cell_id, "title": str(self.title), "criteria": [dict(c) for c in self.criteria]}
