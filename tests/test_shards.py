@@ -1,0 +1,200 @@
+"""A class graded in shards (`--shard K/N`, then `--gather`: grader/shards.py) writes exactly what one gradebook
+run over the whole class writes: the CSV, the summary and every feedback file, byte for byte. The shards are
+graded by the commands of the teacher's workflow (.github/workflows/grade-class.yml), read from the file and run
+as written (its "Collect the class" in folder mode, "Plan the shards", each shard's "Grade this shard", "Gather
+the shards"), in a folder of their own standing for the runner's checkout (the kit is found on PYTHONPATH, so
+nothing is written into the kit). The whole run and the two shards run at once: four kernels in all, sandboxed
+as the workflow grades.
+
+The class: ana's solution (PASS) and a second file of the same exercise with a check edited (refused before any
+kernel: NOT GRADED), in the other shard, so the "one of 2 submissions" note can only come from the gather; bo's
+Spanish wrong answer (FAIL: feedback in Spanish, the summary's mistakes); a broken file; a learner folder with no
+notebook; a symlink to ana's notebook.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_gradebook import APPROVE, DENIED, EX1, edit, load, solution  # noqa: E402 - the same class's edits
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / ".github" / "workflows" / "grade-class.yml"
+sys.path.insert(0, str(ROOT))
+from grader import shards  # noqa: E402
+from grader.gradebook import Job, discover  # noqa: E402
+
+
+def steps(job):
+    return {s["name"]: s for s in yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"][job]["steps"]
+            if "name" in s}
+
+
+def where(learner, file, n=2):
+    return shards.shard_of(Job(path=Path(file), learner=learner, file=file), n)
+
+
+def second_file():
+    """A name for ana's second file that lands in the other shard than her first (found, not assumed)."""
+    return next(f"ana/copy-{i}.ipynb" for i in range(100) if where("ana", f"ana/copy-{i}.ipynb") != where("ana", f"ana/{EX1}"))
+
+
+def make_class(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    wrong = edit(edit(load(ROOT / "exercises" / "es" / "solutions" / EX1), "run-tool-uses", APPROVE,
+                      APPROVE.replace("approve is not None and", "approve is None or")),
+                 "run-tool-uses", DENIED, 'DENIED = "The person declined {name}."')
+    files = {f"ana/{EX1}": solution(EX1), second_file(): edit(solution(EX1), "check-deny", prepend="# ok\n"),
+             f"bo/{EX1}": wrong, "cy/homework.ipynb": b"{ not json"}
+    for rel, content in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode("utf-8"))
+    (folder / "dee").mkdir()
+    (folder / "eve").mkdir()
+    os.symlink(f"../ana/{EX1}", folder / "eve" / EX1)
+
+
+def bash(script, cwd, **env):
+    return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """The class graded whole (as docs/teaching.md says, with the workflow's limits) and by the workflow's steps."""
+    work = tmp_path_factory.mktemp("runner")  # the runner's checkout, for the workflow's relative paths
+    make_class(work / "submissions")
+    collect, grade, gather = steps("collect"), steps("grade"), steps("gather")
+    out = bash(collect["Collect the class"]["run"], work, FOLDER="submissions", REPOSITORIES="", TOKEN="")
+    assert out.returncode == 0, out.stderr
+    plan = bash(collect["Plan the shards"]["run"], work, SHARDS="2", GITHUB_OUTPUT=str(work / "outputs"))
+    assert plan.returncode == 0, plan.stderr
+    outputs = dict(line.split("=", 1) for line in (work / "outputs").read_text().splitlines())
+    whole = work / "whole"
+    shutil.copytree(work / "submissions", whole / "class", symlinks=True)
+    argv = grade["Grade this shard"]["run"].splitlines()[1].split("--out ")[1].split(None, 1)[1]  # its limits
+    runs = [subprocess.Popen(f"{sys.executable} -m grader.gradebook class --out grades/grades.csv "
+                             f"--feedback grades/feedback {argv}", shell=True, cwd=whole, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})]
+    script = grade["Grade this shard"]["run"].replace("python -m", f"{sys.executable} -m")
+    for k in json.loads(outputs["shards"]):  # each on a runner of its own, handed the class's artifact
+        (work / f"runner-{k}").mkdir()
+        shutil.copy(work / "class.tar", work / f"runner-{k}")
+        runs.append(subprocess.Popen(["bash", "-e", "-c", script], cwd=work / f"runner-{k}", text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     env={**os.environ, "PYTHONPATH": str(ROOT), "SHARD": str(k), "SHARDS": "2",
+                                          "STARTED": str(int(time.time()))}))
+    logs = [r.communicate(timeout=600)[0] for r in runs]
+    assert [r.returncode for r in runs] == [0, 0, 0], logs
+    (work / "results").mkdir()  # the gather's download of every shard's artifact
+    for k in json.loads(outputs["shards"]):
+        shutil.copytree(work / f"runner-{k}" / "results", work / "results", dirs_exist_ok=True)
+    joined = bash(gather["Gather the shards"]["run"].replace("python -m", f"{sys.executable} -m"), work)
+    yield {"work": work, "whole": whole / "grades", "gathered": work / "grades", "outputs": outputs, "logs": logs,
+           "gather": joined}
+
+
+def tree(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.skipif(not shutil.which("bwrap"), reason="the workflow grades in bubblewrap")
+def test_the_shards_gathered_write_what_one_run_writes_byte_for_byte(graded):
+    assert graded["gather"].returncode == 0, graded["gather"].stderr
+    assert graded["outputs"] == {"count": "5", "shards": "[1,2]"}  # the symlink is a notebook's name too
+    whole, gathered = tree(graded["whole"]), tree(graded["gathered"])
+    assert sorted(whole) == sorted(gathered) == ["feedback/ana/01_tiered_policy.md", "feedback/bo/01_tiered_policy.md",
+                                                 "feedback/cy/homework.md", "feedback/dee/dee.md",
+                                                 "feedback/eve/01_tiered_policy.md", "grades.csv", "grades.md"]
+    for name in whole:
+        assert gathered[name] == whole[name], name
+    rows = whole["grades.csv"].decode("utf-8")
+    assert ",PASS," in rows and ",FAIL," in rows and "grader-edited" in rows and "no-notebook" in rows
+    assert f"one of 2 submissions of this exercise by ana: ana/{EX1}, {second_file()}" in rows  # across shards
+    assert "Comentarios" in whole["feedback/bo/01_tiered_policy.md"].decode("utf-8")
+
+
+@pytest.mark.skipif(not shutil.which("bwrap"), reason="the workflow grades in bubblewrap")
+def test_each_shard_grades_its_own_and_says_how_long_it_took(graded):
+    results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((graded["work"] / "results").glob("*.json"))]
+    assert [r["shard"] for r in results] == ["1/2", "2/2"]
+    mine = [{row["file"] for row in r["rows"]} for r in results]
+    assert mine[0] and mine[1] and not mine[0] & mine[1] and len(mine[0] | mine[1]) == len(results[0]["class"]) == 6
+    for k, log in ((1, graded["logs"][1]), (2, graded["logs"][2])):
+        assert f"shard {k}/2: " in log and " s a notebook run) → results/shard-" in log, log
+        assert f"timing: shard {k}/2 job took " in log, log
+
+
+@pytest.mark.skipif(not shutil.which("bwrap"), reason="the workflow grades in bubblewrap")
+def test_a_gather_short_of_a_shard_writes_nothing_and_says_which_to_run(graded, tmp_path):
+    first = graded["work"] / "results" / "shard-1.json"
+    run = subprocess.run([sys.executable, "-m", "grader.gradebook", "--gather", str(first), "--out",
+                          str(tmp_path / "g.csv")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "run shard(s) 2/2 (again)" in run.stderr, run.stderr
+    assert not list(tmp_path.iterdir())
+    other = json.loads(first.read_text(encoding="utf-8"))
+    other["settings"]["cell_timeout"] = 5
+    (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "grader.gradebook", "--gather", str(tmp_path / "other.json"),
+                          str(graded["work"] / "results" / "shard-2.json"), "--out", str(tmp_path / "g.csv")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "other settings" in run.stderr and not (tmp_path / "g.csv").exists()
+
+
+def test_a_notebooks_shard_depends_on_its_learner_and_file_only(tmp_path):
+    """Stable under re-runs, on any machine, and under a late file added for another learner; and every shard gets
+    some of a class."""
+    for who in ("ana", "bo", "cy", "dee"):
+        for name in (EX1, "02_missing_guards.ipynb"):
+            (tmp_path / who / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / who / name).write_text("{}", encoding="utf-8")
+    before = {(j.learner, j.file): shards.shard_of(j, 3) for j in discover(tmp_path)}
+    (tmp_path / "bo" / "late.ipynb").write_text("{}", encoding="utf-8")
+    (tmp_path / "zed").mkdir()
+    after = {(j.learner, j.file): shards.shard_of(j, 3) for j in discover(tmp_path)}
+    assert {k: after[k] for k in before} == before and set(before.values()) == {1, 2, 3}
+    assert shards.shard_of(Job(path=Path("x"), learner="ana", file=f"ana/{EX1}"), 3) == before[("ana", f"ana/{EX1}")]
+    chosen = [shards.select(discover(tmp_path), f"{k}/3")[0] for k in (1, 2, 3)]
+    assert sorted(j.file for js in chosen for j in js) == sorted(j.file for j in discover(tmp_path))
+    for bad in ("0/3", "4/3", "3", "a/b", ""):
+        with pytest.raises(ValueError):
+            shards.parse(bad)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--shard", "2/1"], "K/N with 1 <= K <= N"),
+    (["--shard", "1/2", "--feedback", "fb"], "--feedback: not with --shard"),
+    (["--shard", "1/2", "--exercise", EX1], "--exercise"),
+    (["--gather", "x.json", "--shard", "1/2"], "one at a time"),
+])
+def test_shard_and_gather_refuse_what_they_cannot_do(argv, says, tmp_path, capsys):
+    from grader.gradebook import main
+
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--out", str(tmp_path / "s.json")] + argv if "--gather" not in argv else argv)
+    assert says in capsys.readouterr().err
+
+
+def test_the_workflow_is_dispatched_by_hand_and_grades_sandboxed_in_a_matrix():
+    flow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    assert list(flow[True]) == ["workflow_dispatch"]  # (YAML reads the key `on` as True)
+    assert set(flow[True]["workflow_dispatch"]["inputs"]) == {"repositories", "folder", "shards"}
+    jobs = flow["jobs"]
+    assert jobs["grade"]["needs"] == "collect" and jobs["gather"]["needs"] == "grade"
+    assert jobs["grade"]["strategy"]["matrix"]["shard"] == "${{ fromJSON(needs.collect.outputs.shards) }}"
+    grade = steps("grade")["Grade this shard"]["run"]
+    assert "--sandbox bwrap" in grade and '--shard "$SHARD/$SHARDS"' in grade
+    for job in jobs.values():  # an input reaches a script through the environment, never spliced into its text
+        assert all("inputs." not in s.get("run", "") for s in job["steps"])
+    uploads = [s["with"]["name"] for job in jobs.values() for s in job["steps"]
+               if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert uploads == ["class", "results-${{ matrix.shard }}", "grades"]
