@@ -198,3 +198,30 @@ def test_the_workflow_is_dispatched_by_hand_and_grades_sandboxed_in_a_matrix():
     uploads = [s["with"]["name"] for job in jobs.values() for s in job["steps"]
                if s.get("uses", "").startswith("actions/upload-artifact")]
     assert uploads == ["class", "results-${{ matrix.shard }}", "grades"]
+
+
+def test_the_progress_line_estimates_the_time_left_from_the_notebooks_graded_so_far():
+    """Rows decided before any kernel (a broken file, a link) count as done and take no time."""
+    import io
+
+    from grader.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    progress = Progress(total=62, done=2, out=out)
+    assert progress.line() == "graded 2 of 62"  # nothing graded yet: no estimate
+    progress.step()
+    progress.step()
+    start = progress.started
+    assert progress.line(now=start + 10) == "graded 4 of 62 · about 5 min left"  # 5 s a notebook, 58 to go
+    assert progress.line(now=start + 2) == "graded 4 of 62 · about 58 s left"
+    progress.done = 62
+    assert progress.line(now=start + 100) == "graded 62 of 62"
+    progress.end()
+    assert out.getvalue().startswith("\rgraded 3 of 62") and out.getvalue().endswith("\n")
+    quiet = io.StringIO()  # not a terminal (a CI log): no progress line
+    Progress(total=3, done=0, out=quiet).step()
+    assert quiet.getvalue() == ""
