@@ -3,13 +3,13 @@ run over the whole class writes: the CSV, the summary and every feedback file, b
 graded by the commands of the teacher's workflow (.github/workflows/grade-class.yml), read from the file and run
 as written (its "Collect the class" in folder mode, "Plan the shards", each shard's "Grade this shard", "Gather
 the shards"), in a folder of their own standing for the runner's checkout (the kit is found on PYTHONPATH, so
-nothing is written into the kit). The whole run and the two shards run at once: four kernels in all, sandboxed
-as the workflow grades.
+nothing is written into the kit). The whole run and the two shards run at once: two kernels in all (one notebook,
+graded whole and in its shard), sandboxed as the workflow grades.
 
-The class: ana's solution (PASS) and a second file of the same exercise with a check edited (refused before any
-kernel: NOT GRADED), in the other shard, so the "one of 2 submissions" note can only come from the gather; bo's
-Spanish wrong answer (FAIL: feedback in Spanish, the summary's mistakes); a broken file; a learner folder with no
-notebook; a symlink to ana's notebook.
+The class: bo's Spanish wrong answer (FAIL: the one kernel; its feedback in Spanish, its checks' columns and the
+summary's mistakes); ana's two files of one exercise, in different shards, each refused before any kernel (a check
+edited; an API key), so the "one of 2 submissions" note can only come from the gather; a broken file; a learner
+folder with no notebook; a symlink to ana's notebook.
 """
 
 import json
@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_gradebook import APPROVE, DENIED, EX1, edit, load, solution  # noqa: E402 - the same class's edits
+from test_gradebook import APPROVE, DENIED, EX1, FAKE_KEY, edit, load, solution  # noqa: E402 - the same class's edits
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "grade-class.yml"
@@ -52,7 +52,8 @@ def make_class(folder: Path) -> None:
     wrong = edit(edit(load(ROOT / "exercises" / "es" / "solutions" / EX1), "run-tool-uses", APPROVE,
                       APPROVE.replace("approve is not None and", "approve is None or")),
                  "run-tool-uses", DENIED, 'DENIED = "The person declined {name}."')
-    files = {f"ana/{EX1}": solution(EX1), second_file(): edit(solution(EX1), "check-deny", prepend="# ok\n"),
+    files = {f"ana/{EX1}": edit(solution(EX1), "policy", prepend=f"KEY = {FAKE_KEY!r}\n"),
+             second_file(): edit(solution(EX1), "check-deny", prepend="# ok\n"),
              f"bo/{EX1}": wrong, "cy/homework.ipynb": b"{ not json"}
     for rel, content in files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -118,7 +119,7 @@ def test_the_shards_gathered_write_what_one_run_writes_byte_for_byte(graded):
     for name in whole:
         assert gathered[name] == whole[name], name
     rows = whole["grades.csv"].decode("utf-8")
-    assert ",PASS," in rows and ",FAIL," in rows and "grader-edited" in rows and "no-notebook" in rows
+    assert ",FAIL," in rows and "api-key" in rows and "grader-edited" in rows and "no-notebook" in rows
     assert f"one of 2 submissions of this exercise by ana: ana/{EX1}, {second_file()}" in rows  # across shards
     assert "Comentarios" in whole["feedback/bo/01_tiered_policy.md"].decode("utf-8")
 
