@@ -7,6 +7,10 @@ three alternating pairs, wall-clock and CPU time (the gradebook's processes and 
     python benchmarks/bench_gradebook.py --class [N]    a mixed class of N (default 60), graded once with -j 2:
         solutions in both editions, untouched starters, half-done work, a broken file, and one endless loop in
         every fifteen notebooks (each stopped by the default 120 s cell timeout)
+    python benchmarks/bench_gradebook.py --shards K [N]   N notebooks (default 20: the solutions in both editions)
+        graded as the teacher's workflow grades them (.github/workflows/grade-class.yml): K shards one after the
+        other, each with the workflow's options, then gathered; each shard's own timing line, and the Actions
+        minutes per 100 notebooks they suggest (the jobs' set-up is an assumption, printed as such)
 
 Not a test: the numbers go in docs/teaching.md. On a machine shared with other work they vary a lot.
 """
@@ -79,8 +83,46 @@ def mixed_class(folder: Path, n: int) -> None:
         target.write_text(json.dumps(nb), encoding="utf-8")
 
 
+SETUP_MINUTES = 1.5  # a shard job's checkout, setup-python (pip cache), pip install, apt bubblewrap: assumed
+OTHER_MINUTES = 2.5  # the collect and the gather jobs: assumed
+
+
+def shards(k: int, n: int) -> None:
+    editions = sorted((ROOT / "exercises" / "solutions").glob("*.ipynb")) + sorted(
+        (ROOT / "exercises" / "es" / "solutions").glob("*.ipynb"))
+    work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))
+    try:
+        for i in range(n):
+            target = work / "class" / f"learner{i:02d}" / editions[i % len(editions)].name
+            target.parent.mkdir(parents=True)
+            shutil.copy2(editions[i % len(editions)], target)
+        seconds = []
+        for shard in range(1, k + 1):  # the workflow's options (its "Grade this shard" step)
+            start = time.perf_counter()
+            run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(work / "class"), "--shard",
+                                  f"{shard}/{k}", "--out", str(work / "results" / f"shard-{shard}.json"), "-j", "2",
+                                  "--timeout", "300", "--cell-timeout", "60", "--sandbox", "bwrap"], cwd=ROOT,
+                                 capture_output=True, text=True, check=True)
+            seconds.append(time.perf_counter() - start)
+            print(run.stdout.strip().splitlines()[-1])
+        start = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "grader.gradebook", "--gather",
+                              *map(str, sorted((work / "results").glob("*.json"))), "--out", str(work / "grades.csv")],
+                             cwd=ROOT, capture_output=True, text=True, check=True)
+        print(f"gather: {time.perf_counter() - start:.1f} s: {run.stdout.strip().splitlines()[0]}")
+        minutes = k * SETUP_MINUTES + sum(seconds) / 60 + OTHER_MINUTES
+        print(f"{n} notebooks in {k} shard(s): {sum(seconds):.1f} s of grading ({sum(seconds) / n:.1f} s a notebook); "
+              f"Actions minutes, assuming {SETUP_MINUTES} min of set-up a shard job and {OTHER_MINUTES} for the "
+              f"collect and the gather: about {minutes:.0f} for these {n}, "
+              f"{(k * SETUP_MINUTES + sum(seconds) / n * 100 / 60 + OTHER_MINUTES):.0f} per 100 notebooks in {k} shards")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--shards" in sys.argv[1:]:
+        return shards(int(args[0]), int(args[1]) if len(args) > 1 else 20)
     if "--class" in sys.argv[1:]:
         n = int(args[0]) if args else 60
         work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))

@@ -226,3 +226,37 @@ def test_the_progress_line_estimates_the_time_left_from_the_notebooks_graded_so_
     quiet = io.StringIO()  # not a terminal (a CI log): no progress line
     Progress(total=3, done=0, out=quiet).step()
     assert quiet.getvalue() == ""
+
+
+def test_the_workflow_collects_the_exercises_and_github_folder_of_each_repository(tmp_path):
+    """The collect step in repositories mode, its clone pointed at local repositories (file://, no network): each
+    learner's folder holds the exercise notebooks of both editions (a symlink kept a symlink) and .github/, never
+    the lessons; the learners are named as the gradebook names cloned repositories."""
+    for who in ("hx-ana", "hx-bo"):
+        repo = tmp_path / "origin" / "teacher" / f"{who}.git"  # (a working tree, named as a remote is)
+        (repo / "exercises" / "es").mkdir(parents=True)
+        (repo / "notebooks").mkdir()
+        (repo / ".github" / "workflows").mkdir(parents=True)
+        (repo / "exercises" / EX1).write_text("{}", encoding="utf-8")
+        (repo / "exercises" / "es" / EX1).write_text("{}", encoding="utf-8")
+        (repo / "notebooks" / "01_lesson.ipynb").write_text("{}", encoding="utf-8")
+        (repo / ".github" / "workflows" / "classroom.yml").write_text("x", encoding="utf-8")
+        if who == "hx-bo":
+            (repo / "exercises" / "02_missing_guards.ipynb").symlink_to("/etc/hostname")
+        for argv in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+            subprocess.run(["git", *argv], cwd=repo, check=True, capture_output=True)
+    work = tmp_path / "runner"
+    work.mkdir()
+    script = steps("collect")["Collect the class"]["run"].replace("https://github.com/", f"file://{tmp_path}/origin/")
+    assert "file://" in script
+    run = bash(script, work, REPOSITORIES="teacher/hx-ana\nteacher/hx-bo", FOLDER="", TOKEN="x")
+    assert run.returncode == 0, run.stderr
+    found = sorted(p.relative_to(work / "class").as_posix() for p in (work / "class").rglob("*") if not p.is_dir()
+                   or p.is_symlink())
+    assert found == sorted([f"{who}/{rel}" for who in ("hx-ana", "hx-bo") for rel in (
+        ".github/workflows/classroom.yml", f"exercises/{EX1}", f"exercises/es/{EX1}")]
+        + ["hx-bo/exercises/02_missing_guards.ipynb"]), found
+    assert (work / "class" / "hx-bo" / "exercises" / "02_missing_guards.ipynb").is_symlink()
+    assert sorted({j.learner for j in discover(work / "class")}) == ["ana", "bo"]
+    refused = bash(steps("collect")["Collect the class"]["run"], work / "class", REPOSITORIES="a/b;rm -rf x", FOLDER="")
+    assert refused.returncode != 0 and "not a repository" in refused.stderr
