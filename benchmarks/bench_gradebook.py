@@ -87,15 +87,20 @@ SETUP_MINUTES = 1.5  # a shard job's checkout, setup-python (pip cache), pip ins
 OTHER_MINUTES = 2.5  # the collect and the gather jobs: assumed
 
 
-def shards(k: int, n: int) -> None:
-    editions = sorted((ROOT / "exercises" / "solutions").glob("*.ipynb")) + sorted(
-        (ROOT / "exercises" / "es" / "solutions").glob("*.ipynb"))
+def copied_class(notebooks: list[Path], n: int) -> Path:
+    """A folder holding class/learnerNN/NAME: the `notebooks` copied in turn, n in all."""
     work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))
+    for i in range(n):
+        target = work / "class" / f"learner{i:02d}" / notebooks[i % len(notebooks)].name
+        target.parent.mkdir(parents=True)
+        shutil.copy2(notebooks[i % len(notebooks)], target)
+    return work
+
+
+def shards(k: int, n: int) -> None:
+    work = copied_class(sorted((ROOT / "exercises" / "solutions").glob("*.ipynb"))
+                        + sorted((ROOT / "exercises" / "es" / "solutions").glob("*.ipynb")), n)
     try:
-        for i in range(n):
-            target = work / "class" / f"learner{i:02d}" / editions[i % len(editions)].name
-            target.parent.mkdir(parents=True)
-            shutil.copy2(editions[i % len(editions)], target)
         seconds = []
         for shard in range(1, k + 1):  # the workflow's options (its "Grade this shard" step)
             start = time.perf_counter()
@@ -134,13 +139,8 @@ def main() -> None:
             shutil.rmtree(work, ignore_errors=True)
         return
     n = int(args[0]) if args else 8
-    solutions = sorted((ROOT / "exercises" / "solutions").glob("*.ipynb"))
-    work = Path(tempfile.mkdtemp(prefix="bench-gradebook-"))
+    work = copied_class(sorted((ROOT / "exercises" / "solutions").glob("*.ipynb")), n)
     try:
-        for i in range(n):
-            target = work / "class" / f"learner{i:02d}" / solutions[i % len(solutions)].name
-            target.parent.mkdir(parents=True)
-            shutil.copy2(solutions[i % len(solutions)], target)
         if "--sandbox" in sys.argv[1:]:
             return sandbox_cost(work, n)
         times = {}

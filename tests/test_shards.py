@@ -151,6 +151,37 @@ def test_a_gather_short_of_a_shard_writes_nothing_and_says_which_to_run(graded, 
     assert run.returncode == 2 and "other settings" in run.stderr and not (tmp_path / "g.csv").exists()
 
 
+@pytest.mark.skipif(not shutil.which("bwrap"), reason="the workflow grades in bubblewrap")
+def test_a_shard_run_again_replaces_its_older_results_and_a_late_file_needs_its_shard(graded, tmp_path, capsys):
+    """The newest shard's view of the class is the class: a shard graded again (here: cy's file, now a notebook of
+    no exercise) replaces what it graded before; a file only the newest shard saw, graded by no shard, refuses."""
+    from grader.gradebook import main
+
+    results = {k: json.loads((graded["work"] / "results" / f"shard-{k}.json").read_text(encoding="utf-8"))
+               for k in (1, 2)}
+    k = next(k for k in (1, 2) if any(r["file"] == "cy/homework.ipynb" for r in results[k]["rows"]))
+    again = json.loads(json.dumps(results[k]))
+    again["saved"] += 60
+    row = next(r for r in again["rows"] if r["file"] == "cy/homework.ipynb")
+    row.update(verdict="NOT GRADED", cause="not-an-exercise", reason="not one of the exercises")
+    for name, data in (("old-1", results[1]), ("old-2", results[2]), ("again", again)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["--gather", *(str(tmp_path / f"{n}.json") for n in ("old-1", "old-2", "again")),
+                 "--out", str(tmp_path / "g.csv")]) == 0
+    rows = (tmp_path / "g.csv").read_text(encoding="utf-8")
+    assert "cy,cy/homework.ipynb,,NOT GRADED,0,,,,not one of the exercises,not-an-exercise" in rows
+    assert rows.count("\n") == 7  # the header and the class's six rows, none twice
+    late = json.loads(json.dumps(again))
+    late["class"].append(["zed", "zed/late.ipynb"])
+    (tmp_path / "late.json").write_text(json.dumps(late), encoding="utf-8")
+    (tmp_path / "g.csv").unlink()
+    assert main(["--gather", str(tmp_path / "old-1.json"), str(tmp_path / "old-2.json"), str(tmp_path / "late.json"),
+                 "--out", str(tmp_path / "g.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "1 notebook(s) of the class graded by no shard given (first: zed/late.ipynb)" in err, err
+    assert f"run shard(s) {where('zed', 'zed/late.ipynb')}/2 (again)" in err and not (tmp_path / "g.csv").exists()
+
+
 def test_a_notebooks_shard_depends_on_its_learner_and_file_only(tmp_path):
     """Stable under re-runs, on any machine, and under a late file added for another learner; and every shard gets
     some of a class."""
