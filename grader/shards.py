@@ -72,16 +72,13 @@ def lock_digest() -> str:
 def save(args, jobs: list, problems: list[str], started: float) -> int:
     """Write this shard's results file (args.out) and say what it graded, and in how long (the workflow's timing
     line)."""
-    rows = []
-    for job in jobs:
-        row = {f.name: getattr(job, f.name) for f in dataclasses.fields(job) if f.name not in ("graded", "path")}
-        row["written"] = sorted(row.get("written") or ())
-        rows.append(row)
+    rows = [{f.name: getattr(job, f.name) for f in dataclasses.fields(job) if f.name not in ("graded", "path")}
+            for job in jobs]  # (not the notebook graded, nor where its file was on this machine)
     results = {"format": FORMAT, "shard": args.shard, "saved": time.time(), "class": args.listing,
                "settings": {s: getattr(args, s) for s in SETTINGS}, "lock": lock_digest(), "problems": problems,
                "rows": rows}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1, default=plain) + "\n", encoding="utf-8")
     run = sum(1 for j in jobs if j.sandbox)  # the ones a kernel ran for
     seconds = time.monotonic() - started
     print(f"shard {args.shard}: {len(jobs)} of the class's {len(args.listing)} notebook(s), {run} run in a kernel, "
@@ -125,13 +122,18 @@ def gather(args, job_type, finish, checks: dict) -> int:
     if stale:
         print(f"warning: left out {len(stale)} row(s) for files no longer in the class as the newest shard saw it "
               f"(first: {stale[0][1]})", file=sys.stderr)
-    names = {f.name for f in dataclasses.fields(job_type)}
+    fields = {f.name: f for f in dataclasses.fields(job_type)}
     jobs = []
-    for k in class_keys:
-        row = {f: v for f, v in rows[k].items() if f in names}
-        jobs.append(job_type(path=Path(k[1]), **{**row, "written": set(row["written"])}))
+    for k in class_keys:  # each field as the Job has it: a set back from the list it was saved as
+        row = {f: set(v) if fields[f].default_factory is set else v for f, v in rows[k].items() if f in fields}
+        jobs.append(job_type(path=Path(k[1]), **row))
     problems = list(dict.fromkeys(p for _, _, data in found for p in data["problems"]))
     return finish(jobs, args, checks, problems)
+
+
+def plain(value):
+    """A Job's field in JSON: a set as its sorted list (read back as a set), anything else as its text."""
+    return sorted(value) if isinstance(value, (set, frozenset)) else str(value)
 
 
 def refuse(why: str) -> int:
