@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 FORMAT = 1  # the results file's format: a gather refuses another
+KEYS = {"format", "shard", "saved", "class", "settings", "lock", "problems", "rows"}  # a results file's
 SETTINGS = ("cell_timeout", "timeout", "output_cap", "memory", "processes", "disk", "sandbox")  # decide a verdict
 
 
@@ -95,7 +96,7 @@ def gather(args, job_type, finish, checks: dict) -> int:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             return refuse(f"{path}: not a shard's results file ({type(err).__name__}: {err})")
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not KEYS <= set(data):
             return refuse(f"{path}: not a shard's results file of this gradebook (format {FORMAT})")
         found.append((data["saved"], str(path), data))
     if not found:
