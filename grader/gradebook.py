@@ -328,7 +328,7 @@ def main(argv=None) -> int:
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
     if args.gather or args.shard:
-        shard_options(p, args)
+        shards.options(p, args)
     if args.gather:
         return shards.gather(args, Job, finish, lock_checks(_conftest_module().load_lock()))
     tmp_prefix = TMP_PREFIX + re.sub(r"[^A-Za-z0-9]", "", args.tmp_tag)[:20] + ("_" if args.tmp_tag else "")
@@ -424,21 +424,6 @@ def main(argv=None) -> int:
 def lock_checks(lock: dict) -> dict:
     """exercise -> the ids of its 🔍 check cells, from the lock."""
     return {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
-
-
-def shard_options(p, args) -> None:
-    """--shard and --gather: the options they cannot go with."""
-    if args.shard and args.gather:
-        p.error("--shard grades, --gather writes the class's files: one at a time")
-    try:
-        args.shard and shards.parse(args.shard)
-    except ValueError as err:
-        p.error(str(err))
-    clash = [o for o, on in (("--exercise", args.exercise), ("--merge", args.merge and args.shard),
-                             ("--feedback", args.feedback and args.shard), ("--summary", args.summary and args.shard),
-                             ("SUBMISSIONS", args.submissions and args.gather)) if on]
-    if clash:
-        p.error(f"{' and '.join(clash)}: not with --shard or --gather (the gather writes the class's files)")
 
 
 def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> int:

@@ -64,6 +64,22 @@ def select(jobs: list, shard: str) -> tuple[list, list]:
     return [j for j in jobs if shard_of(j, n) == k], [key(j) for j in jobs]
 
 
+def options(p, args) -> None:
+    """--shard and --gather: the options they cannot go with."""
+    if args.shard and args.gather:
+        p.error("--shard grades, --gather writes the class's files: one at a time")
+    if args.shard:
+        try:
+            parse(args.shard)
+        except ValueError as err:
+            p.error(str(err))
+    clash = [o for o, on in (("--exercise", args.exercise), ("--merge", args.merge and args.shard),
+                             ("--feedback", args.feedback and args.shard), ("--summary", args.summary and args.shard),
+                             ("SUBMISSIONS", args.submissions and args.gather)) if on]
+    if clash:
+        p.error(f"{' and '.join(clash)}: not with --shard or --gather (the gather writes the class's files)")
+
+
 def lock_digest() -> str:
     from .submissions import EXERCISES
 
