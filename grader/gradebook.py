@@ -59,6 +59,7 @@ from .report import FEEDBACK, JUDGED, feedback, merged, shown, summary, write_cs
 from .progress import Progress
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
+from .slots import Slots
 from .submissions import (LINK_CAUSE, TMP_PREFIX, _conftest_module, learner_folders, learner_of, lesson_cells,
                           not_written, prepare, shared_prefix, walk, workflow_notes)
 from .unchanged import changed, kit_files, snapshot  # noqa: F401 - kit_files: export_template
@@ -292,7 +293,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default: grades.csv)")
     p.add_argument("--summary", type=Path, help="the Markdown summary (default: the CSV's name with .md)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once "
-                   "(default: the CPU count)")
+                   "(default: the CPU count); one still running after 30 s lends its place, 2 × N at most")
     p.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
     p.add_argument("--timeout", type=float, default=600, help="seconds per notebook (default 600)")
     p.add_argument("--output-cap", type=int, default=1_000_000, help="bytes of output kept per cell (default 1 MB)")
@@ -399,8 +400,9 @@ def main(argv=None) -> int:
         # two notebooks or more: their workers are forked from one warm process (grader/workers.py), started
         # here, before any thread
         warm = workers.WarmWorkers() if len(todo) > 1 and workers.available() else None
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(run_one, j, args, tmp_root, checks[j.exercise], warm) for j in todo]
+        slots = Slots(args.jobs)  # -j N; a notebook still running after 30 s lends its slot (grader/slots.py)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=slots.most) as pool:
+            futures = [pool.submit(slots.run, run_one, j, args, tmp_root, checks[j.exercise], warm) for j in todo]
             for _ in concurrent.futures.as_completed(futures):
                 progress.step()
         for f in futures:

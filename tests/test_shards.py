@@ -291,3 +291,26 @@ def test_the_workflow_collects_the_exercises_and_github_folder_of_each_repositor
     assert sorted({j.learner for j in discover(work / "class")}) == ["ana", "bo"]
     refused = bash(steps("collect")["Collect the class"]["run"], work / "class", REPOSITORIES="a/b;rm -rf x", FOLDER="")
     assert refused.returncode != 0 and "not a repository" in refused.stderr
+
+
+def test_a_notebook_still_running_lends_its_slot_and_gets_it_back_once():
+    """-j 1: the second notebook starts while the first still runs once the first has run `lend_after` s (here the
+    first ends only after the second ran: without lending it would wait forever); every slot is back at the end.
+    And before `lend_after`, a slot is not lent: the second waits for the first."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from grader.slots import Slots
+
+    slots, second_ran, order = Slots(1, lend_after=0.05), threading.Event(), []
+    with ThreadPoolExecutor(max_workers=slots.most) as pool:
+        first = pool.submit(slots.run, lambda: second_ran.wait(60))
+        second = pool.submit(slots.run, second_ran.set)
+        assert first.result(timeout=90) is True and second.result(timeout=90) is None
+    assert slots._free.acquire(blocking=False) and not slots._free.acquire(blocking=False)  # one slot, not two
+    slots, order = Slots(1, lend_after=60), []
+    with ThreadPoolExecutor(max_workers=slots.most) as pool:
+        first = pool.submit(slots.run, lambda: (second_ran.clear(), second_ran.wait(0.3), order.append("first")))
+        second = pool.submit(slots.run, lambda: (second_ran.set(), order.append("second")))
+        first.result(timeout=90), second.result(timeout=90)
+    assert order == ["first", "second"]
