@@ -7,6 +7,9 @@ three alternating pairs, wall-clock and CPU time (the gradebook's processes and 
     python benchmarks/bench_gradebook.py --class [N]    a mixed class of N (default 60), graded once with -j 2:
         solutions in both editions, untouched starters, half-done work, a broken file, and one endless loop in
         every fifteen notebooks (each stopped by the default 120 s cell timeout)
+    python benchmarks/bench_gradebook.py --hanging [N]  N notebooks (default 10: solutions of exercises 1 and 2), the
+        first two hanging (their first ✏️ cell sleeps forever), graded once with -j 2 --cell-timeout 60: what a
+        hanging notebook's lent slot (grader/slots.py) saves; run it in this commit's checkout and the one before
     python benchmarks/bench_gradebook.py --shards K [N]   N notebooks (default 20: the solutions in both editions)
         graded as the teacher's workflow grades them (.github/workflows/grade-class.yml): K shards one after the
         other, each with the workflow's options, then gathered; each shard's own timing line, and the Actions
@@ -15,6 +18,7 @@ three alternating pairs, wall-clock and CPU time (the gradebook's processes and 
 Not a test: the numbers go in docs/teaching.md. On a machine shared with other work they vary a lot.
 """
 
+import json
 import os
 import shutil
 import statistics
@@ -58,8 +62,6 @@ def sandbox_cost(work: Path, n: int) -> None:
 
 
 def mixed_class(folder: Path, n: int) -> None:
-    import json
-
     names = sorted(p.name for p in (ROOT / "exercises" / "solutions").glob("*.ipynb"))
     for i in range(n):
         name, kind = names[i % len(names)], i % 15
@@ -124,8 +126,24 @@ def shards(k: int, n: int) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def hanging(n: int) -> None:
+    work = copied_class(sorted((ROOT / "exercises" / "solutions").glob("0[12]_*.ipynb")), n)
+    try:
+        for path in sorted((work / "class").glob("learner0[01]/*.ipynb")):
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            cell = next(c for c in nb["cells"] if "exercise" in c["metadata"].get("tags", []))
+            cell["source"] = "import time\nwhile True:\n    time.sleep(0.1)\n" + "".join(cell["source"])
+            path.write_text(json.dumps(nb), encoding="utf-8")
+        wall, cpu, line = grade(work, "-j", "2", "--cell-timeout", "60")
+        print(f"-j 2, two of {n} hanging: {wall:.1f} s wall, {cpu:.1f} busy CPU-s: {line} (load {os.getloadavg()[0]:.1f})")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--hanging" in sys.argv[1:]:
+        return hanging(int(args[0]) if args else 10)
     if "--shards" in sys.argv[1:]:
         return shards(int(args[0]), int(args[1]) if len(args) > 1 else 20)
     if "--class" in sys.argv[1:]:
