@@ -100,7 +100,9 @@ def measure(notebook: Path, sandbox: str) -> Clock:
     clock.timed("reading and refusing it (prepare)", prepare, job, lock, starters)
     tmp = Path(tempfile.mkdtemp(prefix="_grading_tmp_bench_", dir=gradebook.EXERCISES))
     try:
-        view = clock.timed("the learner's view of the kit (once a class)", learner_view, tmp / "view") if sandbox == "bwrap" else None
+        view = None
+        if sandbox == "bwrap":
+            view = clock.timed("the learner's view of the kit (once a class)", learner_view, tmp / "view")
         workdir = tmp / "nb"
         workdir.mkdir()
         run_worker(clock, job, workdir, view, sandbox, tmp, notebook)
