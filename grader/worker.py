@@ -156,8 +156,8 @@ def __gradebook_seal(kit):
         "cleanup_transforms", "line_transforms", "token_transformers")] + [
         (k, [id(f) for f in v]) for k, v in sorted(ip.events.callbacks.items())])
     out["sys.modules['grading']"] = str(id(sys.modules.get("grading")))
-    # each fingerprint as a digest: the worker compares them key by key (seal_diff), and ~300 KB of code printed
-    # after every check was ~0.05 CPU-s a seal, in the kernel, the worker and the result line
+    # each fingerprint as a digest: the worker compares them key by key (seal_diff); the code itself was ~300 KB
+    # printed after every check (~0.1 CPU-s a notebook, in the kernel, the worker and the result line)
     print("\x00SEAL" + json.dumps({k: hashlib.sha256(str(v).encode()).hexdigest()[:32] for k, v in out.items()}))
 '''
 
