@@ -35,6 +35,7 @@ It never changes the submitted files, checks that the kit's files and the submis
 and writes a Markdown summary next to the CSV (per exercise: the pass rate and the mistakes most often made).
 A submission that trips the grader costs its own row; what a submission named reaches the CSV, the summary and
 the feedback inert (grader/report.py). --merge replaces only the (learner, exercise) pairs it grades again.
+--shard K/N grades one shard of a class and --gather writes the class's files from them (grader/shards.py).
 
 Learner code is arbitrary Python. On Linux each kernel runs in a bubblewrap sandbox (grader/sandbox.py: no network,
 its own processes, the kit as a learner has it read-only (no solutions, no .git), the class and the CSV out of
@@ -49,25 +50,26 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import hashlib
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cgroups, similarity, workers
+from . import cgroups, shards, similarity, workers
+from .learners import learner_folders, learner_of, shared_prefix, workflow_notes
+from .progress import Progress
 from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, merged, shown,  # noqa: F401
                      shown_name, summary, through_link, write_csv)
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
-from .learners import learner_folders, learner_of, shared_prefix, workflow_notes
+from .slots import Slots
 from .submissions import LINK_CAUSE, TMP_PREFIX, _conftest_module, lesson_cells, prepare, walk
+from .unchanged import changed, kit_files, snapshot  # noqa: F401 - kit_files: export_template
 from .verdict import check_column, judge
 from .worker import RESULT_MARK
 
@@ -131,41 +133,6 @@ class Job:
             row.update(self.scenarios)
         return row
 
-
-# ---- the kit's files: unchanged afterwards ------------------------------------------------------------------
-
-def kit_files() -> list[Path]:
-    """The kit's tracked files (git), else every file outside the venv, git, caches and grading folders."""
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=30)
-        return [ROOT / p for p in out.stdout.decode().split("\0") if p]
-    except (OSError, subprocess.SubprocessError):
-        # Not a git checkout (e.g. a Classroom repository's export): walk the folder, never into the skipped ones.
-        # Another gradebook run in the same kit deletes its own _grading_tmp_ folder while this one walks: such
-        # folders are not entered, and a folder that vanishes meanwhile is passed over (os.walk ignores it).
-        skip = {".git", ".venv", "venv", "__pycache__", ".ipynb_checkpoints", "test-artifacts", ".test-output"}
-        found = []
-        for folder, subfolders, files in os.walk(ROOT):
-            subfolders[:] = [d for d in subfolders if d not in skip and not d.startswith("_grading_tmp_")]
-            found += [Path(folder, name) for name in files]
-        return found
-
-
-def snapshot(paths) -> dict:
-    """path -> SHA-256 of its bytes (None: not a regular file, or unreadable); a symbolic link is not followed."""
-    found = {}
-    for p in paths:
-        try:
-            with open(p, "rb", opener=lambda path, flags: os.open(path, flags | getattr(os, "O_NOFOLLOW", 0)
-                                                                   | getattr(os, "O_NONBLOCK", 0))) as f:
-                found[p] = hashlib.file_digest(f, "sha256").hexdigest() if os.path.isfile(p) else None
-        except OSError:
-            found[p] = None
-    return found
-
-
-def changed(before: dict) -> list[Path]:
-    return [p for p, data in before.items() if snapshot([p])[p] != data]
 
 # ---- the run ----------------------------------------------------------------------------------------------
 
@@ -249,7 +216,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default: grades.csv)")
     p.add_argument("--summary", type=Path, help="the Markdown summary (default: the CSV's name with .md)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once "
-                   "(default: the CPU count)")
+                   "(default: the CPU count); one still running after 30 s lends its place, 2 × N at most")
     p.add_argument("--cell-timeout", type=float, default=120, help="seconds per cell (default 120)")
     p.add_argument("--timeout", type=float, default=600, help="seconds per notebook (default 600)")
     p.add_argument("--output-cap", type=int, default=1_000_000, help="bytes of output kept per cell (default 1 MB)")
@@ -278,8 +245,16 @@ def main(argv=None) -> int:
                    f"processes (RLIMIT_NPROC, default {PROCESSES})")
     p.add_argument("--disk", type=int, default=DISK // 2 ** 20, metavar="MB", help="sandboxed: MB of a notebook's "
                    f"folder, of its /tmp, and of any one file it writes (default {DISK // 2 ** 20})")
+    p.add_argument("--shard", metavar="K/N", help="grade only shard K of N (grader/shards.py: by learner and file) "
+                   "and write --out as the shard's results (JSON), for --gather")
+    p.add_argument("--gather", nargs="+", type=Path, metavar="RESULTS", help="write the CSV, summary and feedback "
+                   "of a class graded in shards, from every shard's results file, as one run would")
     p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
     args = p.parse_args(argv)
+    if args.gather or args.shard:
+        shards.options(p, args)
+    if args.gather:
+        return shards.gather(args, Job, finish, lock_checks(_conftest_module().load_lock()))
     tmp_prefix = TMP_PREFIX + re.sub(r"[^A-Za-z0-9]", "", args.tmp_tag)[:20] + ("_" if args.tmp_tag else "")
     if args.submissions is None or not args.submissions.exists():
         p.error("give a folder of submitted notebooks (or one notebook) that exists")
@@ -304,13 +279,15 @@ def main(argv=None) -> int:
     starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (EXERCISES / name, *sorted(EXERCISES.glob(f"*/{name}")))
                        if p.is_file() and p.parent.name not in ("solutions",) and not p.parent.name.startswith("_")]
                 for name in lock["notebooks"]}
-    checks = {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
+    checks = lock_checks(lock)
     kit_before = snapshot(kit_files())
     submitted = sorted(Path(d, f) for d, _, fs in os.walk(folder) for f in fs) if folder.is_dir() else [folder]
     submitted_before = snapshot(submitted)
     if args.exercise is not None and args.exercise not in lock["notebooks"]:
         p.error(f"--exercise: not an exercise of this kit: {args.exercise} (one of: {', '.join(lock['notebooks'])})")
     jobs = discover(folder, args.exercise)
+    if args.shard:  # only this shard's notebooks are read and graded
+        jobs, args.listing = shards.select(jobs, args.shard)
     lessons = lesson_cells()
     for job in jobs:
         if job.verdict:  # a link, a folder with no notebook: its row is written already
@@ -329,8 +306,6 @@ def main(argv=None) -> int:
     # (the kit's list, as export_template ships it: not a class folder or a teacher's file put inside the kit)
     kit_list = [p.relative_to(ROOT).as_posix() for p in kit_before]
     args.view = str(learner_view(tmp_root / "view", kit_list)) if args.sandbox == "bwrap" and todo else None
-    tty = sys.stderr.isatty()
-    done = len(jobs) - len(todo)
     left_out = []
     if args.exercise and todo:  # one learner's editions: an edition left as shipped is not run
         worked = [j for j in todo if not j.untouched]
@@ -342,6 +317,7 @@ def main(argv=None) -> int:
             first.checks = {check: 0 for check in checks[first.exercise]}
         jobs = [j for j in jobs if j not in left_out]
         todo = worked
+    progress = Progress(len(jobs), len(jobs) - len(todo))  # a terminal's progress line, and the time left
     try:
         if args.exercise:  # one learner's editions of one exercise: the first PASS is the grade
             for j in todo:
@@ -353,20 +329,18 @@ def main(argv=None) -> int:
         # two notebooks or more: their workers are forked from one warm process (grader/workers.py), started
         # here, before any thread
         warm = workers.WarmWorkers() if len(todo) > 1 and workers.available() else None
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(run_one, j, args, tmp_root, checks[j.exercise], warm) for j in todo]
+        slots = Slots(args.jobs)  # -j N; a notebook still running after 30 s lends its slot (grader/slots.py)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=slots.most) as pool:
+            futures = [pool.submit(slots.run, run_one, j, args, tmp_root, checks[j.exercise], warm) for j in todo]
             for _ in concurrent.futures.as_completed(futures):
-                done += 1
-                if tty:
-                    print(f"\rgraded {done} of {len(jobs)}", end="", file=sys.stderr, flush=True)
+                progress.step()
         for f in futures:
             f.result()
     finally:
         shutil.rmtree(tmp_root, ignore_errors=True)
         cgroups.sweep(f"kit-{tmp_root.name}-")  # the sandboxes' cgroups their workers left (grader/cgroups.py)
-    if tty:
-        print(file=sys.stderr)
-    problems = []
+    progress.end()
+    problems = []  # (the kit's files and the submitted ones, unchanged afterwards)
     touched = changed(kit_before)  # reported, never written back: a person may be editing the kit meanwhile
     if touched:
         problems.append("the kit's files changed while grading (check them with `git status`): "
@@ -374,6 +348,20 @@ def main(argv=None) -> int:
     moved = changed(submitted_before)
     if moved:
         problems.append("submitted files changed while grading: " + ", ".join(str(p) for p in moved))
+    if args.shard:  # the class-wide steps wait for --gather
+        return shards.save(args, jobs, problems, progress.started)
+    return finish(jobs, args, checks, problems, left_out)
+
+
+def lock_checks(lock: dict) -> dict:
+    """exercise -> the ids of its 🔍 check cells, from the lock."""
+    return {name: [e["id"] for e in entries if e["tag"] == "check"] for name, entries in lock["notebooks"].items()}
+
+
+def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> int:
+    """The class-wide steps, after grading (one run, or --gather of shards): each duplicate submission said, the
+    CSV, the feedback files, the summary, what is printed and the exit status (`left_out`: --exercise's editions
+    left as shipped)."""
     same = defaultdict(list)  # (learner, exercise) -> the files: each duplicate says which files are whose
     for j in jobs:
         if j.exercise and not args.exercise:

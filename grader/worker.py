@@ -159,7 +159,9 @@ def __gradebook_seal(kit):
         "cleanup_transforms", "line_transforms", "token_transformers")] + [
         (k, [id(f) for f in v]) for k, v in sorted(ip.events.callbacks.items())])
     out["sys.modules['grading']"] = str(id(sys.modules.get("grading")))
-    print("\x00SEAL" + json.dumps(out))
+    # each fingerprint as a digest: the worker compares them key by key (seal_diff); the code itself was ~300 KB
+    # printed after every check (~0.1 CPU-s a notebook, in the kernel, the worker and the result line)
+    print("\x00SEAL" + json.dumps({k: hashlib.sha256(str(v).encode()).hexdigest()[:32] for k, v in out.items()}))
 '''
 
 

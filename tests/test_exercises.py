@@ -375,7 +375,8 @@ def gate_cell(body: str) -> str:
 BUDGET_CHECK = '''\
         if tokens_used >= token_budget:  # valve 2: everything spent so far, before spending more
             return AgentResult(f"Stopped by the harness: {tokens_used} tokens used, reaching the token budget "
-                               f"of {token_budget}.", "token_budget", turns, requests, tokens_used, messages)
+                               f"of {token_budget}.", "token_budget", turns, requests, tokens_used,
+                               messages)
 '''
 PROGRESS_CHECK = '''\
         signatures.append(signature_of(response.content))  # valve 3: before this turn runs

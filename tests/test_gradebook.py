@@ -564,7 +564,7 @@ def test_outside_git_the_kit_files_skip_grading_folders_and_survive_one_vanishin
     """A Classroom export is no git checkout: the files are walked. Its four grading steps run at once, each
     gradebook deleting its own _grading_tmp_ folder while another walks the kit: that once failed a solution's
     grade with FileNotFoundError. Here a folder "vanishes" (scanning it raises) the moment it is entered."""
-    import grader.gradebook as gradebook
+    import grader.unchanged as gradebook  # (the gradebook's module for the kit's files)
 
     kit = tmp_path / "kit"
     for name in ("README.md", "exercises/grading.py", "exercises/_grading_tmp_gradebook_x/a/copy.ipynb",

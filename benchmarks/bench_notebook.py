@@ -1,0 +1,218 @@
+"""Where one graded notebook's seconds go: the gradebook's steps timed one by one, in this process, with the CPU
+time of every process involved (this one, and the worker's kernel with everything under it, read from /proc while
+it lives), next to the learner's own command on the same notebook.
+
+    python benchmarks/bench_notebook.py [NOTEBOOK] [--sandbox bwrap|none] [--repeat N]
+
+NOTEBOOK: default exercises/solutions/01_tiered_policy.ipynb. The steps: the gradebook's start (its imports), the
+kit's snapshot (before and after), reading and refusing the submission (`prepare`), the learner's view of the kit
+(sandboxed: copied once per class), the worker's imports (the notebook machinery and the judge, which imports the
+SDK), the kernel's start (in bubblewrap, sandboxed), then each cell by kind: the first seal (it imports the kit in
+the kernel), the learner's and the kit's cells, each check's line (the judge's questions), the seals after checks;
+and the kernel's stop. Linux only (/proc). CPU-seconds are the figure to trust on a shared machine; wall-clock
+seconds are printed too. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU-seconds of `pid` and every living process under it (/proc), plus what each has reaped."""
+    children = defaultdict(list)
+    stats = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children[int(fields[1])].append(int(entry.name))
+            stats[int(entry.name)] = sum(int(x) for x in fields[11:15]) / TICK  # utime stime cutime cstime
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += stats.get(p, 0.0)
+        todo += children.get(p, [])
+    return total
+
+
+class Clock:
+    """Wall and CPU seconds per step; CPU = this process (self and reaped children) + the kernel's tree."""
+
+    def __init__(self) -> None:
+        self.steps = defaultdict(lambda: [0.0, 0.0, 0])
+        self.kernel = None
+
+    def cpu(self) -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system + (tree_cpu(self.kernel) if self.kernel else 0)
+
+    def timed(self, name, fn, *args, **kwargs):
+        wall, cpu = time.perf_counter(), self.cpu()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            step = self.steps[name]
+            step[0] += time.perf_counter() - wall
+            step[1] += self.cpu() - cpu
+            step[2] += 1
+
+
+def measure(notebook: Path, sandbox: str) -> Clock:
+    clock = Clock()
+    for name, modules in (("the gradebook's imports (a process of its own)", "grader.gradebook"),
+                          ("the worker's imports (nbclient, the judge, the SDK; once a class when forked)",
+                           "grader.worker, nbclient, grader.judge"),
+                          ("the judge's grader (grading: the SDK, the checks; once a class when forked)",
+                           "sys; sys.path.insert(0, 'exercises'); import grading")):
+        start = subprocess.run([sys.executable, "-c", "import time, resource; t = time.perf_counter(); "
+                                f"import {modules}; r = resource.getrusage(resource.RUSAGE_SELF); "
+                                "print(time.perf_counter() - t, r.ru_utime + r.ru_stime)"],
+                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        clock.steps[name] = [float(start[0]), float(start[1]), 1]
+    from grader import gradebook
+    from grader.sandbox import learner_view
+    from grader.submissions import _conftest_module, prepare
+    from grader.unchanged import changed, kit_files, snapshot
+
+    before = clock.timed("the kit's snapshot, before", lambda: snapshot(kit_files()))
+    lock = _conftest_module().load_lock()
+    starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (gradebook.EXERCISES / name,
+                                                                            *sorted(gradebook.EXERCISES.glob(f"*/{name}")))
+                       if p.is_file() and p.parent.name != "solutions" and not p.parent.name.startswith("_")]
+                for name in lock["notebooks"]}
+    (job,) = gradebook.discover(notebook)
+    clock.timed("reading and refusing it (prepare)", prepare, job, lock, starters)
+    tmp = Path(tempfile.mkdtemp(prefix="_grading_tmp_bench_", dir=gradebook.EXERCISES))
+    try:
+        view = None
+        if sandbox == "bwrap":
+            view = clock.timed("the learner's view of the kit (once a class)", learner_view, tmp / "view")
+        workdir = tmp / "nb"
+        workdir.mkdir()
+        run_worker(clock, job, workdir, view, sandbox, tmp, notebook)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    clock.timed("the kit's snapshot, after", changed, before)
+    return clock
+
+
+def run_worker(clock: Clock, job, workdir: Path, view, sandbox: str, tmp: Path, notebook: Path) -> None:
+    """The worker's `_worker`, in this process, each of its steps timed."""
+    import nbclient
+
+    from grader import judge as judging
+    from grader import worker
+
+    sys.path.insert(0, str(ROOT / "exercises"))
+    import grading  # noqa: F401 - timed above, in a process of its own: here it is not the kernel's start's
+
+    kinds = {}
+    real_execute, real_setup = nbclient.NotebookClient.execute_cell, nbclient.NotebookClient.setup_kernel
+    first = []
+
+    def execute_cell(self, cell, index, *a, **k):
+        tags = cell.metadata.get("tags", [])
+        source = "".join(cell.source)
+        kind = ("the first seal (imports the kit in the kernel)" if not first else "a seal after a check") \
+            if "__gradebook_seal" in source else "a check's line (the judge's questions)" if "defendant" in source \
+            else "the learner's cells" if {"exercise", "added"} & set(tags) else "the kit's cells (setup, given code)"
+        first.append(1)
+        kinds[kind] = kinds.get(kind, 0) + 1
+        return clock.timed(kind, real_execute, self, cell, index, *a, **k)
+
+    import contextlib
+
+    @contextlib.contextmanager
+    def setup_kernel(self, **kwargs):
+        wall, cpu = time.perf_counter(), clock.cpu()
+        with real_setup(self, **kwargs):
+            clock.kernel = self.km.provisioner.process.pid
+            step = clock.steps["the kernel's start (its process and its sockets)"]
+            step[0] += time.perf_counter() - wall
+            step[1] += clock.cpu() - cpu
+            step[2] += 1
+            try:
+                yield
+            finally:
+                wall, cpu = time.perf_counter(), clock.cpu()
+        step = clock.steps["the kernel's stop"]
+        step[0] += time.perf_counter() - wall
+        step[1] += clock.cpu() - cpu + 0  # (what the kernel spent, reaped now, is in the children's times)
+        step[2] += 1
+        clock.kernel = None
+
+    nbclient.NotebookClient.execute_cell, nbclient.NotebookClient.setup_kernel = execute_cell, setup_kernel
+    args = worker.parser().parse_args(["--worker", "--sandbox", sandbox, "--lang", job.lang, "--cell-timeout", "60",
+                                       f"--hide={notebook.parent}", f"--hide={tmp}"] + ([f"--view={view}"] if view else []))
+    saved, env = os.getcwd(), dict(os.environ)
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(worker.kernel_env())
+    try:
+        report = worker._worker(args, json.dumps(job.graded))
+    finally:
+        os.chdir(saved)
+        os.environ.clear()
+        os.environ.update(env)
+        nbclient.NotebookClient.execute_cell, nbclient.NotebookClient.setup_kernel = real_execute, real_setup
+    assert judging  # (imported above, timed)
+    checks = [c for c in report["cells"] if c["kind"] == "check"]
+    print(f"{notebook.name}: {sum(c['status'] == 'ok' for c in checks)} of {len(checks)} checks ran to their end")
+
+
+def learner(notebook: Path) -> tuple[float, float]:
+    """(wall, CPU-s) of the learner's command on the notebook: pytest --nbval-lax, from its folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = ROOT / "exercises" / f"_bench_{os.getpid()}_{notebook.name}"
+        shutil.copy(notebook, copy)
+        try:
+            env = {**os.environ, "HARNESS_OFFLINE": "1", "PYTHON_DOTENV_DISABLED": "1", "HARNESS_TOOL_ROOT": tmp}
+            shutil.copytree(ROOT / "workspace", tmp, dirs_exist_ok=True)
+            wall = time.perf_counter()
+            before = os.times()
+            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", str(copy)],
+                           cwd=ROOT / "exercises", env=env, capture_output=True, check=True)
+            after = os.times()
+            return time.perf_counter() - wall, (after.children_user + after.children_system
+                                                - before.children_user - before.children_system)
+        finally:
+            copy.unlink()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("notebook", nargs="?", type=Path, default=ROOT / "exercises" / "solutions" / "01_tiered_policy.ipynb")
+    p.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap")
+    p.add_argument("--repeat", type=int, default=1)
+    args = p.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    for _ in range(args.repeat):
+        wall, cpu = learner(args.notebook.resolve())
+        print(f"the learner's command (pytest --nbval-lax): {wall:.2f} s wall, {cpu:.2f} CPU-s")
+        clock = measure(args.notebook.resolve(), args.sandbox)
+        total = [sum(s[i] for s in clock.steps.values()) for i in (0, 1)]
+        for name, (w, c, n) in sorted(clock.steps.items(), key=lambda kv: -kv[1][1]):
+            print(f"  {c:6.2f} CPU-s {w:6.2f} s wall  ×{n:<3} {name}")
+        print(f"  {total[1]:6.2f} CPU-s {total[0]:6.2f} s wall  in all (gradebook / learner: {total[1] / cpu:.2f}× CPU, "
+              f"{total[0] / wall:.2f}× wall)")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
