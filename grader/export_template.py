@@ -101,9 +101,10 @@ ELSEWHERE = {"`exercises/solutions/`": "your teacher's copy of the kit",
 
 def point_to_the_teacher(path: Path) -> None:
     """In an exported notebook's markdown cells, name the teacher's copy instead of a solutions/ folder that is
-    not there. Code cells (and so the graded 🔒 / 🔍 cells) are left exactly as they are."""
+    not there, and leave out what the notebook was built from (`metadata.edition`: a starter's is its solution).
+    Code cells (and so the graded 🔒 / 🔍 cells) are left exactly as they are."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    changed = False
+    changed = nb.get("metadata", {}).pop("edition", None) is not None
     for cell in nb.get("cells", []):
         source = "".join(cell.get("source", []))
         if cell.get("cell_type") == "markdown" and any(k in source for k in ELSEWHERE):

@@ -1,5 +1,5 @@
 """A notebook's verdict, from its worker's report (grader/worker.py): each check passes only if the judge's verdict
-(data) holds no ✗, it raised nothing, and the seal still held after it; the notes for a person beside it (where a
+(data) holds no ✗, it raised nothing, and the seal still held after it; what a person reads beside it (where a
 function was defined, output capped, a sandbox's limit reached, the cells that stopped).
 
 What it does NOT do: read a submission (grader/submissions.py) or run one (grader/worker.py); what a kernel printed
