@@ -149,3 +149,22 @@ def test_the_panel_speaks_the_notebooks_language(tmp_path, monkeypatch):
 
     panel = asyncio.run(scene())
     assert any(line.endswith("→ aprobada") for line in panel.lines) and "terminó" in panel.status.value
+
+
+@pytest.mark.parametrize("language, words", [("en", "a browser tab never goes live"),
+                                             ("es", "una pestaña del navegador nunca pasa a en vivo")])
+def test_a_browser_tab_refuses_a_key_in_one_line_and_stays_offline(monkeypatch, capsys, language, words):
+    """In a browser tab (sys.platform "emscripten") a key set in the environment (lesson 00's getpass step, say)
+    does not make the kit live: the first is_live() says why and where to go live, once; make_client is offline."""
+    from harness_lib import client
+
+    monkeypatch.setenv("HARNESS_LANG", language)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-key")
+    monkeypatch.delenv("HARNESS_OFFLINE", raising=False)
+    monkeypatch.setattr(client, "_refusal_said", False)
+    assert client.is_live() is True  # the desktop: a key makes it live
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert client.is_live() is False and client.is_live() is False
+    (line,) = capsys.readouterr().out.splitlines()
+    assert words in line and "README" in line
+    assert client.offline_api(client.make_client()).log == []  # an offline client, not the live API
