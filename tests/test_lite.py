@@ -14,6 +14,9 @@ Pyodide kernel and nothing installed:
   fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
+- the root address opens the welcome page in the browser's language; with the server gone (the network cut), a
+  reload shows it again and another notebook opens and runs, from what the service worker kept (last: it stops the
+  server);
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -62,8 +65,8 @@ def require_site() -> None:
 class Tab:
     """One Chromium page on the served site; notebooks open as JupyterLab tabs, each with its Pyodide kernel."""
 
-    def __init__(self, page, url: str, netlog: NetLog):
-        self.page, self.url, self.netlog = page, url, netlog
+    def __init__(self, page, url: str, netlog: NetLog, server=None):
+        self.page, self.url, self.netlog, self.server = page, url, netlog, server
 
     def _find(self, path: str) -> str:
         return f"Array.from({APP}.shell.widgets('main')).find(w => w.context && w.context.path === {json.dumps(path)})"
@@ -171,7 +174,7 @@ def tab(tmp_path_factory):
                 viewport={"width": 1280, "height": 900})  # optimizing compiler pays here (JupyterLab's pages: not)
             netlog.attach(context)
             try:
-                yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog)
+                yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog, server)
             finally:
                 context.close()
     finally:
@@ -350,3 +353,38 @@ def test_the_pages_workflow_builds_with_the_documented_command_and_publishes_the
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == SITE.relative_to(REPO).as_posix()
     assert "python -m lite.build" in (REPO / "docs" / "teaching.md").read_text(encoding="utf-8")
+
+
+def welcome(page, title: str) -> None:
+    """The welcome page whose heading says `title` is shown (the one in view, not a tab behind it)."""
+    page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown h1", has_text=title).first.wait_for(timeout=60_000)
+
+
+@pytest.mark.timeout(600)
+def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_gone(tab):
+    """The site's root address: the welcome page in the browser's language. Then the server stops (the network
+    cut): a reload shows the welcome page again, and a notebook this browser has not opened yet opens, starts its
+    kernel and runs a cell, from the copies JupyterLite's service worker keeps (lite/build.py). "Once loaded" means
+    once a notebook has started its kernel (the files of Python in the tab are fetched then, and kept)."""
+    page = tab.page
+    tab.open(HOST)  # (already open, with its kernel, when the tests above ran)
+    page.goto(f"{tab.url}/")
+    welcome(page, "in your browser")
+    spanish = page.context.new_page()
+    spanish.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['es-MX', 'en-US']})")
+    spanish.goto(f"{tab.url}/")
+    welcome(spanish, "en tu navegador")
+    spanish.close()
+
+    tab.server.terminate()
+    tab.server.wait(timeout=10)
+    page.reload()
+    welcome(page, "in your browser")
+    page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-cell')", timeout=60_000)
+    second = "notebooks/00_setup.ipynb"
+    tab.open(second)
+    versions = next(i for i, c in enumerate(committed(second)) if c.get("id") == "versions")
+    tab.run_cell(second, versions)
+    cell = tab.cells(second)[versions]
+    assert errors(second, [cell]) == [] and stdout(cell).startswith("Python      3.14"), cell
+    assert tab.netlog.outside_loopback() == []
