@@ -388,3 +388,17 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
     cell = tab.cells(second)[versions]
     assert errors(second, [cell]) == [] and stdout(cell).startswith("Python      3.14"), cell
     assert tab.netlog.outside_loopback() == []
+
+
+def test_the_desktop_jupyterlab_has_no_news_pop_up_as_the_tab():
+    """kernel_config/ (installed by requirements.txt, not editable) puts overrides.json into the venv's JupyterLab
+    settings (share/jupyter/lab/settings/): the "Jupyter news" pop-up and the update check are off, as in the tab."""
+    import tomllib
+
+    desktop = json.loads((REPO / "kernel_config" / "overrides.json").read_text(encoding="utf-8"))
+    tab = json.loads((REPO / "lite" / "overrides.json").read_text(encoding="utf-8"))
+    notification = "@jupyterlab/apputils-extension:notification"
+    assert desktop[notification] == tab[notification] == {"fetchNews": "false", "checkForUpdates": False}
+    project = tomllib.loads((REPO / "kernel_config" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["tool"]["setuptools"]["data-files"]["share/jupyter/lab/settings"] == ["overrides.json"]
+    assert "./kernel_config" in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()
