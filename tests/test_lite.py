@@ -12,6 +12,7 @@ Pyodide kernel and nothing installed:
 - lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
   Approve or Reject decides (the next cell shows the file written, or not), no answer and the panel's Stop button
   fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
+  after a click the keyboard goes on from the cell below (a real Shift+Enter runs it);
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
 - the root address opens the welcome page in the browser's language; with the server gone (the network cut), a
@@ -108,8 +109,12 @@ class Tab:
         nb = self._find(path)
         self.page.evaluate(f"() => {{ const nb = {nb}; {APP}.shell.activateById(nb.id); nb.content.activeCellIndex = {index};"
                            f" nb.content.deselectAll(); void {APP}.commands.execute('notebook:run-cell'); }}")
+        self.ran(path, index)
+
+    def ran(self, path: str, index: int) -> None:
+        """Wait until cell `index` has run (its execution count is set, and no * in its prompt)."""
         self.page.wait_for_function(
-            f"() => {{ const c = {nb}.content.widgets[{index}]; return c.model.executionCount !== null"
+            f"() => {{ const c = {self._find(path)}.content.widgets[{index}]; return c.model.executionCount !== null"
             " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'); }",
             timeout=RUN_ALL_MS, polling=100)
 
@@ -288,6 +293,17 @@ class Lesson05:
         self.tab.run_cell(HOST, self.ids.index(cell_id))
         return stdout(self.tab.cells(HOST)[self.ids.index(cell_id)])
 
+    def keyboard_runs_the_next_cell(self, cell_id: str) -> str:
+        """After a click on the panel of `cell_id`: the cell below is selected and has the keyboard, and a real
+        Shift+Enter runs it. -> what it printed."""
+        index = self.ids.index(cell_id) + 1
+        self.tab.page.wait_for_function(
+            f"() => {{ const nb = {self.tab._find(HOST)}.content; return nb.activeCellIndex === {index}"
+            f" && nb.widgets[{index}].node.contains(document.activeElement); }}", timeout=60_000, polling=100)
+        self.tab.page.keyboard.press("Shift+Enter")
+        self.tab.ran(HOST, index)
+        return stdout(self.tab.cells(HOST)[index])
+
     def errors(self, upto: str) -> list[str]:
         return errors(self.path, self.tab.cells(HOST)[:self.ids.index(upto) + 1])
 
@@ -301,7 +317,8 @@ def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_
     shown = lesson.decide("approval-demo", "Reject", "The run is over.")
     assert "write_file(" in shown and "→ rejected" in shown and "did not save" in shown, shown
     assert "Traceback" not in shown and "→ approved" not in shown
-    assert lesson.run("approval-demo-after") == "scratch/answer.txt exists: False\n"
+    # the keyboard goes on after the click, as on the desktop: the cell below has it, and Shift+Enter runs it
+    assert lesson.keyboard_runs_the_next_cell("approval-demo") == "scratch/answer.txt exists: False\n"
     shown = lesson.decide("approve-demo", "Approve", "The run is over.")
     assert "→ approved" in shown and "I saved this answer" in shown, shown
     assert lesson.run("approve-demo-after").startswith("scratch/answer.txt exists: True\nit contains: The first line")
