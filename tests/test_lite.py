@@ -9,6 +9,8 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- exercise 5's practice runs end by their own bounds (Stop cannot interrupt a cell in the tab): a run_agent with no
+  turn cap by the cap on requests, one spinning in Python by the time limit;
 - lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
   Approve or Reject decides (the next cell shows the file written, or not), no answer and the panel's Stop button
   fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
@@ -370,6 +372,47 @@ def test_the_pages_workflow_builds_with_the_documented_command_and_publishes_the
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == SITE.relative_to(REPO).as_posix()
     assert "python -m lite.build" in (REPO / "docs" / "teaching.md").read_text(encoding="utf-8")
+
+
+RUNAWAY = """async def run_agent(client, task, tools, tool_impls, *, policy=POLICY, approve=None,
+                    max_turns=10, token_budget=30_000):
+    messages = [{"role": "user", "content": task}]
+    while True:  # no turn cap: the mistake exercise 5 teaches
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        if response.stop_reason != "tool_use":
+            return {"stopped_by": response.stop_reason, "text": ""}
+        messages += [{"role": "assistant", "content": response.content},
+                     {"role": "user", "content": [tool_result(b.id, "ok", False) for b in response.content
+                                                  if b.type == "tool_use"]}]"""
+SPINS = "async def run_agent(*args, **kwargs):\n    while True:\n        pass\n\nPRACTICE_SECONDS = 1"
+
+
+@pytest.mark.timeout(600)
+def test_exercise_5s_practice_runs_end_by_their_bounds_in_the_tab(tab):
+    """Stop cannot interrupt a cell in the tab, so exercise 5's "Try it" runs carry bounds of their own: a run_agent
+    with no turn cap is stopped by the cap on requests, one that spins in Python by the time limit; each says so."""
+    path = "exercises/05_your_harness.ipynb"
+    notebook = committed_notebook(path)
+    next(c for c in notebook["cells"] if c.get("id") == "run-agent")["source"] = RUNAWAY
+    try_it = "".join(next(c for c in notebook["cells"] if c.get("id") == "try-it")["source"])
+    notebook["cells"] += [{"cell_type": "code", "execution_count": None, "id": f"extra-{i}", "metadata": {},
+                           "outputs": [], "source": source} for i, source in enumerate((SPINS, try_it))]
+    ids = [c.get("id") for c in notebook["cells"]]
+    tab.open(HOST)
+    tab.replace(HOST, notebook)
+    for i, cell in enumerate(notebook["cells"][:ids.index("try-it") + 1]):
+        if cell["cell_type"] == "code" and not "".join(cell["source"]).startswith("# 🔍"):
+            tab.run_cell(HOST, i)
+    shown = stdout(tab.cells(HOST)[ids.index("try-it")])
+    assert ("inbox-runaway: [practice] stopped: the model was asked more than 40 times (the practice run's cap on "
+            "requests): a loop that does not end?") in shown, shown
+    for i in (ids.index("extra-0"), ids.index("extra-1")):
+        tab.run_cell(HOST, i)
+    shown = stdout(tab.cells(HOST)[ids.index("extra-1")]).splitlines()
+    assert [line.split(":")[0] for line in shown] == ["inbox", "inbox", "inbox-runaway", "inbox-chase"], shown
+    assert all(line.endswith("still running after 1 s (the practice run's time limit): a loop that does not end?")
+               for line in shown), shown
+    assert errors(path, tab.cells(HOST)[:ids.index("try-it") + 1]) == []
 
 
 def welcome(page, title: str) -> None:
