@@ -16,6 +16,7 @@ scenarios, it is not a general stand-in for Claude.
 from __future__ import annotations
 
 import os
+import sys
 
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ import anthropic
 import httpx2
 from dotenv import dotenv_values, find_dotenv
 
+from . import lang
 from .model import MODEL  # which model to ask for (HARNESS_MODEL): here too, as the lessons import it
 
 if TYPE_CHECKING:  # the offline package is imported only when an offline client is made (see make_client)
@@ -64,9 +66,33 @@ def load_env_file() -> None:
 
 
 def is_live() -> bool:
-    """True when ANTHROPIC_API_KEY is set and HARNESS_OFFLINE is not "1" (after reading a ``.env`` file)."""
+    """True when ANTHROPIC_API_KEY is set and HARNESS_OFFLINE is not "1" (after reading a ``.env`` file).
+    Never in a browser tab: there a key is refused, in one line (see TAB_STAYS_OFFLINE)."""
     load_env_file()
-    return bool(os.environ.get("ANTHROPIC_API_KEY")) and os.environ.get("HARNESS_OFFLINE") != "1"
+    live = bool(os.environ.get("ANTHROPIC_API_KEY")) and os.environ.get("HARNESS_OFFLINE") != "1"
+    return live and not refused_in_a_tab()
+
+
+# A browser tab (JupyterLite, sys.platform "emscripten") stays offline: a key typed into a web page is within reach
+# of every script the page runs, and the API would be called from the page itself. Said once per kernel.
+TAB_STAYS_OFFLINE = {
+    "en": {"line": "offline: a browser tab never goes live (an API key is not safe in a web page); "
+                   "to talk to Claude, run the kit on your computer (README, \"Go live\")"},
+    "es": {"line": "sin conexión: una pestaña del navegador nunca pasa a en vivo (una clave de API no está segura "
+                   "en una página web); para hablar con Claude, usa el kit en tu ordenador (README, \"En vivo\")"},
+}
+_refusal_said = False
+
+
+def refused_in_a_tab() -> bool:
+    """True in a browser tab, after printing (once) the line that says why it stays offline and where to go live."""
+    global _refusal_said
+    if sys.platform != "emscripten":
+        return False
+    if not _refusal_said:
+        _refusal_said = True
+        print(lang.say(TAB_STAYS_OFFLINE, "line"))
+    return True
 
 
 def make_client(*, scenario: str | None = None, faults: dict | None = None, max_retries: int = 2,

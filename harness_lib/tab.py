@@ -17,6 +17,8 @@ the run was stopped)``); the first click decides, a later one decides nothing. `
 presses that button itself (a demonstration, said in the decision line), and HARNESS_AUTO_APPROVE=approve|reject
 (nobody at the screen) presses that one, as widget_approver does; HARNESS_APPROVAL_TIMEOUT, when set, is the timeout.
 
+After a person's click on the panel the keyboard goes on from the cell below (Shift+Enter runs it), as on the desktop.
+
 NOT handled: awaiting the run in a cell (``await panel.task``): in the tab that cell would hold back the very click
 it waits for, until the timeout says no. The kernel's own Stop button does not reach a run whose cell has ended:
 the panel's Stop does. One run per panel. The panel is drawn by JupyterLab's widget manager: with the page closed
@@ -32,7 +34,7 @@ import sys
 
 from . import lang
 from .approval import ApprovalInterrupted, decision_line, question
-from .widget import CHOICES, check_timeout, nobody_here, timeout_from_environment, wait_for_click
+from .widget import CHOICES, GO_ON, GO_ON_FOR, check_timeout, nobody_here, timeout_from_environment, wait_for_click
 from .trace import NOBODY_CLICKED, Transcript, one_line
 
 __all__ = ["TabApproval", "in_tab"]
@@ -88,6 +90,8 @@ class TabApproval:
         self.approve_button.on_click(lambda _: self._clicked(True))
         self.reject_button.on_click(lambda _: self._clicked(False))
         self.stop_button.on_click(lambda _: self._clicked(None))
+        for button in (self.approve_button, self.reject_button, self.stop_button):
+            button.on_msg(self._clicked_in_the_page)  # a person's click (button.click() in code sends no message)
         self.panel = _panel(widgets, [self.log, self.asking, self.buttons, self.stop_button, self.status],
                             self._say("here"))
         self.on_event = Transcript(out=self.write)  # the lesson's transcript lines, written into the panel
@@ -137,6 +141,24 @@ class TabApproval:
         it does is done on the loop's own thread."""
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.stop if approved is None else lambda: self._settle(approved))
+
+    def _clicked_in_the_page(self, button, content, buffers) -> None:
+        """After a person's click the keyboard goes on from the cell below, as on the desktop (harness_lib.widget's
+        GO_ON, a script JupyterLab runs): the click had made this cell the selected one, and Shift+Enter would stop."""
+        if content.get("event") == "click" and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._give_the_keyboard_back)
+
+    def _give_the_keyboard_back(self) -> None:
+        import ipywidgets as widgets
+
+        go_on = widgets.Output()
+        go_on.outputs = ({"output_type": "display_data", "data": {"application/javascript": GO_ON}, "metadata": {}},)
+        self.panel.children += (go_on,)
+        self._loop.call_later(GO_ON_FOR, self._forget, go_on)  # then gone: a reload does not move the focus again
+
+    def _forget(self, go_on) -> None:
+        self.panel.children = tuple(child for child in self.panel.children if child is not go_on)
+        go_on.close()
 
     def _settle(self, approved: bool) -> None:
         if self._decision is not None and not self._decision.done():  # the first click wins

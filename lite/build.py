@@ -13,8 +13,8 @@ Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The brow
    the kit when the kernel starts (no install cell) and points the kernel at the site's own Pyodide;
 5. the contents: notebooks/ and exercises/ (the starters, never the solutions), both editions, what the exercises'
    checks import, the workspace/ the tools read, and the welcome pages of lite/welcome/;
-6. `jupyter lite build` into build/lite/site/, then a check that the kernel's Pyodide and every wheel its lock names
-   are files of the site.
+6. `jupyter lite build` into build/lite/site/, lite/index.html as the site's root (the welcome page in the browser's
+   language), then a check that the kernel's Pyodide and every wheel its lock names are files of the site.
 
 Downloads are kept in build/lite/cache/ (git-ignored), so a rebuild is quick and needs no network.
 
@@ -233,6 +233,9 @@ def build() -> Path:
     jupyter = BUILD_VENV / "bin" / "jupyter"
     run(jupyter, "lite", "build", "--lite-dir", lite, "--contents", files, "--output-dir", SITE,
         "--no-sourcemaps", "--no-unused-shared-packages", cwd=lite)
+    # The root address opens the welcome page (in the browser's language), not a bare launcher.
+    shutil.copy2(HERE / "index.html", SITE / "index.html")
+    offline_service_worker(SITE)
     problems = outside_urls(SITE)
     if problems:
         raise SystemExit("the site would fetch files from outside itself:\n  " + "\n  ".join(problems))
@@ -241,6 +244,34 @@ def build() -> Path:
     print(f"built {SITE.relative_to(ROOT)}/: {size / 1e6:.0f} MB; serve it with "
           f"`python -m http.server --directory {SITE.relative_to(ROOT)}` and open http://127.0.0.1:8000/")
     return SITE
+
+
+# JupyterLite's service worker (jupyterlite-core 0.8.6), with enableServiceWorkerCache on (lite/jupyter-lite.json),
+# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Two changes make
+# a second notebook work offline too: its install step stores the course's contents (the notebooks and their folder
+# listings, ~2 MB), and the folder listings (api/contents/, plain files of the site) are served from the cache
+# instead of being left to the network. Each is a replacement in the minified file; the build stops if one no
+# longer applies (a newer JupyterLite: look again).
+SW_PATCHES = (
+    ('t.pathname.includes("/api/")}',
+     't.pathname.includes("/api/")&&!/\\/api\\/(contents|translations)\\//.test(t.pathname)}'),
+    ("return await e.addAll([])", "return await e.addAll(PRECACHE)"),
+)
+
+
+def offline_service_worker(site: Path) -> None:
+    worker = site / "service-worker.js"
+    text = worker.read_text(encoding="utf-8")
+    for old, new in SW_PATCHES:
+        if text.count(old) != 1:
+            raise SystemExit(f"{worker}: {old!r} is not there once: JupyterLite's service worker changed")
+        text = text.replace(old, new)
+    precache = ["./", "index.html", "lab/index.html"]
+    precache += sorted(p.relative_to(site).as_posix() for folder in ("files", "api") for p in (site / folder).rglob("*")
+                       if p.is_file())
+    strict = '"use strict";'
+    head = strict if text.startswith(strict) else ""
+    worker.write_text(f"{head}const PRECACHE={json.dumps(precache)};{text[len(head):]}", encoding="utf-8")
 
 
 def outside_urls(site: Path) -> list[str]:

@@ -9,11 +9,17 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- exercise 5's practice runs end by their own bounds (Stop cannot interrupt a cell in the tab): a run_agent with no
+  turn cap by the cap on requests, one spinning in Python by the time limit;
 - lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
   Approve or Reject decides (the next cell shows the file written, or not), no answer and the panel's Stop button
   fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
+  after a click the keyboard goes on from the cell below (a real Shift+Enter runs it);
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
+- the root address opens the welcome page in the browser's language; with the server gone (the network cut), a
+  reload shows it again and another notebook opens and runs, from what the service worker kept (last: it stops the
+  server);
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -62,8 +68,8 @@ def require_site() -> None:
 class Tab:
     """One Chromium page on the served site; notebooks open as JupyterLab tabs, each with its Pyodide kernel."""
 
-    def __init__(self, page, url: str, netlog: NetLog):
-        self.page, self.url, self.netlog = page, url, netlog
+    def __init__(self, page, url: str, netlog: NetLog, server=None):
+        self.page, self.url, self.netlog, self.server = page, url, netlog, server
 
     def _find(self, path: str) -> str:
         return f"Array.from({APP}.shell.widgets('main')).find(w => w.context && w.context.path === {json.dumps(path)})"
@@ -105,8 +111,12 @@ class Tab:
         nb = self._find(path)
         self.page.evaluate(f"() => {{ const nb = {nb}; {APP}.shell.activateById(nb.id); nb.content.activeCellIndex = {index};"
                            f" nb.content.deselectAll(); void {APP}.commands.execute('notebook:run-cell'); }}")
+        self.ran(path, index)
+
+    def ran(self, path: str, index: int) -> None:
+        """Wait until cell `index` has run (its execution count is set, and no * in its prompt)."""
         self.page.wait_for_function(
-            f"() => {{ const c = {nb}.content.widgets[{index}]; return c.model.executionCount !== null"
+            f"() => {{ const c = {self._find(path)}.content.widgets[{index}]; return c.model.executionCount !== null"
             " && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'); }",
             timeout=RUN_ALL_MS, polling=100)
 
@@ -171,7 +181,7 @@ def tab(tmp_path_factory):
                 viewport={"width": 1280, "height": 900})  # optimizing compiler pays here (JupyterLab's pages: not)
             netlog.attach(context)
             try:
-                yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog)
+                yield Tab(context.new_page(), f"http://127.0.0.1:{port}", netlog, server)
             finally:
                 context.close()
     finally:
@@ -285,6 +295,17 @@ class Lesson05:
         self.tab.run_cell(HOST, self.ids.index(cell_id))
         return stdout(self.tab.cells(HOST)[self.ids.index(cell_id)])
 
+    def keyboard_runs_the_next_cell(self, cell_id: str) -> str:
+        """After a click on the panel of `cell_id`: the cell below is selected and has the keyboard, and a real
+        Shift+Enter runs it. -> what it printed."""
+        index = self.ids.index(cell_id) + 1
+        self.tab.page.wait_for_function(
+            f"() => {{ const nb = {self.tab._find(HOST)}.content; return nb.activeCellIndex === {index}"
+            f" && nb.widgets[{index}].node.contains(document.activeElement); }}", timeout=60_000, polling=100)
+        self.tab.page.keyboard.press("Shift+Enter")
+        self.tab.ran(HOST, index)
+        return stdout(self.tab.cells(HOST)[index])
+
     def errors(self, upto: str) -> list[str]:
         return errors(self.path, self.tab.cells(HOST)[:self.ids.index(upto) + 1])
 
@@ -298,7 +319,8 @@ def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_
     shown = lesson.decide("approval-demo", "Reject", "The run is over.")
     assert "write_file(" in shown and "→ rejected" in shown and "did not save" in shown, shown
     assert "Traceback" not in shown and "→ approved" not in shown
-    assert lesson.run("approval-demo-after") == "scratch/answer.txt exists: False\n"
+    # the keyboard goes on after the click, as on the desktop: the cell below has it, and Shift+Enter runs it
+    assert lesson.keyboard_runs_the_next_cell("approval-demo") == "scratch/answer.txt exists: False\n"
     shown = lesson.decide("approve-demo", "Approve", "The run is over.")
     assert "→ approved" in shown and "I saved this answer" in shown, shown
     assert lesson.run("approve-demo-after").startswith("scratch/answer.txt exists: True\nit contains: The first line")
@@ -350,3 +372,99 @@ def test_the_pages_workflow_builds_with_the_documented_command_and_publishes_the
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == SITE.relative_to(REPO).as_posix()
     assert "python -m lite.build" in (REPO / "docs" / "teaching.md").read_text(encoding="utf-8")
+
+
+RUNAWAY = """async def run_agent(client, task, tools, tool_impls, *, policy=POLICY, approve=None,
+                    max_turns=10, token_budget=30_000):
+    messages = [{"role": "user", "content": task}]
+    while True:  # no turn cap: the mistake exercise 5 teaches
+        response = await client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        if response.stop_reason != "tool_use":
+            return {"stopped_by": response.stop_reason, "text": ""}
+        messages += [{"role": "assistant", "content": response.content},
+                     {"role": "user", "content": [tool_result(b.id, "ok", False) for b in response.content
+                                                  if b.type == "tool_use"]}]"""
+SPINS = "async def run_agent(*args, **kwargs):\n    while True:\n        pass\n\nPRACTICE_SECONDS = 1"
+
+
+@pytest.mark.timeout(600)
+def test_exercise_5s_practice_runs_end_by_their_bounds_in_the_tab(tab):
+    """Stop cannot interrupt a cell in the tab, so exercise 5's "Try it" runs carry bounds of their own: a run_agent
+    with no turn cap is stopped by the cap on requests, one that spins in Python by the time limit; each says so."""
+    path = "exercises/05_your_harness.ipynb"
+    notebook = committed_notebook(path)
+    next(c for c in notebook["cells"] if c.get("id") == "run-agent")["source"] = RUNAWAY
+    try_it = "".join(next(c for c in notebook["cells"] if c.get("id") == "try-it")["source"])
+    notebook["cells"] += [{"cell_type": "code", "execution_count": None, "id": f"extra-{i}", "metadata": {},
+                           "outputs": [], "source": source} for i, source in enumerate((SPINS, try_it))]
+    ids = [c.get("id") for c in notebook["cells"]]
+    tab.open(HOST)
+    tab.replace(HOST, notebook)
+    for i, cell in enumerate(notebook["cells"][:ids.index("try-it") + 1]):
+        if cell["cell_type"] == "code" and not "".join(cell["source"]).startswith("# 🔍"):
+            tab.run_cell(HOST, i)
+    shown = stdout(tab.cells(HOST)[ids.index("try-it")])
+    assert ("inbox-runaway: [practice] stopped: the model was asked more than 40 times (the practice run's cap on "
+            "requests): a loop that does not end?") in shown, shown
+    for i in (ids.index("extra-0"), ids.index("extra-1")):
+        tab.run_cell(HOST, i)
+    shown = stdout(tab.cells(HOST)[ids.index("extra-1")]).splitlines()
+    assert [line.split(":")[0] for line in shown] == ["inbox", "inbox", "inbox-runaway", "inbox-chase"], shown
+    assert all(line.endswith("still running after 1 s (the practice run's time limit): a loop that does not end?")
+               for line in shown), shown
+    assert errors(path, tab.cells(HOST)[:ids.index("try-it") + 1]) == []
+
+
+def welcome(page, title: str) -> None:
+    """The welcome page whose heading says `title` is shown (the one in view, not a tab behind it)."""
+    page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown h1", has_text=title).first.wait_for(timeout=60_000)
+
+
+@pytest.mark.timeout(600)
+def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_gone(tab):
+    """The site's root address: the welcome page in the browser's language. Then the server stops (the network
+    cut): a reload shows the welcome page again, and a notebook this browser has not opened yet opens, starts its
+    kernel and runs a cell, from the copies JupyterLite's service worker keeps (lite/build.py). "Once loaded" means
+    once a notebook has started its kernel (the files of Python in the tab are fetched then, and kept)."""
+    page = tab.page
+    tab.open(HOST)  # (already open, with its kernel, when the tests above ran)
+    # Closed, as a learner leaving: a later page restores what was left open, each notebook starting its kernel.
+    page.evaluate(f"() => Array.from({APP}.shell.widgets('main')).forEach(w => {{"
+                  " if (w.context) w.context.model.dirty = false; w.close(); })")  # (the tests' edits: not kept)
+    page.wait_for_function(f"() => !Array.from({APP}.shell.widgets('main')).some(w => w.sessionContext)",
+                           timeout=30_000)
+    page.wait_for_timeout(1500)  # (JupyterLab saves the layout a moment later)
+    page.goto(f"{tab.url}/")
+    welcome(page, "in your browser")
+    spanish = page.context.new_page()
+    spanish.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['es-MX', 'en-US']})")
+    spanish.goto(f"{tab.url}/")
+    welcome(spanish, "en tu navegador")
+    spanish.close()
+
+    tab.server.terminate()
+    tab.server.wait(timeout=10)
+    page.reload()
+    welcome(page, "in your browser")
+    page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-cell')", timeout=60_000)
+    second = "notebooks/00_setup.ipynb"
+    tab.open(second)
+    versions = next(i for i, c in enumerate(committed(second)) if c.get("id") == "versions")
+    tab.run_cell(second, versions)
+    cell = tab.cells(second)[versions]
+    assert errors(second, [cell]) == [] and stdout(cell).startswith("Python      3.14"), cell
+    assert tab.netlog.outside_loopback() == []
+
+
+def test_the_desktop_jupyterlab_has_no_news_pop_up_as_the_tab():
+    """kernel_config/ (installed by requirements.txt, not editable) puts overrides.json into the venv's JupyterLab
+    settings (share/jupyter/lab/settings/): the "Jupyter news" pop-up and the update check are off, as in the tab."""
+    import tomllib
+
+    desktop = json.loads((REPO / "kernel_config" / "overrides.json").read_text(encoding="utf-8"))
+    tab = json.loads((REPO / "lite" / "overrides.json").read_text(encoding="utf-8"))
+    notification = "@jupyterlab/apputils-extension:notification"
+    assert desktop[notification] == tab[notification] == {"fetchNews": "false", "checkForUpdates": False}
+    project = tomllib.loads((REPO / "kernel_config" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["tool"]["setuptools"]["data-files"]["share/jupyter/lab/settings"] == ["overrides.json"]
+    assert "./kernel_config" in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()

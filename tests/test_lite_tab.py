@@ -151,3 +151,41 @@ def test_the_panel_speaks_the_notebooks_language(tmp_path, monkeypatch):
 
     panel = asyncio.run(scene())
     assert any(line.endswith("→ aprobada") for line in panel.lines) and "terminó" in panel.status.value
+
+
+@pytest.mark.parametrize("language, words", [("en", "a browser tab never goes live"),
+                                             ("es", "una pestaña del navegador nunca pasa a en vivo")])
+def test_a_browser_tab_refuses_a_key_in_one_line_and_stays_offline(monkeypatch, capsys, language, words):
+    """In a browser tab (sys.platform "emscripten") a key set in the environment (lesson 00's getpass step, say)
+    does not make the kit live: the first is_live() says why and where to go live, once; make_client is offline."""
+    from harness_lib import client
+
+    monkeypatch.setenv("HARNESS_LANG", language)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-key")
+    monkeypatch.delenv("HARNESS_OFFLINE", raising=False)
+    monkeypatch.setattr(client, "_refusal_said", False)
+    assert client.is_live() is True  # the desktop: a key makes it live
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert client.is_live() is False and client.is_live() is False
+    (line,) = capsys.readouterr().out.splitlines()
+    assert words in line and "README" in line
+    assert client.offline_api(client.make_client()).log == []  # an offline client, not the live API
+
+
+def test_a_click_in_the_page_gives_the_keyboard_to_the_cell_below(tmp_path):
+    """A person's click arrives as the button's "click" message (button.click() in code sends none): it decides, and
+    the panel gets harness_lib.widget's GO_ON script, which JupyterLab runs to select the cell below (tests/test_lite.py
+    presses Shift+Enter after a real click in Chromium)."""
+    from harness_lib.widget import GO_ON
+
+    async def scene():
+        panel = await start(tmp_path)
+        await until_asked(panel)
+        panel.reject_button._handle_custom_msg({"event": "click"}, None)  # what the page sends on a click
+        await panel.task
+        return panel
+
+    panel = asyncio.run(scene())
+    scripts = [o["data"]["application/javascript"] for child in panel.panel.children for o in getattr(child, "outputs", ())]
+    assert scripts == [GO_ON]
+    assert any(line.endswith("→ rejected") for line in panel.lines)
