@@ -29,11 +29,6 @@ EDITIONS = [
     (ROOT / "exercises" / "solutions", ROOT / "exercises" / "es" / "solutions"),
 ]
 
-# Comments that are instructions to nbval: they must match even though comments may differ.
-NBVAL_MARKERS = re.compile(r"^\s*#\s*(NBVAL_\w+)", re.MULTILINE)
-# Cell metadata that is part of the notebook's behaviour (the grader reads tags); view state is not compared.
-COMPARED_METADATA = ("tags", "editable", "deletable")
-PLACEHOLDER = "<text>"
 
 
 def english_notebooks() -> list[Path]:
