@@ -8,8 +8,7 @@ outputs are the same.
 """
 
 import os
-import runpy
-import shutil
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,11 +23,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def kit_run_environment():
     saved = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="kit-editions-") as tmp:
-        workspace = Path(tmp) / "workspace"
-        shutil.copytree(ROOT / "workspace", workspace, ignore=shutil.ignore_patterns("scratch"))
-        (workspace / "scratch").mkdir(exist_ok=True)
+        sys.path.insert(0, str(ROOT / "tests"))  # the test suite's plumbing, as its kernels have it
+        try:
+            from browser_support import tool_root_copy
+            from kernel_clicker import write_kernel_config
+        finally:
+            sys.path.remove(str(ROOT / "tests"))
+        workspace = tool_root_copy(Path(tmp) / "workspace")
         ipython_dir = Path(tmp) / "ipython"
-        runpy.run_path(str(ROOT / "tests" / "kernel_clicker.py"))["write_kernel_config"](ipython_dir)
+        write_kernel_config(ipython_dir)
         for name in ("ANTHROPIC_API_KEY", "HARNESS_GRADING", "HARNESS_SCENARIO", "HARNESS_AUTO_APPROVE"):
             os.environ.pop(name, None)
         os.environ.update(HARNESS_OFFLINE="1", PYTHON_DOTENV_DISABLED="1", HARNESS_TOOL_ROOT=str(workspace),
@@ -42,9 +45,7 @@ def kit_run_environment():
 
 def run(nb, path: str):
     """Run `nb` (the notebook at `path`, from the root) top to bottom; return it with its outputs."""
-    with kit_run_environment() as workspace:
-        for item in workspace.joinpath("scratch").iterdir():
-            shutil.rmtree(item) if item.is_dir() else item.unlink()
+    with kit_run_environment():  # (a fresh workspace copy for each notebook: its scratch/ starts empty)
         os.environ["KIT_TEST_CLICKS"] = path
         client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True, record_timing=False,
                                 store_widget_state=False, resources={"metadata": {"path": str((ROOT / path).parent)}})
