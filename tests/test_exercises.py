@@ -1404,8 +1404,9 @@ def up_to(nb, check_ids):
 
 # Issue 51: a learner's code busy in a Python loop of its own (`while True: pass`, no await) cannot hang a practice
 # cell of exercises 1-4: each run stops at its time limit with a line naming it. Only the given cells up to the
-# practice cells run (no check), with the time limit cut to BUSY_SECONDS: {case: (notebook, the ✏️ cell made busy,
-# the practice cells, the line each of their runs prints)}.
+# practice cells run, with the time limit cut to BUSY_SECONDS: {case: (notebook, the ✏️ cell made busy,
+# the practice cells, the line each of their runs prints)}. Exercise 2 keeps one check too: the checks' runs are
+# bounded the same way, and its hint says what stopped the run (BUSY_CHECK).
 BUSY_SECONDS = 0.2
 BUSY_BODY = "\n    while True:\n        pass\n"
 BUSY = {
@@ -1422,11 +1423,15 @@ BUSY = {
 }
 
 
+BUSY_CHECK = {"busy-2": ("check-turn-cap", "a loop in your own code that never ends?")}
+
+
 def busy(case):
-    """The case's notebook: its solution with the ✏️ cell busy, the time limit cut short, and no check cell."""
+    """The case's notebook: its solution with the ✏️ cell busy, the time limit cut short, no check but BUSY_CHECK's."""
     name, changes, tries, _ = BUSY[case]
     nb = edited(case, name, changes)
-    cells = [c for c in nb["cells"] if "check" not in c["metadata"].get("tags", [])]
+    kept = BUSY_CHECK.get(case, ("",))[0]
+    cells = [c for c in nb["cells"] if "check" not in c["metadata"].get("tags", []) or c.get("id") == kept]
     cells = cells[:max(i for i, c in enumerate(cells) if c.get("id") in tries) + 1]
     for c in cells:  # exercise 1 gives its own limit (room for a person's click); 2-4 use the kit's (SECONDS)
         c["source"] = re.sub(r"PRACTICE_SECONDS = \d+", f"PRACTICE_SECONDS = {BUSY_SECONDS}", source(c))
@@ -1531,6 +1536,9 @@ def test_a_busy_loop_in_the_learners_code_is_stopped_by_the_practice_time_limit(
     for cell_id in tries:
         c = cells[cell_id]
         assert not c.raised and line in c.stdout, f"{case} {cell_id}: {c.error} {c.stdout[-800:]}"
+    if case in BUSY_CHECK:
+        check_id, hint = BUSY_CHECK[case]
+        assert hint in cells[check_id].stdout, cells[check_id].stdout[-1500:]
 
 
 def test_solutions_pass(runs):

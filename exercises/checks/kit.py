@@ -219,10 +219,11 @@ async def bounded(scenario: str, make_run, limit: int = 50, seconds: float | Non
     once the model has been asked more than `limit` times, or after `seconds` (default practice.SECONDS, 20 s;
     a loop busy in the learner's Python is stopped at its next line). -> run: .result, .problem (None when it ended
     by itself within the bounds, else one line: the error, or which bound stopped it), .client, .requests (how many
-    requests the offline API received), .runaway (True when a bound stopped it).
+    requests the offline API received), .runaway (True when a bound stopped it), .bound (which: "requests" or
+    "time"; a hint for a runaway reads it through `runaway_hint`).
 
     The same bounds as exercise 5's "Try it" (practice.bounded does the bounding); only the line is the checks'."""
-    run = SimpleNamespace(result=None, problem=None, client=None, requests=0, runaway=False)
+    run = SimpleNamespace(result=None, problem=None, client=None, requests=0, runaway=False, bound=None)
     run.client = client = offline(scenario, max_requests=limit)
     try:
         run.result, stopped = await practice.bounded(make_run(client), client, seconds=seconds)
@@ -230,10 +231,18 @@ async def bounded(scenario: str, make_run, limit: int = 50, seconds: float | Non
         stopped, run.problem = None, one_line(err)
     run.requests = len(offline_api(client).log)
     if stopped is not None:
-        run.runaway = True
+        run.runaway, run.bound = True, stopped.bound
         run.problem = (_t("kit.bounded.runaway_past_the_limit", limit=limit) if stopped.bound == "requests" else
                        _t("kit.bounded.runaway_after_seconds", seconds=stopped.limit, n=run.requests))
     return run
+
+
+def runaway_hint(run, hint: str) -> str:
+    """`hint` (the exercise's, for a loop that kept asking the model) when the cap on requests stopped `run`; when the
+    time limit did, the kit's: a loop of the learner's own that never ends, whatever it asked the model."""
+    if getattr(run, "bound", None) == "time":
+        return _t("kit.bounded.busy_hint", n=run.requests)
+    return hint
 
 
 async def one_step(step, seconds: float = 60):

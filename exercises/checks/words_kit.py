@@ -23,6 +23,9 @@ MESSAGES = {
         # bounded
         "kit.bounded.runaway_after_seconds": "runaway: still running after {seconds:g} s ({n} requests)",
         "kit.bounded.runaway_past_the_limit": "runaway: still asking the model after {limit} requests",
+        "kit.bounded.busy_hint":
+            "it was still running when the time was up, after {n} request(s) to the model: a loop in your own code "
+            "that never ends?",
         # _error_text
         "kit.error_text.text_block_taken_for_a_call":
             "your code treated the text block the model sends before its calls as a call: handle only blocks whose "
@@ -103,6 +106,9 @@ MESSAGES = {
         # bounded
         "kit.bounded.runaway_after_seconds": "desbocado: sigue en marcha después de {seconds:g} s ({n} peticiones)",
         "kit.bounded.runaway_past_the_limit": "desbocado: sigue preguntando al modelo después de {limit} peticiones",
+        "kit.bounded.busy_hint":
+            "seguía en marcha cuando se acabó el tiempo, tras {n} petición(es) al modelo: ¿un bucle de tu propio "
+            "código que no termina nunca?",
         # _error_text
         "kit.error_text.text_block_taken_for_a_call":
             "tu código trató como una llamada el bloque de texto que el modelo envía antes de sus llamadas: atiende "
