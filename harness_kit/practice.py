@@ -24,7 +24,8 @@ cells of exercises 1-4 through exercises/checks/kit.bounded (which words the sam
 
 NOT handled: a loop that catches BaseException (Python turns tracing off after the trace function raises once, so
 a bare ``except:`` inside the loop keeps it going); code under a debugger (the debugger's tracer is left alone,
-and only an ``await`` is bounded); a loop inside a compiled extension. A run stopped by a bound may leave its own
+and only an ``await`` is bounded); a loop inside a compiled extension; two bounded runs at once in one thread (the later one's end stops
+the earlier one's watch on lines: only its ``await`` stays bounded). A run stopped by a bound may leave its own
 tasks running; the next run is bounded on its own.
 """
 
@@ -107,7 +108,7 @@ def _time_limit(deadline: float) -> tuple:
     return on_call, on_line
 
 
-def _arm(deadline: float, seconds: float):
+def _arm(deadline: float):
     """Start watching the learner's lines for `deadline` (see the module docstring). -> a function that stops it."""
     if sys.gettrace() is not None:  # a debugger's tracer is left alone (then only an await is bounded)
         return lambda: None
@@ -128,13 +129,18 @@ def _arm(deadline: float, seconds: float):
                 frame = frame.f_back
             sys.settrace(on_call)
 
-    previous = signal.signal(wake, at_deadline)
-    timer = threading.Timer(seconds, _thread.interrupt_main, args=(wake,))
-    timer.daemon = True
-    timer.start()
+    previous, ended = signal.signal(wake, at_deadline), threading.Event()
+
+    def wake_at_deadline():  # a thread of its own: interrupts the main thread once the deadline has passed
+        while not ended.wait(max(deadline - time.monotonic(), 0)):
+            if time.monotonic() > deadline:
+                _thread.interrupt_main(wake)
+                return
+
+    threading.Thread(target=wake_at_deadline, daemon=True).start()
 
     def disarm():
-        timer.cancel()
+        ended.set()
         signal.signal(wake, previous)
         sys.settrace(None)
         for frame in traced:
@@ -159,7 +165,7 @@ async def bounded(run, client=None, *, seconds: float | None = None):
     """
     language, seconds = lang.current(), SECONDS if seconds is None else seconds
     deadline = time.monotonic() + seconds
-    disarm = _arm(deadline, seconds)
+    disarm = _arm(deadline)
     result, timed_out = None, False
     try:
         result = await asyncio.wait_for(run, timeout=seconds)
