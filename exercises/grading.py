@@ -21,7 +21,8 @@ from the ✗ above: fix that first" rather than guess another cause, so no hint 
   notebook's kernel inherits) a check with a ✗ raises a short AssertionError, and the grade fails.
 
 What it does NOT do: judge style, read your code, or call live Claude. A loop that never stops is cut off after a
-fixed number of model requests (a request count, not a clock); a run_tool_uses that hangs is cut off after 60 s.
+fixed number of model requests, or after 20 s (a loop busy in your own Python code is stopped at its next line:
+harness_kit/practice.py, the same bounds as the practice runs'); a run_tool_uses that hangs is cut off after 60 s.
 
 Language: every check prints in the notebook's language (harness_lib.lang, which the first code cell sets):
 English, or Spanish for the twins in exercises/es/. Each line is written once, by message id, in both languages

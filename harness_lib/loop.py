@@ -47,6 +47,7 @@ from .valves import find_cycle, signature_of, tokens_of
 
 Approver = Callable[[str, dict], Awaitable[bool]]
 OnEvent = Callable[[dict], None]
+ToolStep = Callable[..., Awaitable[list]]  # run_tool_uses's shape: (content, tool_impls, *, tools, ...) -> results
 
 REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
 """The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
@@ -256,11 +257,13 @@ async def run_bare(client, user_input: str, tools: list, tool_impls: dict, *,
 async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
                     model: str = MODEL, max_tokens: int = 1024, max_turns: int = 8,
                     token_budget: int = 40_000, approve: Approver | None = None,
-                    high_impact: frozenset[str] | set[str] = HIGH_IMPACT,
+                    high_impact: frozenset[str] | set[str] = HIGH_IMPACT, tool_step: ToolStep | None = None,
                     on_event: OnEvent | None = None, **request: Any) -> AgentResult:
     """The loop with its four valves. See the module docstring for where each valve sits and why.
 
     `request` goes to every `messages.create` call unchanged (e.g. `system=...`, `stop_sequences=[...]`).
+    `tool_step` runs one turn's calls, valve 4 inside: run_tool_uses unless another is given (notebook 05 tries
+    the colleague's wiring with it).
     Valve 3 is the lesson's check (this turn == the last turn) widened by the kit to short cycles:
     valves.find_cycle looks back at most 6 turns for a cycle of 1, 2 or 3 turns (ping-pong: A, B, A, B).
     """
@@ -313,8 +316,9 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
                         calls=" -> ".join(signatures[-period:]))
         turns += 1
 
-        results = await run_tool_uses(response.content, tool_impls, tools=tools, approve=approve,  # valve 4
-                                      high_impact=high_impact, turn=turns, on_event=emit)
+        results = await (tool_step or run_tool_uses)(response.content, tool_impls, tools=tools,  # valve 4
+                                                     approve=approve, high_impact=high_impact, turn=turns,
+                                                     on_event=emit)
         messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": results})  # every result of the turn: ONE message
         response = await ask()

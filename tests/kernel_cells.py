@@ -4,7 +4,7 @@ tests/test_exercises.py grades ~80 edited copies of the exercise solutions. Star
 importing the SDK in it) cost more than running the copy's cells, and dozens of kernels starting at once on 2 cores
 is how a copy once failed at its first cell. Here one kernel runs copy after copy. Before each, `NotebookKernel.run`
 gives the kernel what a new one would have: an empty namespace (as after `%reset -f`), the working folder, environment and
-sys.path it started with, and no module of the kit loaded (harness_lib, the exercises' grading and checks), so every copy
+sys.path it started with, and no module of the kit loaded (harness_lib, harness_kit, the exercises' grading and checks), so every copy
 imports those anew and cannot see what the copy before it changed in them. Only third-party modules (the SDK,
 pydantic, httpx) stay imported.
 
@@ -33,7 +33,7 @@ from queue import Empty
 
 from jupyter_client.manager import KernelManager
 
-KIT_MODULES = ("harness_lib", "grading", "checks")  # imported anew for every notebook (with their submodules)
+KIT_MODULES = ("harness_lib", "harness_kit", "grading", "checks")  # imported anew for every notebook (with submodules)
 NBVAL_TAGS = {"nbval-skip", "raises-exception", "nbval-raises-exception", "nbval-check-output"}  # nbval acts on these
 
 

@@ -212,7 +212,8 @@ def test_the_signature_check_catches_each_kind_of_stale_quote():
         return signature_problems(span, heading, modules)
 
     assert check("run_agent(client, user_input, tools, tool_impls, *, model=MODEL, max_tokens=1024, max_turns=8, "
-                 "token_budget=40_000, approve=None, high_impact=HIGH_IMPACT, on_event=None, **request)") == []
+                 "token_budget=40_000, approve=None, high_impact=HIGH_IMPACT, tool_step=None, on_event=None, "
+                 "**request)") == []
     assert check("tool_result(tool_use_id, content, is_error=False) -> dict") == []
     assert check("tool_result(tool_use_id, content)")  # a parameter left out
     assert check("tool_result(tool_use_id, content, is_error=True)")  # a wrong default

@@ -1402,6 +1402,48 @@ def up_to(nb, check_ids):
     return nb | {"cells": nb["cells"][:last + 1]}  # (an id not found: the whole copy runs, the test names the id)
 
 
+# Issue 51: a learner's code busy in a Python loop of its own (`while True: pass`, no await) cannot hang a practice
+# cell of exercises 1-4: each run stops at its time limit with a line naming it. Only the given cells up to the
+# practice cells run, with the time limit cut to BUSY_SECONDS: {case: (notebook, the ✏️ cell made busy,
+# the practice cells, the line each of their runs prints)}. Exercise 2 keeps one check too: the checks' runs are
+# bounded the same way, and its hint says what stopped the run (BUSY_CHECK).
+BUSY_SECONDS = 0.2
+BUSY_BODY = "\n    while True:\n        pass\n"
+BUSY = {
+    "busy-1": (EX1, {"run-tool-uses": "async def run_tool_uses(content, tool_impls, *, tools, approve, policy, "
+                                      "default_tier):" + BUSY_BODY}, ("try-demo", "try-parallel"),
+               f"[practice] stopped: still running after {BUSY_SECONDS:g} s (the practice run's time limit)"),
+    "busy-2": (EX2, {"capped-loop": "async def run_capped(client, user_input, tools, tool_impls, *, max_turns=8):"
+                                    + BUSY_BODY}, ("try-capped",), f"runaway: still running after {BUSY_SECONDS:g} s"),
+    "busy-3": (EX3, {"guarded-loop": "async def run_guarded(client, user_input, tools, tool_impls, *, max_turns=8, "
+                                     "token_budget=40_000, find_loop=None):" + BUSY_BODY},
+               ("try-guarded", "try-cycle"), f"runaway: still running after {BUSY_SECONDS:g} s"),
+    "busy-4": (EX4, {"gate": "async def run_tool_uses(content, tool_impls, *, tools, approve=None, high_impact=None):"
+                             + BUSY_BODY}, ("try-gate",), f"runaway: still running after {BUSY_SECONDS:g} s"),
+}
+
+
+BUSY_CHECK = {"busy-2": ("check-turn-cap", "a loop in your own code that never ends?")}
+
+
+def busy(case):
+    """The case's notebook: its solution with the ✏️ cell busy, the time limit cut short, no check but BUSY_CHECK's."""
+    name, changes, tries, _ = BUSY[case]
+    nb = edited(case, name, changes)
+    kept = BUSY_CHECK.get(case, ("",))[0]
+    cells = [c for c in nb["cells"] if "check" not in c["metadata"].get("tags", []) or c.get("id") == kept]
+    cells = cells[:max(i for i, c in enumerate(cells) if c.get("id") in tries) + 1]
+    for c in cells:  # exercise 1 gives its own limit (room for a person's click); 2-4 use the kit's (SECONDS)
+        c["source"] = re.sub(r"PRACTICE_SECONDS = \d+", f"PRACTICE_SECONDS = {BUSY_SECONDS}", source(c))
+    shorten = nbformat_cell(f"import harness_kit.practice\nharness_kit.practice.SECONDS = {BUSY_SECONDS}")
+    return nb | {"cells": [shorten, *cells]}
+
+
+def nbformat_cell(code):
+    return {"cell_type": "code", "id": "busy-seconds", "metadata": {}, "source": code, "outputs": [],
+            "execution_count": None}
+
+
 def run_cases(cases):
     """{case: [kernel_cells.Cell] of its edited solution, or one line saying what went wrong with the kernel}.
 
@@ -1418,7 +1460,7 @@ def run_cases(cases):
         for case in sorted(cases, key=lambda c: (cases[c][0], c)):
             name, changes = cases[case][:2]
             try:
-                nb = edited(case, name, changes)
+                nb = busy(case) if case in BUSY else edited(case, name, changes)
                 if case in WRONG:
                     nb = up_to(nb, {check_id for check_id, _ in WRONG[case][2]})
                 results[case] = kernel.run(nb)
@@ -1452,7 +1494,7 @@ def runs():
             "from-es": (EXERCISES / "es", [EX1]),
         }
         with ThreadPoolExecutor(max_workers=2) as pool:
-            pending = {"cases": pool.submit(run_cases, {c: v[:2] for c, v in (WRONG | CORRECT).items()})}
+            pending = {"cases": pool.submit(run_cases, {c: v[:2] for c, v in (WRONG | CORRECT | BUSY).items()})}
             pending |= {g: pool.submit(grade, cwd, nbs, env) for g, (cwd, nbs) in groups.items()}
             results = {g: future.result() for g, future in pending.items()}
         results["paths"] = paths
@@ -1485,6 +1527,18 @@ def overview(cells):
     """One line per cell: its id and whether it raised, with the ✗ lines it printed (for failure messages)."""
     return "\n".join(f"  {c.id}: " + (f"raised {c.error[0]}" if c.raised else "ok")
                      + "".join(f"\n      {line}" for line in printed_failures(c)) for c in cells.values())
+
+
+@pytest.mark.parametrize("case", sorted(BUSY))
+def test_a_busy_loop_in_the_learners_code_is_stopped_by_the_practice_time_limit(runs, case):
+    _, _, tries, line = BUSY[case]
+    cells = cells_of(runs, case)
+    for cell_id in tries:
+        c = cells[cell_id]
+        assert not c.raised and line in c.stdout, f"{case} {cell_id}: {c.error} {c.stdout[-800:]}"
+    if case in BUSY_CHECK:
+        check_id, hint = BUSY_CHECK[case]
+        assert hint in cells[check_id].stdout, cells[check_id].stdout[-1500:]
 
 
 def test_solutions_pass(runs):

@@ -1,18 +1,21 @@
-"""harness_lib.practice: a practice run that never ends is stopped by its own bounds, and says which one.
+"""harness_kit.practice: a practice run that never ends is stopped by its own bounds, and says which one.
 
 The run is a real loop on the offline model through the real SDK (or a coroutine written here, as a learner would
 write it in a cell): a cap on requests stops a loop with no turn cap, the time limit stops a loop busy in Python
-(`while True: pass`, where no await comes) and one stuck in an await; a run within the bounds gives its result and
+(`while True: pass`, where no await comes; in the main thread, woken at the deadline, and in another thread, where it
+watches from the start) and one stuck in an await; a run within the bounds gives its result and
 no line; any other error of the run is raised as awaiting it would.
 """
 
 import asyncio
+import signal
 import sys
+import threading
 
 import pytest
 
 from harness_lib.client import make_client
-from harness_lib.practice import bounded
+from harness_kit.practice import bounded
 from harness_lib.tools import TOOLS
 
 
@@ -69,6 +72,26 @@ def test_a_busy_python_loop_is_stopped_by_the_time_limit_and_tracing_ends_with_t
     assert sys.gettrace() is None
 
 
+def test_away_from_the_main_thread_the_time_limit_watches_from_the_start():
+    """No signal reaches another thread (nor a browser tab's, nor Windows'): there the tracer is on all along."""
+    async def spins():
+        while True:
+            pass
+
+    found = []
+    worker = threading.Thread(target=lambda: found.append(run(spins(), seconds=0.2)))
+    worker.start()
+    worker.join(10)
+    assert found and "still running after 0.2 s" in found[0][1]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGUSR2"), reason="no user signal here: the tracer watches from the start")
+def test_a_run_within_its_time_leaves_no_tracer_and_the_signal_as_it_was():
+    before = signal.getsignal(signal.SIGUSR2)
+    assert run(asyncio.sleep(0, "done"), seconds=5) == ("done", None)
+    assert sys.gettrace() is None and signal.getsignal(signal.SIGUSR2) is before
+
+
 def test_except_exception_does_not_swallow_the_time_limit():
     async def keeps_going():
         while True:
@@ -105,3 +128,11 @@ def test_the_line_speaks_the_notebooks_language(monkeypatch):
     monkeypatch.setenv("HARNESS_LANG", "es")
     client = make_client(scenario="never-ends", max_requests=2)
     assert run(no_turn_cap(client), client)[1].startswith("[práctica] detenida: se le pidió al modelo más de 2 veces")
+
+
+def test_the_runs_own_timeout_error_is_raised_not_taken_for_the_time_limit():
+    async def times_out():
+        await asyncio.wait_for(asyncio.Event().wait(), timeout=0.01)
+
+    with pytest.raises(asyncio.TimeoutError):
+        run(times_out(), seconds=5)

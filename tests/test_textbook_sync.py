@@ -1,4 +1,4 @@
-"""One textbook: harness_lib/loop.py holds the loop notebooks/06 builds, statement for statement.
+"""One textbook: harness_lib/loop.py holds the loop notebooks/06 builds, statement for statement (and lesson 05's).
 
 The learner reads the loop in notebook 06; the terminal agent (and every other caller) runs
 harness_lib.loop. These tests parse both with `ast` and compare the shared definitions with docstrings
@@ -7,8 +7,10 @@ comments with `tokenize` (those may not). If either copy changes alone, a test h
 """
 
 import ast
+import inspect
 import io
 import json
+import re
 import tokenize
 from pathlib import Path
 
@@ -152,3 +154,37 @@ def test_the_helpers_the_loop_uses_agree_with_the_library(both):
     for sigs in (["A"], ["A", "A"], ["A", "B", "A", "B"], ["A", "B", "C", "A", "B", "C"], ["A", "B", "C", "D"] * 2,
                  ["X", "A", "B", "A"], ["A", "B", "A", "C"]):
         assert ns["find_cycle"](sigs) == valves.find_cycle(sigs), sigs
+
+
+LESSON_05 = REPO / "notebooks" / "05_human_in_the_loop.ipynb"
+
+
+def test_lesson_05s_loop_is_the_librarys_and_the_lines_it_shows_are_the_librarys():
+    """Lesson 05 shows only the lines of the loop that valve 4 changes (quoted in comments, `#     ...`) and calls
+    harness_lib.loop.run_agent for the rest: every quoted statement is the library's, every parameter it names has
+    the library's default, and its run_agent is the library's loop with the lesson's gate as the tool step."""
+    import notebook_code
+    from harness_lib import loop
+
+    nb = json.loads(LESSON_05.read_text(encoding="utf-8"))
+    source = "".join(next(c for c in nb["cells"] if c.get("id") == "loop")["source"])
+    quoted = [line[len("#     "):] for line in source.splitlines() if line.startswith("#     ")]
+    signature = [q for q in quoted if "run_agent(" in q or q.lstrip().startswith("tool_step")]
+    body = [q.split("  # NEW")[0] for q in quoted if q not in signature and q.strip() != "..."]
+    assert signature and body, "lesson 05's loop cell no longer quotes the lines that change"
+
+    library_source = LIBRARY.read_text(encoding="utf-8")
+    node = next(n for n in ast.parse(library_source).body if getattr(n, "name", None) == "run_agent")
+    defaults = {a.arg: ast.unparse(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None}
+    for name, default in re.findall(r"(\w+)=([\w.]+)", " ".join(signature)):
+        assert defaults.get(name) == default, \
+            f"lesson 05 shows {name}={default}; harness_lib.loop.run_agent has {defaults.get(name)}"
+    flat = lambda text: re.sub(r"\s+", " ", text).strip()  # noqa: E731
+    assert flat("\n".join(body)) in flat(ast.get_source_segment(library_source, node)), (
+        "the lines lesson 05 quotes are not harness_lib.loop.run_agent's: quote them as loop.py has them")
+
+    lesson = notebook_code.load(LESSON_05)
+    calls = [n for n in ast.walk(ast.parse(source))
+             if isinstance(n, ast.Call) and ast.unparse(n.func) == "loop.run_agent"]
+    assert len(calls) == 1 and lesson["loop"] is loop, "lesson 05's run_agent no longer calls harness_lib.loop.run_agent"
+    assert inspect.signature(lesson["run_agent"]).parameters["tool_step"].default is lesson["run_tool_uses"]

@@ -9,7 +9,6 @@ tool_result blocks the model got.
 
 from __future__ import annotations
 
-import asyncio
 from types import SimpleNamespace
 
 import anthropic
@@ -18,8 +17,8 @@ from harness_lib.client import MODEL
 from harness_lib.tools import TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Cause, Checks, _clock, _t, _valve, calls, cell_error, error_hint, late_bound, not_defined_hint,
-                  offline, one_line, only_result, raised_first, read_as, recorded, recording_approver, unasked_hint,
-                  unfinished)
+                  offline, one_line, one_step, only_result, raised_first, read_as, recorded, recording_approver,
+                  unasked_hint, unfinished)
 
 TOOLS_1 = TOOLS + [EMAIL]  # send_email is not in the lesson's TOOLS: a valve must use the `tools` it is given
 SPEC = {"get_time": "allow", "read_file": "allow", "write_file": "ask", "send_email": "deny"}
@@ -63,7 +62,7 @@ async def drive(valve, scenario, task, *, policy=SPEC, default_tier="deny", answ
             step = valve(response.content, impls, tools=valve_tools or TOOLS_1,
                          approve=approve if approver == "default" else None,
                          policy=dict(policy), default_tier=default_tier)
-            results = await asyncio.wait_for(step, 60)  # a safety net only
+            results = await one_step(step)  # stopped after 60 s, even busy in its own Python
             run.rounds.append(([b for b in response.content if b.type == "tool_use"], results))
             messages += [{"role": "assistant", "content": response.content}, {"role": "user", "content": results}]
             response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_1, messages=messages)

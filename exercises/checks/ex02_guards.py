@@ -14,7 +14,7 @@ from harness_lib.loop import AgentResult, run_agent
 from harness_lib.tools import TOOLS
 
 from .kit import (Checks, _digest, _error_text, _t, bounded, counting_impls, model_texts, not_defined_hint, offline,
-                  one_line, raised_first, raised_name_hint, says_stop, unfinished)
+                  one_line, raised_first, raised_name_hint, runaway_hint, says_stop, unfinished)
 
 TOOLS_2 = [dict(t, description=t["description"] + " (grader's copy)") for t in TOOLS
            if t["name"] in ("read_file", "get_time")]  # the checks' own tool list: the loop must offer exactly it
@@ -33,14 +33,14 @@ _DECOY_RUNAWAYS = {"891371cd"}
 
 async def capped(fn, scenario, task=TASK_2, limit=50, **kwargs):
     """YOUR run_capped on the offline model, bounded by request count: what ran, how often, what came back."""
-    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[], runaway=False)
+    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[], runaway=False, bound=None)
     if not callable(fn):
         run.problem = "run_capped is not defined yet: run its cell"
         return run
     bound = await bounded(scenario, lambda client: fn(client, task, TOOLS_2, counting_impls(run.calls), **kwargs),
                           limit=limit)
     run.result, run.problem, run.requests = bound.result, bound.problem, bound.requests
-    run.runaway = bound.runaway
+    run.runaway, run.bound = bound.runaway, bound.bound
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
         run.problem = _t("ex02.capped.not_an_agent_result", kind=type(run.result).__name__)
@@ -68,7 +68,7 @@ def _problem_hint(run) -> str:
     if "TextBlock" in problem:
         return _error_text(problem)
     if run.runaway:
-        return _t("ex02.problem.add_the_cap")
+        return runaway_hint(run, _t("ex02.problem.add_the_cap"))
     return _t("ex02.problem.ended_with_error", problem=problem) \
         if problem else _t("ex02.problem.must_return_agent_result")
 

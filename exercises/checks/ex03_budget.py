@@ -17,7 +17,7 @@ from harness_lib.loop import AgentResult, final_text, run_agent
 from harness_lib.tools import TOOLS
 
 from .kit import (Checks, _t, bounded, counting_impls, model_texts, offline, one_line, raised_first, raised_name_hint,
-                  says_stop, unfinished)
+                  runaway_hint, says_stop, unfinished)
 
 TOOLS_3 = [dict(t, description=t["description"] + " (grader's copy)") for t in TOOLS
            if t["name"] in ("read_file", "get_time")]  # the checks' own tools: the loop must offer exactly them
@@ -151,7 +151,7 @@ async def check_tokens(ns: dict) -> None:
 
 async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
     """YOUR run_guarded on the offline model, bounded by request count: what ran, how often, what came back."""
-    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[], runaway=False)
+    run = SimpleNamespace(calls=[], result=None, problem=None, requests=0, offered=[], runaway=False, bound=None)
     if not callable(fn):
         run.problem = "run_guarded is not defined yet: run its cell"
         return run
@@ -159,6 +159,7 @@ async def guarded(fn, scenario, *, task=TASK_3, tools=None, limit=40, **kwargs):
     bound = await bounded(scenario, lambda client: fn(client, task, tools, counting_impls(run.calls), **kwargs),
                           limit=limit)
     run.result, run.problem, run.requests, run.runaway = bound.result, bound.problem, bound.requests, bound.runaway
+    run.bound = bound.bound
     run.offered = [body.get("tools") for body in offline_api(bound.client).log]
     if run.problem is None and not isinstance(run.result, AgentResult):
         run.problem = _t("ex02.capped.not_an_agent_result", kind=type(run.result).__name__)
@@ -224,7 +225,7 @@ def _loop_hint(run) -> str:
     if "NotImplementedError" in problem:
         return _t("ex03.budget.loop.something_calls_not_written", problem=problem)
     if getattr(run, "runaway", False):  # bounded() cut it off (its line is in the notebook's language)
-        return _t("ex03.budget.loop.does_not_stop")
+        return runaway_hint(run, _t("ex03.budget.loop.does_not_stop"))
     return _t("ex02.problem.ended_with_error", problem=problem) if problem else \
         _t("ex02.problem.must_return_agent_result")
 

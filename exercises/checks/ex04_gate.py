@@ -8,7 +8,6 @@ answers None, 'yes', or raises).
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,8 +19,8 @@ from harness_lib.client import MODEL
 from harness_lib.tools import DEFAULT_ROOT, HIGH_IMPACT, TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Cause, Checks, _clock, _digest, _t, _valve, calls, error_hint, late_bound,
-                  not_defined_hint, offline, one_line, only_result, raised_first, read_as, recorded, recording_approver,
-                  unasked_hint, unfinished)
+                  not_defined_hint, offline, one_line, one_step, only_result, raised_first, read_as, recorded,
+                  recording_approver, unasked_hint, unfinished)
 
 TOOLS_4 = TOOLS + [EMAIL]  # the lesson's four tools and send_email (a check passes its own high_impact set)
 GATE_TASK = "Read the first line of README.md, then tell me what time it is"  # high-impact: then it saves it
@@ -104,8 +103,8 @@ async def gate_drive(valve, scenario, task, *, answer=True, approver="default", 
         try:
             response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_4, messages=messages)
             while response.stop_reason == "tool_use" and len(run.rounds) < max_turns:
-                results = await asyncio.wait_for(valve(response.content, impls, tools=TOOLS_4, approve=approve
-                                                       if approver == "default" else None, **step), 60)
+                results = await one_step(valve(response.content, impls, tools=TOOLS_4, approve=approve
+                                               if approver == "default" else None, **step))
                 run.rounds.append(([b for b in response.content if b.type == "tool_use"], results))
                 messages += [{"role": "assistant", "content": response.content},
                              {"role": "user", "content": results}]

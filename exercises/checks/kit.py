@@ -18,8 +18,10 @@
   `late_bound` (every call handled with the last call's values), `says_stop` / `model_texts` (a stop's text is the
   harness's own sentence naming the valve and, for the cap and the budget, a number it stopped at).
 - `offline(scenario)`: an offline client even with ANTHROPIC_API_KEY set; `bounded(...)`: a run stopped after a
-  number of model requests, so a loop that never ends fails instead of hanging.
-- Helpers two exercises share: the recorded calls of a tool step (`calls`, `read_as`, `error_hint`), tools that
+  number of model requests or seconds (harness_kit.practice.bounded), so a loop that never ends fails instead of
+  hanging.
+- Helpers two exercises share: a tool step run under the time limit (`one_step`), the recorded calls of a tool step
+  (`calls`, `read_as`, `error_hint`), tools that
   count their runs (`counting_impls`), the answer digests (`_digest`), the ✗ for a function not written yet
   (`unfinished`).
 
@@ -29,7 +31,6 @@ code: the checks only drive it and record what happened.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import hashlib
 import linecache
@@ -41,6 +42,7 @@ from types import SimpleNamespace
 
 import anthropic
 
+from harness_kit import practice
 from harness_lib import lang
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.loop import final_text
@@ -212,35 +214,45 @@ def one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text[:200]}"
 
 
-async def bounded(scenario: str, make_run, limit: int = 50):
-    """Run ``make_run(client)`` on a fresh offline client of `scenario`, stopped once the model has been asked
-    more than `limit` times. -> run: .result, .problem (None when it ended by itself within the bound, else one
-    line), .client, .requests (how many requests the offline API received), .runaway (True when the bound or the
-    safety net stopped it).
+async def bounded(scenario: str, make_run, limit: int = 50, seconds: float | None = None):
+    """Run ``make_run(client)`` on a fresh offline client of `scenario`, under harness_kit.practice's bounds: stopped
+    once the model has been asked more than `limit` times, or after `seconds` (default practice.SECONDS, 20 s;
+    a loop busy in the learner's Python is stopped at its next line). -> run: .result, .problem (None when it ended
+    by itself within the bounds, else one line: the error, or which bound stopped it), .client, .requests (how many
+    requests the offline API received), .runaway (True when a bound stopped it), .bound (which: "requests" or
+    "time"; a hint for a runaway reads it through `runaway_hint`).
 
-    The bound is a request count, not a clock: the offline API refuses every request past `limit` with a 400
-    (``make_client(max_requests=...)``), so a loop that never stops ends with an error instead of hanging."""
-    run = SimpleNamespace(result=None, problem=None, client=None, requests=0, runaway=False)
+    The same bounds as exercise 5's "Try it" (practice.bounded does the bounding); only the line is the checks'."""
+    run = SimpleNamespace(result=None, problem=None, client=None, requests=0, runaway=False, bound=None)
     run.client = client = offline(scenario, max_requests=limit)
-    api = offline_api(client)
     try:
-        task = asyncio.ensure_future(make_run(client))
+        run.result, stopped = await practice.bounded(make_run(client), client, seconds=seconds)
     except Exception as err:
-        run.problem = one_line(err)
-        return run
-    done, _ = await asyncio.wait({task}, timeout=300)  # a safety net only (e.g. a loop that swallows the 400)
-    run.requests = len(api.log)
-    error = task.exception() if done and not task.cancelled() else None  # retrieved, so asyncio logs nothing
-    if not done:
-        task.cancel()
-        run.runaway, run.problem = True, _t("kit.bounded.runaway_after_300_s", n=run.requests)
-    elif task.cancelled() or len(api.log) > limit:
-        run.runaway, run.problem = True, _t("kit.bounded.runaway_past_the_limit", limit=limit)
-    elif error is not None:
-        run.problem = one_line(error)
-    else:
-        run.result = task.result()
+        stopped, run.problem = None, one_line(err)
+    run.requests = len(offline_api(client).log)
+    if stopped is not None:
+        run.runaway, run.bound = True, stopped.bound
+        run.problem = (_t("kit.bounded.runaway_past_the_limit", limit=limit) if stopped.bound == "requests" else
+                       _t("kit.bounded.runaway_after_seconds", seconds=stopped.limit, n=run.requests))
     return run
+
+
+def runaway_hint(run, hint: str) -> str:
+    """`hint` (the exercise's, for a loop that kept asking the model) when the cap on requests stopped `run`; when the
+    time limit did, the kit's: a loop of the learner's own that never ends, whatever it asked the model."""
+    if getattr(run, "bound", None) == "time":
+        return _t("kit.bounded.busy_hint", n=run.requests)
+    return hint
+
+
+async def one_step(step, seconds: float = 60):
+    """Await one tool step of the learner's (exercises 1 and 4 drive it in the checks' own capped loop) under
+    practice.bounded's time limit, so a step busy in its own Python ends too: past it, TimeoutError (its hint:
+    kit.error_text.run_tool_uses_timed_out)."""
+    results, stopped = await practice.bounded(step, seconds=seconds)
+    if stopped is not None:
+        raise TimeoutError(stopped)
+    return results
 
 
 def _clock():

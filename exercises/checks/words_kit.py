@@ -21,8 +21,11 @@ MESSAGES = {
             "your cell raised {error}, so {name} is not defined: fix it and run the cell again",
         "kit.not_defined.run_its_cell_first": "run the cell that defines {name} first",
         # bounded
-        "kit.bounded.runaway_after_300_s": "runaway: still running after 300 s ({n} requests)",
+        "kit.bounded.runaway_after_seconds": "runaway: still running after {seconds:g} s ({n} requests)",
         "kit.bounded.runaway_past_the_limit": "runaway: still asking the model after {limit} requests",
+        "kit.bounded.busy_hint":
+            "it was still running when the time was up, after {n} request(s) to the model: a loop in your own code "
+            "that never ends?",
         # _error_text
         "kit.error_text.text_block_taken_for_a_call":
             "your code treated the text block the model sends before its calls as a call: handle only blocks whose "
@@ -41,7 +44,7 @@ MESSAGES = {
             "every tool_use block needs exactly one tool_result (tool_use_id=block.id), in the next user message; "
             "look at every block of content, not only the first",
         "kit.error_text.run_tool_uses_timed_out":
-            "run_tool_uses did not return within 60 s: is it waiting on something?",
+            "run_tool_uses did not return within 60 s: is it waiting on something, or in a loop that does not end?",
         "kit.error_text.call_got_no_result":
             "the {name} call got no tool_result, so the next request was refused: every tool_use block needs "
             "exactly one tool_result (tool_use_id=block.id), a call you do not run too",
@@ -101,8 +104,11 @@ MESSAGES = {
             "tu celda lanzó {error}, así que {name} no está definida: corrígela y vuelve a ejecutar la celda",
         "kit.not_defined.run_its_cell_first": "ejecuta antes la celda que define {name}",
         # bounded
-        "kit.bounded.runaway_after_300_s": "desbocado: sigue en marcha después de 300 s ({n} peticiones)",
+        "kit.bounded.runaway_after_seconds": "desbocado: sigue en marcha después de {seconds:g} s ({n} peticiones)",
         "kit.bounded.runaway_past_the_limit": "desbocado: sigue preguntando al modelo después de {limit} peticiones",
+        "kit.bounded.busy_hint":
+            "seguía en marcha cuando se acabó el tiempo, tras {n} petición(es) al modelo: ¿un bucle de tu propio "
+            "código que no termina nunca?",
         # _error_text
         "kit.error_text.text_block_taken_for_a_call":
             "tu código trató como una llamada el bloque de texto que el modelo envía antes de sus llamadas: atiende "
@@ -120,7 +126,8 @@ MESSAGES = {
         "kit.error_text.one_result_per_tool_use":
             "cada bloque tool_use necesita exactamente un tool_result (tool_use_id=block.id) en el siguiente "
             "mensaje user; recorre todos los bloques de content, no solo el primero",
-        "kit.error_text.run_tool_uses_timed_out": "run_tool_uses no terminó en 60 s: ¿está esperando algo?",
+        "kit.error_text.run_tool_uses_timed_out":
+            "run_tool_uses no terminó en 60 s: ¿está esperando algo, o en un bucle que no termina?",
         "kit.error_text.call_got_no_result":
             "la llamada a {name} no recibió tool_result, así que se rechazó la petición siguiente: cada bloque "
             "tool_use necesita exactamente un tool_result (tool_use_id=block.id), también una llamada que no "
