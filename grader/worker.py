@@ -82,7 +82,7 @@ def __gradebook_seal(kit):
         sys.path.insert(0, kit)
     import asyncio, anthropic, anthropic.resources.messages, grading
     import harness_lib, harness_lib.approval, harness_lib.client, harness_lib.loop, harness_lib.tools
-    import harness_lib.trace, harness_lib.valves, harness_lib.offline, harness_lib.offline.api
+    import harness_lib.trace, harness_lib.valves, harness_kit.offline, harness_kit.offline.api
     out = {}
 
     def code(f):

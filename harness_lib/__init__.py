@@ -21,27 +21,18 @@ model), inspector (a run drawn), restart_hint (after a kernel restart, one line:
 loop that emits no events).
 """
 
-import sys
-
-# Start-up time, not behaviour: jsonschema (which checks tool input) builds a large IRI grammar at import
-# when the optional rfc3987_syntax package is installed (JupyterLab pulls it in): about 2 s in every kernel
-# and every `python -m harness_lib`. The kit never validates the "iri" format, so it blocks that optional
-# import unless something in this process loaded it already; jsonschema then skips only that format check.
-sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
-
 from .approval import REJECTED_MESSAGE, scripted_approver, terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import AgentResult, final_text, run_agent, run_bare, run_tool_uses, tool_result
 from .tools import DEFAULT_ROOT, HIGH_IMPACT, TOOLS, make_tool_impls, run_tool
 from .trace import Transcript
 from .valves import find_cycle, signature_of, tokens_of
-from .widget import widget_approver
 
 __all__ = [
     "MODEL", "is_live", "make_client",
     "AgentResult", "final_text", "run_agent", "run_bare", "run_tool_uses", "tool_result",
     "find_cycle", "signature_of", "tokens_of",
     "DEFAULT_ROOT", "HIGH_IMPACT", "TOOLS", "make_tool_impls", "run_tool",
-    "REJECTED_MESSAGE", "scripted_approver", "terminal_approver", "widget_approver",
+    "REJECTED_MESSAGE", "scripted_approver", "terminal_approver",
     "Transcript",
 ]

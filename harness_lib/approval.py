@@ -23,12 +23,12 @@ action, the one line that states a decision, ``ApprovalInterrupted``). ``REJECTE
 - ``scripted_approver(decisions)`` -- answers from a list; for tests and for the lessons' demonstrations.
 
 The third, ``widget_approver(timeout=...)`` (Approve / Reject buttons in JupyterLab), is
-harness_lib.widget's one idea, built on this module (which does not import it back).
+harness_kit.widget's one idea, built on this module (which does not import it back).
 
 Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) leaves the
 action not approved and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
 
-What a person reads here follows ``HARNESS_LANG`` (harness_lib.lang): in Spanish the buttons say
+What a person reads here follows ``HARNESS_LANG`` (harness_kit.lang): in Spanish the buttons say
 Aprobar / Rechazar, the question ends ``[s/N]`` (``s``, ``si``, ``sí``, ``y``, ``yes`` approve) and a
 decision line reads ``→ aprobada`` / ``→ rechazada`` / ``→ no aprobada (sin respuesta ...)``. The ``[approve]``
 tag and the action stay as they are.
@@ -57,7 +57,7 @@ import sys
 import threading
 import unicodedata
 
-from . import lang
+from harness_kit import lang
 from .loop import REJECTED_MESSAGE  # noqa: F401 - the loop's words after a no; the exercises import it from here
 from .trace import in_short, show_call  # noqa: F401 - in_short: the call in short, also the record's
 
@@ -226,7 +226,7 @@ async def terminal_approver(name: str, tool_input: dict) -> bool:
     Not handled: there is no timeout (a terminal session waits for its person); after Ctrl-C the
     worker thread still waits on stdin (a daemon thread, so it does not keep the program alive, but
     it holds stdin's lock: with stdin a pipe, a program that then ends normally is aborted by Python
-    at exit, "could not acquire lock for <stdin>", so end it with os._exit as harness_lib.__main__ does);
+    at exit, "could not acquire lock for <stdin>", so end it with os._exit as harness_kit.terminal does);
     inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, no answer --
     use ``widget_approver`` there.
     """

@@ -5,7 +5,7 @@
     response = await client.messages.create(model=MODEL, max_tokens=1024, messages=[...], tools=TOOLS)
 
 Offline, the SDK is exactly the same; only its HTTP transport is replaced by
-:class:`harness_lib.offline.OfflineMessagesAPI`, so no socket is opened and no key is needed.
+:class:`harness_kit.offline.OfflineMessagesAPI`, so no socket is opened and no key is needed.
 
 NOT handled: other providers (Bedrock, Vertex) and the synchronous client; choosing a model per call
 (``MODEL`` is read from ``HARNESS_MODEL`` once, at import); live or offline is decided when a client is
@@ -24,11 +24,11 @@ import anthropic
 import httpx2
 from dotenv import dotenv_values, find_dotenv
 
-from . import lang
+from harness_kit import lang
 from .model import MODEL  # which model to ask for (HARNESS_MODEL): here too, as the lessons import it
 
 if TYPE_CHECKING:  # the offline package is imported only when an offline client is made (see make_client)
-    from .offline.api import OfflineMessagesAPI
+    from harness_kit.offline.api import OfflineMessagesAPI
 
 __all__ = ["MODEL", "is_live", "make_client", "offline_api", "SCENARIOS"]
 
@@ -39,7 +39,7 @@ def __getattr__(name: str):
     """``SCENARIOS`` (the offline scenarios, name -> description), loaded on first use: importing this module
     (or harness_lib.loop) does not load the offline model."""
     if name == "SCENARIOS":
-        from .offline.scenarios import SCENARIOS
+        from harness_kit.offline.scenarios import SCENARIOS
         return SCENARIOS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -109,7 +109,7 @@ def make_client(*, scenario: str | None = None, faults: dict | None = None, max_
     """
     if is_live():
         return anthropic.AsyncAnthropic(max_retries=max_retries)
-    from .offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads the offline model
+    from harness_kit.offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads the offline model
 
     transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", faults,
                                    max_requests=max_requests)  # it checks the scenario name
@@ -124,7 +124,7 @@ def make_client(*, scenario: str | None = None, faults: dict | None = None, max_
 
 def offline_api(client: anthropic.AsyncAnthropic) -> OfflineMessagesAPI:
     """The offline transport behind ``client`` (for its ``.log`` of requests). TypeError when live."""
-    from .offline.api import OfflineMessagesAPI
+    from harness_kit.offline.api import OfflineMessagesAPI
 
     transport = getattr(getattr(client, "_client", None), "_transport", None)
     if not isinstance(transport, OfflineMessagesAPI):

@@ -40,7 +40,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from .lang import english
+from harness_kit.lang import english
 from .model import MODEL
 from .tools import HIGH_IMPACT, arun_tool, check_call
 from .valves import find_cycle, signature_of, tokens_of
@@ -53,7 +53,7 @@ REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person 
 
 Neutral on purpose: an approver answers only True / False, so this loop cannot tell a person's no from
 silence, and the model must not be told "you declined" when nobody did. English in every edition: it
-is for the model, not for the person (see harness_lib.lang)."""
+is for the model, not for the person (see harness_kit.lang)."""
 
 STOPPED_BY = frozenset({
     "end_turn", "stop_sequence",                    # the model finished

@@ -9,7 +9,7 @@ own, and a run that meets one ends with one line naming it:
     if stopped:
         print(stopped)   # [practice] stopped: the model was asked more than 40 times (the practice run's cap)
 
-- **requests**: the offline client's ``max_requests`` (harness_lib.offline: every request past it is a 400 the SDK
+- **requests**: the offline client's ``max_requests`` (harness_kit.offline: every request past it is a 400 the SDK
   does not retry). A run that asked for more is stopped by that bound, whether it then raised or returned.
 - **time**: `seconds` of wall clock. A run stuck in an ``await`` is cancelled; a run busy in a Python loop of its
   own (``while True: pass``) is stopped at its next line: while the run is awaited, a trace function
@@ -31,7 +31,7 @@ import sys
 import sysconfig
 import time
 
-from . import lang
+from harness_kit import lang
 
 __all__ = ["OutOfTime", "bounded"]
 

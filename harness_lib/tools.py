@@ -24,11 +24,15 @@ import asyncio
 import codecs
 import inspect
 import os
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from jsonschema import Draft202012Validator
+# Start-up time: jsonschema builds a large IRI grammar (~2 s) at import when the optional rfc3987_syntax is installed
+# (JupyterLab pulls it in); no tool schema uses the "iri" format, so that optional import is skipped.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+from jsonschema import Draft202012Validator  # noqa: E402
 from jsonschema.exceptions import best_match
 
 from .sandbox import (SCRATCH, ToolError, open_file, os_errors, parent_folder, path_parts,

@@ -23,7 +23,7 @@ endpoint returns can move the cursor, erase a line or colour the screen: an esca
 ``\u001b[2K``, not obeyed. The file keeps the exact text. Not handled: rotating or size-capping the file, and redacting
 secrets a tool returned.
 
-The printed lines follow ``HARNESS_LANG`` (harness_lib.lang), read at each event; with ``es``:
+The printed lines follow ``HARNESS_LANG`` (harness_kit.lang), read at each event; with ``es``:
 
     [turn 1] el modelo pide la herramienta: read_file({"path":"README.md"})
     [turn 1] la herramienta devolvió: "# Agent harness fundamentals\\n..."
@@ -47,7 +47,7 @@ from typing import Callable, TextIO
 from harness_kit.shown import (EXACT_FIELDS, SPACE_RUN, compact, exact, one_line, one_word, show_call,  # noqa: F401
                                show_field, visible, visible_text)  # the kit's one rule (harness_kit/shown.py): here too
 
-from . import lang
+from harness_kit import lang
 from .tools import HIGH_IMPACT
 
 

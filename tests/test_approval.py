@@ -1,4 +1,4 @@
-"""harness_lib.approval and harness_lib.widget without a browser: plain sync tests that drive the
+"""harness_lib.approval and harness_kit.widget without a browser: plain sync tests that drive the
 approvers with asyncio.run, and one that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the
 test; skipped if it cannot be)."""
 
@@ -24,7 +24,7 @@ from harness_lib.approval import (
     scripted_approver,
     terminal_approver,
 )
-from harness_lib.widget import widget_approver
+from harness_kit.widget import widget_approver
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hi"})
 SHOWN = 'write_file({"path":"scratch/a.txt","content":"hi"})'
@@ -92,7 +92,7 @@ def test_rejected_message_says_not_approved_and_blames_nobody():
     assert REJECTED_MESSAGE.startswith("Not approved")
     for claim in ("declined", "rejected", "you ", "You "):  # it is also what a timeout or an end of input sends
         assert claim not in REJECTED_MESSAGE
-    from harness_lib.offline.planner import read_tool_result
+    from harness_kit.offline.planner import read_tool_result
     assert read_tool_result("write_file", REJECTED_MESSAGE, True) == "declined", "the model still reads it as a no"
 
 

@@ -18,7 +18,7 @@ from harness_lib import (REJECTED_MESSAGE, TOOLS, make_client, make_tool_impls, 
                          scripted_approver)
 from harness_lib.client import MODEL, offline_api
 from harness_lib.loop import STOPPED_BY
-from harness_lib.offline.validation import APIError, validate_request
+from harness_kit.offline.validation import APIError, validate_request
 from harness_lib.tools import DEFAULT_ROOT
 
 import notebook_code
@@ -513,7 +513,7 @@ def test_cancelling_the_run_while_the_gate_waits_runs_nothing(loop, root):
 # --- what mutation testing found untested (docs/development.md, "Mutation testing") ----------------------------
 # Each test asserts what a learner or a user sees; each was checked to fail with the bug it names planted by hand.
 
-from harness_lib import lang, trace  # noqa: E402
+from harness_kit import lang, trace  # noqa: E402
 from harness_lib.loop import ask_approver, run_tool_uses  # noqa: E402
 
 
@@ -790,7 +790,7 @@ from html.parser import HTMLParser  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from harness_lib.inspector import Inspector  # noqa: E402
+from harness_kit.inspector import Inspector  # noqa: E402
 from harness_lib.trace import Transcript  # noqa: E402
 
 

@@ -9,7 +9,7 @@ import pytest
 from anthropic.types import Usage
 
 from harness_lib import TOOLS, make_tool_impls, run_agent, run_bare
-from harness_lib.lang import english
+from harness_kit.lang import english
 
 
 def tool_use(call_id, name="get_time"):

@@ -13,7 +13,7 @@ import httpx2
 import pytest
 
 from harness_lib.client import MODEL, is_live, make_client, offline_api
-from harness_lib.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
+from harness_kit.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
 from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 def run(coro):
@@ -591,14 +591,14 @@ def test_importing_the_loop_does_not_load_the_offline_model():
     import subprocess
     import sys
     code = ("import sys, harness_lib.loop, harness_lib\n"
-            "loaded = sorted(m for m in sys.modules if m.startswith('harness_lib.offline'))\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith('harness_kit.offline'))\n"
             "print(loaded)\n"
             "from harness_lib.client import SCENARIOS\n"
-            "from harness_lib.offline import SCENARIOS as again\n"
+            "from harness_kit.offline import SCENARIOS as again\n"
             "assert SCENARIOS is again and 'demo' in SCENARIOS\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = out.strip()
-    assert "harness_lib.offline.planner" not in loaded and "harness_lib.offline.api" not in loaded
+    assert "harness_kit.offline.planner" not in loaded and "harness_kit.offline.api" not in loaded
     assert loaded == "[]"
 
 

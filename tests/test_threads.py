@@ -13,8 +13,8 @@ from anthropic import beta_async_tool, beta_tool
 from anthropic.lib.tools import ToolError
 
 from harness_lib.client import MODEL, make_client, offline_api
-from harness_lib.offline import OfflineMessagesAPI, count_input_tokens
-from harness_lib.offline.threads import BETA
+from harness_kit.offline import OfflineMessagesAPI, count_input_tokens
+from harness_kit.offline.threads import BETA
 from harness_lib.tools import TOOLS, make_tool_impls, run_tool
 from offline_support import LESSON, no_network  # noqa: F401 (no_network: autouse fixture)
 

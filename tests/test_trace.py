@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness_lib import lang
+from harness_kit import lang
 from harness_lib.approval import describe
 from harness_lib.trace import Transcript, preview, summary, visible
 

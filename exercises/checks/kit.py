@@ -2,7 +2,7 @@
 
 - `_t(message_id, **values)`: a title, criterion, hint or note, by id, in the notebook's language. Its words, English
   and Spanish, are data: one catalogue per module of checks (words_kit.py, words_ex01.py, ...), merged here into
-  MESSAGES and read with the kit's one lookup, harness_lib.lang.say. A new sentence: an id at the _t() call
+  MESSAGES and read with the kit's one lookup, harness_kit.lang.say. A new sentence: an id at the _t() call
   ("ex02.turn_cap.one_turn_short": exercise, check, what the line says) and its text under that id in both
   languages of that module's words_*.py (a text two modules use: once, in the first module that uses it).
   tests/test_catalogues.py checks that both languages have every id, with the same {fields}, and that code uses
@@ -41,10 +41,10 @@ from types import SimpleNamespace
 
 import anthropic
 
-from harness_lib import lang
+from harness_kit import lang
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.loop import final_text
-from harness_lib.offline import read_tool_result
+from harness_kit.offline import read_tool_result
 from harness_lib.tools import make_tool_impls
 
 from . import words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_ex05, words_kit
@@ -60,7 +60,7 @@ MESSAGES = {language: {key: text for words in (words_kit, words_ex01, words_ex02
 def _t(key: str, **values) -> str:
     """The message `key` of the checks' MESSAGES -- a title, criterion, hint or note -- in the notebook's language.
 
-    The language is harness_lib.lang.current(): the exercise's first code cell sets it (lang.use("en") in
+    The language is harness_kit.lang.current(): the exercise's first code cell sets it (lang.use("en") in
     exercises/, lang.use("es") in exercises/es/). `values` fill its {fields} (str.format), the same in both
     languages; a text with no values is printed as written. An id missing from the catalogue is a KeyError."""
     return lang.say(MESSAGES, key, **values)
