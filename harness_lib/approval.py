@@ -23,7 +23,7 @@ action, the one line that states a decision, ``ApprovalInterrupted``). ``REJECTE
 - ``scripted_approver(decisions)`` -- answers from a list; for tests and for the lessons' demonstrations.
 
 The third, ``widget_approver(timeout=...)`` (Approve / Reject buttons in JupyterLab), is
-harness_kit.widget's one idea, built on this module (which does not import it back).
+harness_ui.widget's one idea, built on this module (which does not import it back).
 
 Stopping the run while a person is asked (Stop in JupyterLab, Ctrl-C in a terminal) leaves the
 action not approved and raises ``ApprovalInterrupted``, which ends the run; nothing of that turn runs.
@@ -226,7 +226,7 @@ async def terminal_approver(name: str, tool_input: dict) -> bool:
     Not handled: there is no timeout (a terminal session waits for its person); after Ctrl-C the
     worker thread still waits on stdin (a daemon thread, so it does not keep the program alive, but
     it holds stdin's lock: with stdin a pipe, a program that then ends normally is aborted by Python
-    at exit, "could not acquire lock for <stdin>", so end it with os._exit as harness_kit.terminal does);
+    at exit, "could not acquire lock for <stdin>", so end it with os._exit as harness_lib.__main__ does);
     inside a notebook run by nbval ``input()`` raises ``StdinNotImplementedError``, no answer --
     use ``widget_approver`` there.
     """

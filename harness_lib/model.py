@@ -7,7 +7,7 @@ harness_lib.loop sends it with every request unless a run is given another (``ru
 loop needs this one line, not the module that makes clients.
 
 NOT handled: a change after import (``MODEL`` is read once: set ``HARNESS_MODEL`` before Python starts, or pass
-``model=``); whether your account can call that model (the API answers 404, and harness_kit.notebook's one-line
+``model=``); whether your account can call that model (the API answers 404, and harness_ui.notebook's one-line
 error says to check ``HARNESS_MODEL``); a model per call site other than by ``model=``.
 """
 

@@ -1,6 +1,6 @@
 """The run inspector: one run of the loop drawn as a table, one row per model request.
 
-    from harness_kit.inspector import Inspector, side_by_side
+    from harness_ui.inspector import Inspector, side_by_side
 
     run = Inspector(max_turns=3)          # the same cap and budget the loop gets
     run.show()                            # in a notebook: a picture that fills in as the run goes
@@ -52,7 +52,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import lang
+from harness_kit import lang
 from harness_lib.tools import HIGH_IMPACT
 from harness_lib.trace import compact, one_word, preview, show_call, stop_text, summary, visible, visible_text
 from harness_lib.valves import find_cycle, signature_of

@@ -2,7 +2,7 @@
 needs a misbehaving model use the offline one, live too, and give a cell a throwaway folder that a killed kernel
 does not leave behind for good (throwaway_folder).
 
-    from harness_kit.notebook import scripted_model, setup
+    from harness_ui.notebook import scripted_model, setup
     setup()      # a lesson's first cell; prints who answers, e.g.
                  # offline: the kit's offline model answers, no API key used (model claude-sonnet-5)
 
@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 
 import anthropic
 
-from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
+from harness_kit import lang as _lang  # (as _lang: setup() has a parameter called lang)
 from harness_lib.client import MODEL, is_live
 from harness_lib.trace import visible_text
 

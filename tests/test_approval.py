@@ -1,4 +1,4 @@
-"""harness_lib.approval and harness_kit.widget without a browser: plain sync tests that drive the
+"""harness_lib.approval and harness_ui.widget without a browser: plain sync tests that drive the
 approvers with asyncio.run, and one that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the
 test; skipped if it cannot be)."""
 
@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib import approval, lang, widget
+from harness_kit import lang
+from harness_ui import widget
+from harness_lib import approval
 from harness_lib.approval import (
     REJECTED_MESSAGE,
     ApprovalInterrupted,
@@ -24,7 +26,7 @@ from harness_lib.approval import (
     scripted_approver,
     terminal_approver,
 )
-from harness_kit.widget import widget_approver
+from harness_ui.widget import widget_approver
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hi"})
 SHOWN = 'write_file({"path":"scratch/a.txt","content":"hi"})'

@@ -121,7 +121,7 @@ def literals() -> _Literals:
     for path, source in _kit_sources().items():
         tree = ast.parse(source, filename=path)
         seen.visit(tree)
-        if path == "harness_kit/inspector.py":
+        if path == "harness_ui/inspector.py":
             seen.inspector_keys |= {node.args[0].value for node in ast.walk(tree)
                                     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_t"
                                     and node.args and isinstance(node.args[0], ast.Constant)}

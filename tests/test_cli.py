@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from harness_kit.terminal import LESSON_TASK, TASK_LIMIT, echo, main, parse_args
+from harness_lib.__main__ import LESSON_TASK, TASK_LIMIT, echo, main, parse_args
 from harness_lib.tools import DEFAULT_ROOT
 
 WORKSPACE = DEFAULT_ROOT  # the kit's workspace/ folder: the lesson runs the agent from there

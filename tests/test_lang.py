@@ -21,14 +21,14 @@ from types import SimpleNamespace
 import pytest
 
 from harness_kit import lang
-from harness_kit.terminal import LESSON_TASK, lang_option, main, parse_args, tools_line
+from harness_lib.__main__ import LESSON_TASK, lang_option, main, parse_args, tools_line
 from harness_lib.approval import describe, terminal_approver
 from harness_lib.client import make_client
 from harness_lib.loop import model_stop, run_agent
-from harness_kit.notebook import describe_api_error, mode_line, scripted_model, setup
+from harness_ui.notebook import describe_api_error, mode_line, scripted_model, setup
 from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
 from harness_lib.trace import Transcript, stop_text, summary
-from harness_kit.widget import widget_approver
+from harness_ui.widget import widget_approver
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hola"})
 SHOWN = describe(*ACTION)

@@ -790,7 +790,7 @@ from html.parser import HTMLParser  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from harness_kit.inspector import Inspector  # noqa: E402
+from harness_ui.inspector import Inspector  # noqa: E402
 from harness_lib.trace import Transcript  # noqa: E402
 
 

@@ -1,5 +1,5 @@
 """Exercise 5's gauntlet as the offline model plays it (harness_kit/offline/inbox.py), on the mailbox tools
-(harness_kit/mailbox.py), through the real SDK; and harness_kit/replay.py, which draws a loop that emits no events
+(harness_kit/mailbox.py), through the real SDK; and harness_ui/replay.py, which draws a loop that emits no events
 from the offline API's record of it.
 
 Each scenario is driven by the library's own run_agent (the reference harness), so what is asserted is the model's
@@ -10,10 +10,10 @@ import asyncio
 import pytest
 
 from harness_lib.client import make_client, offline_api
-from harness_kit.inspector import Inspector
+from harness_ui.inspector import Inspector
 from harness_lib.loop import run_agent
 from harness_kit.mailbox import MAIL_TOOLS, SAMPLE_INBOX, Mailbox
-from harness_kit.replay import events_of
+from harness_ui.replay import events_of
 from offline_support import no_network  # noqa: F401 (autouse: no socket)
 
 INBOX = {  # scenario -> the test that covers it here

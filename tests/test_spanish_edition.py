@@ -108,7 +108,7 @@ def _cell(cell_id, source, cell_type="code", tags=None):
 
 ENGLISH = {"metadata": {}, "cells": [
     _cell("intro", "# A lesson\n\nSome prose.", "markdown"),
-    _cell("setup", 'from harness_kit.notebook import setup\n\nsetup(lang="en")\n'),
+    _cell("setup", 'from harness_ui.notebook import setup\n\nsetup(lang="en")\n'),
     _cell("task", 'TASK = "Read README.md"  # the task\n'
                   'run = ["python", "-m", "harness_lib", "--lang", "en", TASK]\n'),
 ]}
@@ -116,7 +116,7 @@ ENGLISH = {"metadata": {}, "cells": [
 
 def test_the_wrong_language_is_caught():
     english_in_spanish = copy.deepcopy(ENGLISH)
-    english_in_spanish["cells"][1] = _cell("setup", 'from harness_kit.notebook import setup\n\nsetup()\n')
+    english_in_spanish["cells"][1] = _cell("setup", 'from harness_ui.notebook import setup\n\nsetup()\n')
     assert language_problems(english_in_spanish, "es")[0] == "cell 'setup': setup(...) without lang='es'"
     assert language_problems(ENGLISH, "en") == []
     assert language_problems(ENGLISH, "es") == ["cell 'setup': setup(...) without lang='es'",

@@ -24,7 +24,7 @@ from harness_kit import lang
 from harness_lib.client import offline_api
 from harness_lib.loop import run_agent
 from harness_kit.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
-from harness_kit.replay import events_of
+from harness_ui.replay import events_of
 from harness_lib.trace import compact
 from harness_lib.valves import find_cycle, signature_of
 
@@ -421,7 +421,7 @@ WIDTH = 58  # characters of each column
 
 
 async def drawn(run) -> list[str]:
-    """The run's calls and results (read from the offline API's record: harness_kit.replay), beside those of
+    """The run's calls and results (read from the offline API's record: harness_ui.replay), beside those of
     harness_lib.run_agent on the same scenario, inbox, limits and answers: two columns of lines."""
     limits = {k: run.kwargs[k] for k in ("max_turns", "token_budget") if k in run.kwargs}
     yours = _picture(lambda: events_of(run.client, run.result), _t("ex05.drawn.yours"))
