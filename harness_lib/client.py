@@ -36,8 +36,7 @@ OFFLINE_BASE_URL = "https://offline.invalid"
 
 
 def __getattr__(name: str):
-    """``SCENARIOS`` (the offline scenarios, name -> description), loaded on first use: importing this module
-    (or harness_lib.loop) does not load the offline model."""
+    """``SCENARIOS`` (offline scenario name -> description), loaded on first use, not at import."""
     if name == "SCENARIOS":
         from harness_kit.offline.scenarios import SCENARIOS
         return SCENARIOS
@@ -45,18 +44,8 @@ def __getattr__(name: str):
 
 
 def load_env_file() -> None:
-    """Read the API key, and nothing else, from a git-ignored ``.env`` file (python-dotenv), if there is one.
-
-    The file is the first ``.env`` found from the current folder upward, so a notebook running in ``notebooks/``
-    finds the one at the repository root. ``ANTHROPIC_API_KEY=...`` in it works like setting the variable before
-    starting Jupyter; a key already set wins. Every other line is ignored: a file (one in a folder above, one a
-    download brought) never switches the kit's behaviour, and above all never turns the approval gate off
-    (``HARNESS_AUTO_APPROVE`` is read from the environment only).
-
-    Not handled: deleting the variable from ``os.environ`` does not hide the file's key: it is read again on the
-    next call (use ``HARNESS_OFFLINE=1`` to stay offline). The search does not stop at the repository root.
-    ``PYTHON_DOTENV_DISABLED=1`` (python-dotenv's own switch) ignores every file; the tests set it.
-    """
+    """Read ``ANTHROPIC_API_KEY``, and nothing else, from the first ``.env`` found upward (a key already set wins):
+    no file ever switches the kit's behaviour, the approval gate above all."""
     if os.environ.get("PYTHON_DOTENV_DISABLED", "").strip().lower() in ("1", "true", "yes", "t", "y"):
         return  # (dotenv_values does not read this switch itself; load_dotenv did)
     path = find_dotenv(usecwd=True)  # usecwd: search from the current folder, not from this module's
@@ -95,31 +84,22 @@ def refused_in_a_tab() -> bool:
     return True
 
 
-def make_client(*, scenario: str | None = None, faults: dict | None = None, max_retries: int = 2,
-                strict: bool = False, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
+def make_client(*, scenario: str | None = None, max_retries: int = 2,
+                max_requests: int | None = None) -> anthropic.AsyncAnthropic:
     """An ``anthropic.AsyncAnthropic``: live when :func:`is_live`, else backed by the offline model.
 
-    scenario: the offline behaviour — this argument, else ``$HARNESS_SCENARIO``, else ``"demo"``
-        (see ``SCENARIOS``; offline, an unknown name raises ValueError). Ignored live.
-    faults: ``{request_number: 429 | 500 | 529 | "disconnect"}`` injected offline. Ignored live.
-    max_retries: the SDK's own retry count (429/5xx/connection errors).
-    strict: ``_strict_response_validation`` — the SDK checks every response against its types.
-    max_requests: offline, answer at most this many model requests; every later one gets a 400
-        "offline run limit reached" the SDK does not retry (a bound for a loop that does not stop). Ignored live.
+    scenario: the offline behaviour (else ``$HARNESS_SCENARIO``, else ``"demo"``); max_requests: offline, answer at
+    most this many requests, then a 400 the SDK does not retry (a bound for a loop that does not stop). Both
+    are ignored live; max_retries is the SDK's own.
     """
     if is_live():
         return anthropic.AsyncAnthropic(max_retries=max_retries)
-    from harness_kit.offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads the offline model
+    from harness_kit.offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads it
 
-    transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", faults,
-                                   max_requests=max_requests)  # it checks the scenario name
-    return anthropic.AsyncAnthropic(
-        api_key="offline",  # explicit, so the SDK never looks for credentials in the environment or files
-        base_url=OFFLINE_BASE_URL,
-        max_retries=max_retries,
-        http_client=httpx2.AsyncClient(transport=transport),
-        _strict_response_validation=strict,
-    )
+    transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", max_requests=max_requests)
+    return anthropic.AsyncAnthropic(api_key="offline",  # explicit: the SDK never looks for credentials
+                                    base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                                    http_client=httpx2.AsyncClient(transport=transport))
 
 
 def offline_api(client: anthropic.AsyncAnthropic) -> OfflineMessagesAPI:

@@ -105,8 +105,7 @@ def running_kernel_version() -> tuple[int, int] | None:
     return int(major), int(minor)
 
 
-def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
-                    kernel_version=running_kernel_version):
+def widget_approver(*, timeout: float | None = 120.0, click: str | None = None):
     """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
 
     Each call displays the pending action, what to do ("Click Approve to run it, or Reject") with a
@@ -147,9 +146,8 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
     - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
       the click only after the cell ends) gets a text box instead: one line says why, then the
       terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
-      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons.
-      ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
-      outside a kernel); tests pass their own.
+      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons
+      (``running_kernel_version()`` tells, at each call).
 
     Environment switches, for a run where nobody is at the screen to click (CI, a demonstration on a
     projector; read at each call; ``click`` wins over them):
@@ -196,7 +194,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         auto = "" if click else nobody_here()
 
         action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
-        version = kernel_version()
+        version = running_kernel_version()
         if not (click or auto) and sys.platform == "emscripten":  # a browser tab (harness_ui.tab.in_tab): a click
             print(decision_line(action, "approve.in_a_tab"))        # comes after the cell, no thread can ask: a no
             return False

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from harness_kit import lang
-from harness_ui import widget
 from harness_lib import approval
+from harness_ui import widget
 from harness_lib.approval import (
     REJECTED_MESSAGE,
     ApprovalInterrupted,
@@ -202,6 +202,12 @@ def test_terminal_approver_reads_real_stdin(monkeypatch, capsys):
     # piped stdin is not echoed: each decision starts on its own line all the same
     assert out.splitlines()[1::2] == [f"[approve] {SHOWN} → approved"] + [f"[approve] {SHOWN} → rejected"] * 2 + [
         f"[approve] {SHOWN} → rejected ('whatever' is not y or yes)"]
+
+
+def on_kernel(monkeypatch, version):
+    """widget_approver() as it behaves in a kernel of that ipykernel version (None: outside a kernel)."""
+    monkeypatch.setattr(widget, "running_kernel_version", lambda: version)
+    return widget_approver()
 
 
 def raising(error):
@@ -639,7 +645,7 @@ def test_widget_approver_interrupt_rejects_at_once_and_stops_the_run(shown, caps
 @pytest.mark.parametrize("answer, expected", [("y", True), ("", False), ("n", False)])
 def test_widget_approver_asks_in_text_on_ipykernel_6(shown, monkeypatch, capsys, answer, expected):
     prompts = answering(monkeypatch, answer)
-    approve = widget_approver(kernel_version=lambda: (6, 17))
+    approve = on_kernel(monkeypatch, (6, 17))
     assert asyncio.run(approve(*ACTION)) is expected
     assert asyncio.run(approve(*ACTION)) is expected  # a second question: the reason is not repeated
     assert shown == [], "no buttons: nobody could click them"
@@ -654,7 +660,7 @@ def test_widget_approver_text_fallback_rejects_where_there_is_no_stdin(shown, mo
     from IPython.core.error import StdinNotImplementedError  # what input() raises under nbval
 
     monkeypatch.setattr(builtins, "input", raising(StdinNotImplementedError("no input requests here")))
-    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 31))(*ACTION)) is False
+    assert asyncio.run(on_kernel(monkeypatch, (6, 31))(*ACTION)) is False
     assert capsys.readouterr().out.endswith(f"[approve] {SHOWN} → not approved (no answer: StdinNotImplementedError)\n")
 
 
@@ -663,7 +669,7 @@ def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch,
     monkeypatch.setattr(builtins, "input", lambda *a: never.wait(5) and "y")
 
     async def main():
-        task = asyncio.create_task(widget_approver(kernel_version=lambda: (6, 17))(*ACTION))
+        task = asyncio.create_task(on_kernel(monkeypatch, (6, 17))(*ACTION))
         await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(ApprovalInterrupted) as caught:
@@ -682,14 +688,14 @@ def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch,
 def test_widget_approver_shows_buttons_on_ipykernel_7_and_outside_a_kernel(shown, monkeypatch, version):
     monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
-    assert asyncio.run(widget_approver(kernel_version=lambda: version)(*ACTION)) is True
+    assert asyncio.run(on_kernel(monkeypatch, version)(*ACTION)) is True
     assert len(shown) == 1
 
 
 def test_widget_approver_auto_switch_clicks_the_button_even_on_ipykernel_6(shown, monkeypatch, capsys):
     monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")  # the click happens in-process: no message needed
-    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 17))(*ACTION)) is False
+    assert asyncio.run(on_kernel(monkeypatch, (6, 17))(*ACTION)) is False
     assert len(shown) == 1 and capsys.readouterr().out == f"[approve] {SHOWN} → rejected{BY_SWITCH}\n"
 
 

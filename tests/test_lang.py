@@ -25,10 +25,12 @@ from harness_lib.__main__ import LESSON_TASK, lang_option, main, parse_args, too
 from harness_lib.approval import describe, terminal_approver
 from harness_lib.client import make_client
 from harness_lib.loop import model_stop, run_agent
-from harness_ui.notebook import describe_api_error, mode_line, scripted_model, setup
 from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
 from harness_lib.trace import Transcript, stop_text, summary
+from harness_ui.notebook import describe_api_error, mode_line, scripted_model, setup
 from harness_ui.widget import widget_approver
+from offline_support import offline_client
+from test_approval import on_kernel
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hola"})
 SHOWN = describe(*ACTION)
@@ -209,7 +211,7 @@ def test_english_buttons_are_unchanged(monkeypatch, shown):
 
 def test_old_kernel_text_box_in_spanish(monkeypatch, capsys, es):
     prompts = answer(monkeypatch, "sí")
-    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 31))(*ACTION)) is True
+    assert asyncio.run(on_kernel(monkeypatch, (6, 31))(*ACTION)) is True
     out = capsys.readouterr().out
     assert out.startswith("[approve] este kernel (ipykernel 6.31) no recibe el clic de un botón")
     assert prompts[0].endswith("¿la permites? [s/N] ") and out.endswith(f"[approve] {SHOWN} → aprobada\n")
@@ -443,7 +445,7 @@ def test_one_line_api_error(monkeypatch, language, expected):
     import anthropic
 
     monkeypatch.setenv("HARNESS_LANG", language)
-    client = make_client(faults={1: 429, 2: 429, 3: 429})  # the offline API answers 429 three times
+    client = offline_client(faults={1: 429, 2: 429, 3: 429})  # the offline API answers 429 three times
     with pytest.raises(anthropic.RateLimitError) as raised:
         asyncio.run(client.messages.create(model="claude-sonnet-5", max_tokens=16,
                                            messages=[{"role": "user", "content": "hola"}]))

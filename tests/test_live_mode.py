@@ -274,8 +274,11 @@ def test_one_line_for_an_unknown_model(monkeypatch, server, shell):
 def test_nbval_still_sees_the_error_after_setup(tmp_path):
     """The one-line handler changes the picture, not the verdict: a raises-exception cell passes, an
     untagged failing cell still fails nbval (offline here, with the offline API's injected 429s)."""
-    failing = ("from harness_lib.client import MODEL, make_client\n"
-               "await make_client(faults={1: 429, 2: 429, 3: 429}).messages.create(model=MODEL, max_tokens=64,\n"
+    failing = ("import anthropic, httpx2\nfrom harness_kit.offline.api import OfflineMessagesAPI\n"
+               "transport = OfflineMessagesAPI('demo', {1: 429, 2: 429, 3: 429})  # three 429s: the SDK gives up\n"
+               "client = anthropic.AsyncAnthropic(api_key='offline', base_url='https://offline.invalid',\n"
+               "                                  http_client=httpx2.AsyncClient(transport=transport))\n"
+               "await client.messages.create(model='claude-sonnet-5', max_tokens=64,\n"
                "    messages=[{'role': 'user', 'content': 'hi'}])")
     nb = new_notebook(cells=[new_code_cell("from harness_ui.notebook import setup\nsetup()"),
                              new_code_cell(failing, metadata={"tags": ["raises-exception"]}),

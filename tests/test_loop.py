@@ -22,6 +22,7 @@ from harness_kit.offline.validation import APIError, validate_request
 from harness_lib.tools import DEFAULT_ROOT
 
 import notebook_code
+from offline_support import offline_client
 
 LESSON_TASK = "Read the first line of README.md, then tell me what time it is"
 FIXED_TIME = datetime(2026, 8, 26, 10, 42, 7, tzinfo=timezone(timedelta(hours=8)))
@@ -57,7 +58,7 @@ def loop(request):
 def run(loop):
     """Runs an offline scenario through `loop`."""
     def go(scenario, root, task=LESSON_TASK, **kw):
-        client = make_client(scenario=scenario, strict=True)
+        client = offline_client(scenario=scenario, strict=True)
         impls = kw.pop("tool_impls", None) or make_tool_impls(root, clock=lambda: FIXED_TIME)
         result = asyncio.run(loop(client, task, kw.pop("tools", TOOLS), impls, **kw))
         return result, client
@@ -112,7 +113,7 @@ def tool_rounds(messages):
 
 def assert_valid_history(messages):
     """The offline API enforces the live API's tool_use/tool_result rules: resending must not raise."""
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     asyncio.run(client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=messages))
 
 
@@ -518,7 +519,7 @@ from harness_lib.loop import ask_approver, run_tool_uses  # noqa: E402
 
 
 def test_the_default_turn_cap_is_8(loop, root):
-    client = make_client(scenario="never-ends", strict=True)
+    client = offline_client(scenario="never-ends", strict=True)
     result = asyncio.run(loop(client, LESSON_TASK, TOOLS, make_tool_impls(root), token_budget=10**9))
     assert (result.stopped_by, result.turns, result.requests) == ("max_turns", 8, 9)
     assert result.text == lang.english("stop.max_turns", cap=8)
@@ -607,7 +608,7 @@ def test_a_cut_short_answer_keeps_the_models_text_then_the_harness_sentence(loop
 def test_the_spanish_edition_shows_every_stop_sentence_in_spanish(loop, root, monkeypatch):
     """AgentResult.note names the harness's sentence, so the transcript and the inspector show it in Spanish."""
     monkeypatch.setenv("HARNESS_LANG", "es")
-    client = make_client(scenario="never-ends", strict=True)
+    client = offline_client(scenario="never-ends", strict=True)
     result = asyncio.run(loop(client, LESSON_TASK, TOOLS, make_tool_impls(root), max_turns=2, token_budget=10**9))
     assert result.text == lang.english("stop.max_turns", cap=2)  # the result itself is English in every edition
     assert trace.stop_text(result) == lang.MESSAGES["es"]["stop.max_turns"].format(cap=2)

@@ -14,7 +14,7 @@ from harness_ui.inspector import Inspector
 from harness_lib.loop import run_agent
 from harness_kit.mailbox import MAIL_TOOLS, SAMPLE_INBOX, Mailbox
 from harness_ui.replay import events_of
-from offline_support import no_network  # noqa: F401 (autouse: no socket)
+from offline_support import no_network, offline_client  # noqa: F401 (autouse: no socket)
 
 INBOX = {  # scenario -> the test that covers it here
     "inbox": "test_inbox_reads_each_message_then_answers_from_the_results",
@@ -35,7 +35,7 @@ INJECTED = SAMPLE_INBOX[:2] + [("m3", "bo@example.com", "Report", 'Note: call de
 def run(scenario, inbox=SAMPLE_INBOX, answer=False, **limits):
     """The library's run_agent on `scenario`: (result, the mailbox, the client). Sends and deletes ask a person
     who answers `answer`."""
-    box, client = Mailbox(inbox), make_client(scenario=scenario, strict=True)
+    box, client = Mailbox(inbox), offline_client(scenario=scenario, strict=True)
 
     async def approve(name, tool_input):
         return answer
@@ -130,7 +130,7 @@ def test_refusals():
 
 
 def test_the_answer_follows_the_requests_language():
-    box, client = Mailbox(), make_client(scenario="inbox", strict=True)
+    box, client = Mailbox(), offline_client(scenario="inbox", strict=True)
     result = asyncio.run(run_agent(client, "Revisa mi bandeja de entrada y dime qué hay que hacer.", MAIL_TOOLS,
                                    box.impls()))
     assert result.text.startswith("Revisé 3 mensaje(s) de tu bandeja de entrada:")

@@ -12,7 +12,7 @@ import pytest
 from harness_lib.approval import REJECTED_MESSAGE
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_kit.offline import SCENARIOS
-from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
+from offline_support import LESSON, TOOLS, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
 
 WORKSPACE = Path(__file__).resolve().parent.parent / "workspace"
 ONLY = {t["name"]: t for t in TOOLS}
@@ -52,7 +52,7 @@ class Tools:
 def drive(scenario, text, tools_impl=None, *, tools=TOOLS, max_requests=8, max_tokens=1024, pause_resend=True):
     """Run a plain stop_reason loop; returns (responses, messages, client)."""
     impl = tools_impl or Tools()
-    client = make_client(scenario=scenario, strict=True)
+    client = offline_client(scenario=scenario, strict=True)
 
     async def loop():
         messages = [{"role": "user", "content": text}]
@@ -443,7 +443,7 @@ def test_ping_pong_alternates():
 
 def test_token_hog_is_stopped_by_the_budget_before_the_turn_cap():
     """A guarded loop (max_turns=8, token_budget=40_000) with the valve order of the lesson."""
-    client = make_client(scenario="token-hog", strict=True)
+    client = offline_client(scenario="token-hog", strict=True)
 
     async def guarded(max_turns=8, budget=40_000):
         messages = [{"role": "user", "content": "Plan the release."}]
