@@ -46,11 +46,12 @@ import anthropic
 
 from harness_kit import lang
 from harness_kit.offline import SCENARIOS
+from harness_kit.shown import one_word, visible_text
 from .approval import terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import run_agent
 from .tools import SCRATCH, TOOLS, make_tool_impls
-from .trace import Transcript, one_word, visible_text
+from .trace import Transcript
 
 LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}

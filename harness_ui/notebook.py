@@ -42,8 +42,8 @@ from urllib.parse import urlsplit
 import anthropic
 
 from harness_kit import lang as _lang  # (as _lang: setup() has a parameter called lang)
+from harness_kit.shown import visible_text
 from harness_lib.client import MODEL, is_live
-from harness_lib.trace import visible_text
 
 __all__ = ["setup", "scripted_model", "describe_api_error", "mode_line"]
 

@@ -33,8 +33,9 @@ import math
 import sys
 
 from harness_kit import lang
+from harness_kit.shown import one_line
 from harness_lib.approval import ApprovalInterrupted, decision_line, question
-from harness_lib.trace import NOBODY_CLICKED, Transcript, one_line
+from harness_lib.trace import NOBODY_CLICKED, Transcript
 from .widget import CHOICES, GO_ON, GO_ON_FOR, check_timeout, nobody_here, timeout_from_environment, wait_for_click
 
 __all__ = ["TabApproval", "in_tab"]

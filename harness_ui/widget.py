@@ -26,7 +26,8 @@ import re
 import sys
 
 from harness_kit import lang
-from harness_lib.approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
+from harness_kit.console import WAKE_EVERY
+from harness_lib.approval import ApprovalInterrupted, ask_in_text, decision_line, question
 from harness_lib.trace import NOBODY_CLICKED
 
 CHOICES = ("approve", "reject")

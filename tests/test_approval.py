@@ -863,7 +863,7 @@ def test_a_decision_starts_on_its_own_line_when_stdin_is_gone_after_the_answer(m
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX only: signal.pthread_kill")
 def test_stop_is_noticed_while_the_question_waits_even_if_nothing_else_wakes_the_loop(monkeypatch):
     """A kernel's Stop is a signal; Python runs its handler only when the main thread runs Python code. Here it
-    arrives on another thread (as it may in a kernel), so only the approver's own wake-ups (approval.WAKE_EVERY)
+    arrives on another thread (as it may in a kernel), so only the approver's own wake-ups (harness_kit.console.WAKE_EVERY)
     let the handler run while the question waits. Stop comes half a second after the question (the event loop is
     asleep by then), the person answers two seconds after it: the Stop must be handled before that answer, and
     the action is not approved."""

@@ -98,10 +98,10 @@ class _Literals(ast.NodeVisitor):
 
 
 def _kit_sources() -> dict[str, str]:
-    """path -> Python source: harness_lib/, exercises/, grader/ (.py, the catalogue modules words_*.py left out) and the
+    """path -> Python source: harness_lib/, harness_kit/, harness_ui/, exercises/, grader/ (.py, the catalogue modules words_*.py left out) and the
     code cells of every notebook (lessons, exercises, solutions; both editions)."""
     found = {}
-    for folder in ("harness_lib", "exercises", "grader"):
+    for folder in ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if "__pycache__" not in path.parts and not path.name.startswith("words_"):
                 found[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from harness_kit import lang
-from harness_lib import TOOLS, make_client, make_tool_impls, run_agent, run_bare, scripted_approver
+from harness_lib import TOOLS, make_client, make_tool_impls, run_agent, scripted_approver
 from harness_ui.inspector import Inspector, side_by_side
 from harness_lib.tools import DEFAULT_ROOT
 from harness_lib.trace import Transcript
@@ -272,6 +272,9 @@ def test_spanish_cap_budget_and_refusal(monkeypatch, root):
 
 
 def test_the_bare_loop_beside_the_guarded_one():
+    from test_lesson_loops import lesson_loop
+    run_bare = lesson_loop("02")  # notebook 02's bare loop
+
     async def both():
         bare, guarded = Inspector(), Inspector()
         task = asyncio.create_task(run_bare(make_client(scenario="ping-pong", max_requests=12), TASK, READ_ONLY,

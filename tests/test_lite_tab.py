@@ -158,12 +158,13 @@ def test_the_panel_speaks_the_notebooks_language(tmp_path, monkeypatch):
 def test_a_browser_tab_refuses_a_key_in_one_line_and_stays_offline(monkeypatch, capsys, language, words):
     """In a browser tab (sys.platform "emscripten") a key set in the environment (lesson 00's getpass step, say)
     does not make the kit live: the first is_live() says why and where to go live, once; make_client is offline."""
+    from harness_kit import env
     from harness_lib import client
 
     monkeypatch.setenv("HARNESS_LANG", language)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-key")
     monkeypatch.delenv("HARNESS_OFFLINE", raising=False)
-    monkeypatch.setattr(client, "_refusal_said", False)
+    monkeypatch.setattr(env, "_refusal_said", False)
     assert client.is_live() is True  # the desktop: a key makes it live
     monkeypatch.setattr(sys, "platform", "emscripten")
     assert client.is_live() is False and client.is_live() is False

@@ -25,7 +25,7 @@ from harness_lib.client import offline_api
 from harness_lib.loop import run_agent
 from harness_kit.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
 from harness_ui.replay import events_of
-from harness_lib.trace import compact
+from harness_kit.shown import compact
 from harness_lib.valves import find_cycle, signature_of
 
 from .kit import Cause, _t, bounded, offline, recording_approver, unasked_hint
