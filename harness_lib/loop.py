@@ -137,13 +137,18 @@ def final_text(response: Any) -> str:
     return "\n".join(b.text for b in response.content if b.type == "text")
 
 
+def shared_id(content: list) -> str | None:
+    """The first tool_use id that an earlier call of the same response already had, or None."""
+    ids = [b.id for b in content if b.type == "tool_use"]
+    return next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+
+
 def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
     """(stopped_by, text, note) for a response the loop does not continue; an unknown stop reason is
     "unknown_stop", never passed on raw."""
     stopped_by = MODEL_STOPS.get(response.stop_reason, "unknown_stop")
     text = final_text(response)
-    ids = [b.id for b in response.content if b.type == "tool_use"]
-    shared = [i for n, i in enumerate(ids) if i in ids[:n]]  # an id an earlier call of the response had
+    shared = shared_id(response.content)
     if stopped_by == "no_tool_calls" and shared:  # the loop left a turn it could not answer: two calls, one id
         stopped_by = "duplicate_ids"
     if stopped_by in ("end_turn", "stop_sequence"):  # the model finished: the text is all its own
@@ -152,7 +157,7 @@ def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
         why = getattr(getattr(response, "stop_details", None), "explanation", None)
         return stopped_by, english("stop.refusal") + (f" {why}" if why else ""), ("stop.refusal", {})
     values = ({"reason": json.dumps(response.stop_reason)} if stopped_by == "unknown_stop"
-              else {"id": json.dumps(shared[0])} if stopped_by == "duplicate_ids" else {})
+              else {"id": json.dumps(shared)} if stopped_by == "duplicate_ids" else {})
     note = (f"stop.{stopped_by}", values)  # max_tokens, context_window, no_tool_calls, unknown_stop, duplicate_ids
     return stopped_by, (f"{text}\n" if text else "") + english(note[0], **values), note
 
@@ -202,8 +207,7 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
             continue
         if not any(b.type == "tool_use" for b in response.content):  # "tool_use", yet nothing to run
             break
-        ids = [b.id for b in response.content if b.type == "tool_use"]
-        if any(i in ids[:n] for n, i in enumerate(ids)):  # two calls share an id: no result could say whose it is
+        if shared_id(response.content):  # two calls share an id: no result could say whose it is
             break
         signatures.append(signature_of(response.content))  # valve 3: the last turn, or a short cycle, again?
         period = find_cycle(signatures)
