@@ -325,7 +325,8 @@ def requirement_names(path: Path) -> set[str]:
 def imported_modules() -> dict[str, str]:
     """{top-level module: a file that imports it} for what a learner or a teacher runs."""
     found = {}
-    files = [*sorted((ROOT / "harness_lib").rglob("*.py")), *sorted((ROOT / "exercises").rglob("*.py")),
+    files = [*(p for kit in ("harness_lib", "harness_kit", "harness_ui") for p in sorted((ROOT / kit).rglob("*.py"))),
+             *sorted((ROOT / "exercises").rglob("*.py")),
              *sorted((ROOT / "grader").rglob("*.py")),
              ROOT / "conftest.py"]
     for path in files:
