@@ -139,7 +139,7 @@ def tab_wheels(python: Path) -> list[Path]:
 
 
 def kit_wheel(python: Path) -> Path:
-    """harness_lib (with harness_kit) as a wheel, built by pip from a copy of the files the package needs (the tree is not touched)."""
+    """harness_lib (with harness_kit and harness_ui) as a wheel, built by pip from a copy of the files the package needs (the tree is not touched)."""
     sources = [ROOT / "pyproject.toml", ROOT / "README.md", ROOT / "LICENSE", ROOT / "harness_lib", ROOT / "harness_kit", ROOT / "harness_ui"]
     folder = CACHE / "kit" / digest(*sources)
     wheels = sorted(folder.glob("harness_lib-*.whl"))
