@@ -7,7 +7,7 @@ this file and nothing of tests/:
   re-compiled in every pytest process), so the plugin is loaded here instead.
 - Graded and tested runs are offline and deterministic, even on a machine with ANTHROPIC_API_KEY set
   (set HARNESS_OFFLINE=0 yourself to run the notebooks against Claude).
-- A git-ignored .env file is not read (PYTHON_DOTENV_DISABLED=1, see harness_lib.client.load_env_file).
+- A git-ignored .env file is not read (PYTHON_DOTENV_DISABLED=1, see harness_kit.env.load_env_file).
 - Nobody clicks in a test run. In the kit (not in a learner's copy, which has no tests/ folder), the kernels
   nbval starts load tests/kernel_clicker.py, which presses the buttons each lesson's committed run shows
   pressed (IPYTHONDIR points at a configuration that loads it; KIT_TEST_CLICKS names the notebook while its

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from harness_lib import TOOLS, make_client, make_tool_impls, run_agent
-from harness_lib.inspector import Inspector
+from harness_ui.inspector import Inspector
 
 TURNS, REPEATS, GOAL = 50, 9, 0.05
 

@@ -23,7 +23,7 @@ import time
 import anthropic
 import httpx2
 
-from harness_lib.offline import OfflineMessagesAPI
+from harness_kit.offline import OfflineMessagesAPI
 
 MODEL = "claude-sonnet-5"
 _PATH = {"type": "string", "minLength": 1, "maxLength": 255}

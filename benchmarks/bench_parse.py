@@ -1,6 +1,6 @@
 """How long does the offline model take to answer a hostile 10 KB task?
 
-The task parser (harness_lib/offline/parse.py) once backtracked for minutes on a long run of spaces or
+The task parser (harness_kit/offline/parse.py) once backtracked for minutes on a long run of spaces or
 commas between two paths, after "write" or after an e-mail address, and took seconds on thousands of paths
 with no verb. This times, for each of those shapes at 10 KB (and at 100 KB, the terminal agent's limit),
 the whole first answer: one request through ``OfflineMessagesAPI`` (validation, parsing, planning,
@@ -20,8 +20,8 @@ import time
 
 import httpx2
 
-from harness_lib.offline import OfflineMessagesAPI
-from harness_lib.offline.parse import _parse_steps, detect_language
+from harness_kit.offline import OfflineMessagesAPI
+from harness_kit.offline.parse import _parse_steps, detect_language
 
 MODEL = "claude-sonnet-5"
 _PATH = {"type": "string", "minLength": 1, "maxLength": 255}

@@ -1,4 +1,4 @@
-"""Does guarding the loop cost anything? The bare loop vs run_agent (all four valves) on the same
+"""Does guarding the loop cost anything? Notebook 02's bare loop vs run_agent (all four valves) on the same
 50-turn offline run: the model reads 50 files one per turn, then answers.
 
     python benchmarks/bench_valves.py
@@ -11,11 +11,17 @@ CPU-bound, so CPU time is the steadier measure; wall time also carries thread-po
 import asyncio
 import gc
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from harness_lib import TOOLS, make_client, make_tool_impls, run_agent, run_bare
+from harness_lib import TOOLS, make_client, make_tool_impls, run_agent
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import notebook_code  # noqa: E402  (the bare loop is notebook 02's own)
+
+run_bare = notebook_code.load(Path(__file__).resolve().parent.parent / "notebooks" / "02_the_core_loop.ipynb")["run_bare"]
 
 TURNS, REPEATS = 50, 15
 

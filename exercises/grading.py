@@ -22,11 +22,11 @@ from the ✗ above: fix that first" rather than guess another cause, so no hint 
 
 What it does NOT do: judge style, read your code, or call live Claude. A loop that never stops is cut off after a
 fixed number of model requests, or after 20 s (a loop busy in your own Python code is stopped at its next line:
-harness_kit/practice.py, the same bounds as the practice runs'); a run_tool_uses that hangs is cut off after 60 s.
+harness_ui/practice.py, the same bounds as the practice runs'); a run_tool_uses that hangs is cut off after 60 s.
 
-Language: every check prints in the notebook's language (harness_lib.lang, which the first code cell sets):
+Language: every check prints in the notebook's language (harness_kit.lang, which the first code cell sets):
 English, or Spanish for the twins in exercises/es/. Each line is written once, by message id, in both languages
-(the catalogues checks/words_*.py, read by checks.kit._t through harness_lib.lang.say). What a
+(the catalogues checks/words_*.py, read by checks.kit._t through harness_kit.lang.say). What a
 check quotes stays as it was written: code (POLICY['send_email'] == 'deny'), an exception's text, the API's
 errors, and the "hint:" label of the grader's summary. A check's verdict also reaches the grader as data
 (checks/verdict.py): no grader reads the printed lines.

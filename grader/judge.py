@@ -255,7 +255,7 @@ def prepare(language: str, tools_root: Path | None = None) -> None:
     if str(EXERCISES) not in sys.path:
         sys.path.insert(0, str(EXERCISES))
     import grading  # noqa: F401 - imported now, so the first check does not pay for it
-    from harness_lib import lang
+    from harness_kit import lang
 
     lang.use(language)
     if tools_root is not None:

@@ -150,7 +150,7 @@ def merged(out: Path, rows: list[dict]) -> tuple[list[str], list[dict]]:
     return columns, [r for r in old if row_key(r) not in again and (r.get("learner"), r.get("file")) not in files] + rows
 
 
-# The feedback file's own lines, a catalogue read with harness_lib.lang.say (tests/test_catalogues.py checks it).
+# The feedback file's own lines, a catalogue read with harness_kit.lang.say (tests/test_catalogues.py checks it).
 FEEDBACK = {
     "en": {"title": "Feedback: {exercise}", "verdict": "Verdict: **{verdict}**, {points} points.",
            "checks": "{passed} of {total} checks pass. What each check printed (every ✗ has its hint under it):",
@@ -168,7 +168,7 @@ def feedback(job, most: float, all_or_nothing: bool) -> str:
     """One learner's feedback on one notebook, in the language of the edition graded (Markdown; what each check
     printed is shown as an indented block, so nothing in it is read as Markdown; names and reasons go through
     `md`)."""
-    from harness_lib import lang  # here, not at the top: it imports the SDK (~1 CPU-s), which the command needs not
+    from harness_kit import lang  # here, not at the top: it imports the SDK (~1 CPU-s), which the command needs not
 
     def t(key, **values):  # (an edition of no known language: English)
         return lang.say(FEEDBACK, key, lang.normalize(job.lang) or lang.DEFAULT, **values)

@@ -64,7 +64,7 @@ SANDBOX_PROBE = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-pa
 # What a learner's copy of the kit holds, and what stays with the teacher: the view a kernel sees is the first less
 # the second. The template (grader/export_template.py) ships both lists' difference and the grader's own files too
 # (Classroom grades in the learner's copy), which a graded kernel needs not and does not see.
-LEARNER_FILES = ("harness_lib/", "harness_kit/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
+LEARNER_FILES = ("harness_lib/", "harness_kit/", "harness_ui/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
                  "kernel_config/", "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
                  ".github/workflows/classroom.yml")
 TEACHER_ONLY = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/_browser_tmp_",

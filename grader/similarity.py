@@ -134,7 +134,7 @@ def index() -> dict[str, str]:
             got = shape(python_only(code))
             if got and len(got) >= SMALL:
                 found.setdefault(digest(got), f"lesson {name}, cell '{cell.get('id')}'")
-    for path in sorted((ROOT / "harness_lib").glob("**/*.py")):
+    for path in sorted(p for kit in ("harness_lib", "harness_kit", "harness_ui") for p in (ROOT / kit).glob("**/*.py")):
         try:
             functions = _functions(path.read_text(encoding="utf-8"))
         except (OSError, SyntaxError, ValueError):

@@ -82,7 +82,7 @@ def __gradebook_seal(kit):
         sys.path.insert(0, kit)
     import asyncio, anthropic, anthropic.resources.messages, grading
     import harness_lib, harness_lib.approval, harness_lib.client, harness_lib.loop, harness_lib.tools
-    import harness_lib.trace, harness_lib.valves, harness_lib.offline, harness_lib.offline.api
+    import harness_lib.trace, harness_lib.valves, harness_kit.offline, harness_kit.offline.api
     out = {}
 
     def code(f):
@@ -134,7 +134,7 @@ def __gradebook_seal(kit):
     sdk = ("anthropic._base_client", "anthropic._client", "anthropic._response", "anthropic.resources.messages",
            "anthropic.resources.beta.messages", "httpx2._client", "httpx2._transports", "httpx2._models")
     mods = sorted(n for n, m in sys.modules.items() if isinstance(m, types.ModuleType) and (
-        n.split(".")[0] in ("grading", "checks", "harness_lib", "harness_kit", "asyncio") or n.startswith(sdk)))
+        n.split(".")[0] in ("grading", "checks", "harness_lib", "harness_kit", "harness_ui", "asyncio") or n.startswith(sdk)))
     graders = [n for n in mods if n.split(".")[0] in ("grading", "checks")]  # grading.py, the modules of checks/
     for n in mods:
         out[f"module {n}"] = f"{id(sys.modules[n])}:{fingerprint(sys.modules[n], data=n in graders, state=('_RAISED',))}"

@@ -24,7 +24,7 @@ screen tell what was written, whatever the answer says.
 
 Language: `--lang es` (or HARNESS_LANG=es) prints its lines, help and usage errors in Spanish, and with no
 task at a terminal it runs the lesson's task in Spanish. `--lang` wins over HARNESS_LANG, for this run only
-(see harness_lib.lang for what stays English).
+(see harness_kit.lang for what stays English).
 
 Not handled: when the task comes from stdin, `--approve ask` has no terminal left to read its answer
 from, so every high-impact action is rejected (end of input means "no"); use `--approve yes|no`.
@@ -44,13 +44,14 @@ from pathlib import Path
 
 import anthropic
 
-from . import lang
+from harness_kit import lang
+from harness_kit.offline import SCENARIOS
+from harness_kit.shown import one_word, visible_text
 from .approval import terminal_approver
 from .client import MODEL, is_live, make_client
 from .loop import run_agent
-from .offline import SCENARIOS
 from .tools import SCRATCH, TOOLS, make_tool_impls
-from .trace import Transcript, one_word, visible_text
+from .trace import Transcript
 
 LESSON_TASK = lang.MESSAGES["en"]["cli.lesson_task"]  # "Read the first line of README.md, then tell me ..."
 VALVE_STOPS = {"max_turns", "token_budget", "no_progress"}

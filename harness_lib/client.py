@@ -1,34 +1,23 @@
-"""The model client: the real ``anthropic`` SDK, talking to live Claude or to the offline model.
+"""The model client: the real `anthropic` SDK, talking to live Claude or, behind its HTTP transport, to the
+offline model (harness_kit/offline/). Contract: docs/architecture.md, "client.py".
 
-    client = make_client()                        # live if ANTHROPIC_API_KEY is set, else offline "demo"
-    client = make_client(scenario="never-ends")   # offline, a scenario for one lesson
-    response = await client.messages.create(model=MODEL, max_tokens=1024, messages=[...], tools=TOOLS)
-
-Offline, the SDK is exactly the same; only its HTTP transport is replaced by
-:class:`harness_lib.offline.OfflineMessagesAPI`, so no socket is opened and no key is needed.
-
-NOT handled: other providers (Bedrock, Vertex) and the synchronous client; choosing a model per call
-(``MODEL`` is read from ``HARNESS_MODEL`` once, at import); live or offline is decided when a client is
-made, so a client keeps talking to the side it was made for; the offline model answers only the lesson's
-scenarios, it is not a general stand-in for Claude.
+NOT handled: other providers (Bedrock, Vertex) and the synchronous client; a client keeps talking to the side
+(live or offline) it was made for; the offline model answers the lessons' scenarios, it is no general stand-in.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-
 from typing import TYPE_CHECKING
 
 import anthropic
 import httpx2
-from dotenv import dotenv_values, find_dotenv
 
-from . import lang
+from harness_kit.env import load_env_file, refused_in_a_tab  # the .env file's key; a browser tab
 from .model import MODEL  # which model to ask for (HARNESS_MODEL): here too, as the lessons import it
 
 if TYPE_CHECKING:  # the offline package is imported only when an offline client is made (see make_client)
-    from .offline.api import OfflineMessagesAPI
+    from harness_kit.offline.api import OfflineMessagesAPI
 
 __all__ = ["MODEL", "is_live", "make_client", "offline_api", "SCENARIOS"]
 
@@ -36,95 +25,42 @@ OFFLINE_BASE_URL = "https://offline.invalid"
 
 
 def __getattr__(name: str):
-    """``SCENARIOS`` (the offline scenarios, name -> description), loaded on first use: importing this module
-    (or harness_lib.loop) does not load the offline model."""
+    """``SCENARIOS`` (offline scenario name -> description), loaded on first use, not at import."""
     if name == "SCENARIOS":
-        from .offline.scenarios import SCENARIOS
+        from harness_kit.offline.scenarios import SCENARIOS
         return SCENARIOS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def load_env_file() -> None:
-    """Read the API key, and nothing else, from a git-ignored ``.env`` file (python-dotenv), if there is one.
-
-    The file is the first ``.env`` found from the current folder upward, so a notebook running in ``notebooks/``
-    finds the one at the repository root. ``ANTHROPIC_API_KEY=...`` in it works like setting the variable before
-    starting Jupyter; a key already set wins. Every other line is ignored: a file (one in a folder above, one a
-    download brought) never switches the kit's behaviour, and above all never turns the approval gate off
-    (``HARNESS_AUTO_APPROVE`` is read from the environment only).
-
-    Not handled: deleting the variable from ``os.environ`` does not hide the file's key: it is read again on the
-    next call (use ``HARNESS_OFFLINE=1`` to stay offline). The search does not stop at the repository root.
-    ``PYTHON_DOTENV_DISABLED=1`` (python-dotenv's own switch) ignores every file; the tests set it.
-    """
-    if os.environ.get("PYTHON_DOTENV_DISABLED", "").strip().lower() in ("1", "true", "yes", "t", "y"):
-        return  # (dotenv_values does not read this switch itself; load_dotenv did)
-    path = find_dotenv(usecwd=True)  # usecwd: search from the current folder, not from this module's
-    key = dotenv_values(path).get("ANTHROPIC_API_KEY") if path else None
-    if key and "ANTHROPIC_API_KEY" not in os.environ:
-        os.environ["ANTHROPIC_API_KEY"] = key
-
-
 def is_live() -> bool:
-    """True when ANTHROPIC_API_KEY is set and HARNESS_OFFLINE is not "1" (after reading a ``.env`` file).
-    Never in a browser tab: there a key is refused, in one line (see TAB_STAYS_OFFLINE)."""
+    """True when ANTHROPIC_API_KEY is set (after reading `.env`) and HARNESS_OFFLINE is not "1"; never in a
+    browser tab, where a key is not safe."""
     load_env_file()
     live = bool(os.environ.get("ANTHROPIC_API_KEY")) and os.environ.get("HARNESS_OFFLINE") != "1"
     return live and not refused_in_a_tab()
 
 
-# A browser tab (JupyterLite, sys.platform "emscripten") stays offline: a key typed into a web page is within reach
-# of every script the page runs, and the API would be called from the page itself. Said once per kernel.
-TAB_STAYS_OFFLINE = {
-    "en": {"line": "offline: a browser tab never goes live (an API key is not safe in a web page); "
-                   "to talk to Claude, run the kit on your computer (README, \"Go live\")"},
-    "es": {"line": "sin conexión: una pestaña del navegador nunca pasa a en vivo (una clave de API no está segura "
-                   "en una página web); para hablar con Claude, usa el kit en tu ordenador (README, \"En vivo\")"},
-}
-_refusal_said = False
-
-
-def refused_in_a_tab() -> bool:
-    """True in a browser tab, after printing (once) the line that says why it stays offline and where to go live."""
-    global _refusal_said
-    if sys.platform != "emscripten":
-        return False
-    if not _refusal_said:
-        _refusal_said = True
-        print(lang.say(TAB_STAYS_OFFLINE, "line"))
-    return True
-
-
-def make_client(*, scenario: str | None = None, faults: dict | None = None, max_retries: int = 2,
-                strict: bool = False, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
+def make_client(*, scenario: str | None = None, max_retries: int = 2,
+                max_requests: int | None = None) -> anthropic.AsyncAnthropic:
     """An ``anthropic.AsyncAnthropic``: live when :func:`is_live`, else backed by the offline model.
 
-    scenario: the offline behaviour — this argument, else ``$HARNESS_SCENARIO``, else ``"demo"``
-        (see ``SCENARIOS``; offline, an unknown name raises ValueError). Ignored live.
-    faults: ``{request_number: 429 | 500 | 529 | "disconnect"}`` injected offline. Ignored live.
-    max_retries: the SDK's own retry count (429/5xx/connection errors).
-    strict: ``_strict_response_validation`` — the SDK checks every response against its types.
-    max_requests: offline, answer at most this many model requests; every later one gets a 400
-        "offline run limit reached" the SDK does not retry (a bound for a loop that does not stop). Ignored live.
+    scenario: the offline behaviour (else ``$HARNESS_SCENARIO``, else ``"demo"``); max_requests: offline, answer at
+    most this many requests, then a 400 the SDK does not retry (a bound for a loop that does not stop). Both
+    are ignored live; max_retries is the SDK's own.
     """
     if is_live():
         return anthropic.AsyncAnthropic(max_retries=max_retries)
-    from .offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads the offline model
+    from harness_kit.offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads it
 
-    transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", faults,
-                                   max_requests=max_requests)  # it checks the scenario name
-    return anthropic.AsyncAnthropic(
-        api_key="offline",  # explicit, so the SDK never looks for credentials in the environment or files
-        base_url=OFFLINE_BASE_URL,
-        max_retries=max_retries,
-        http_client=httpx2.AsyncClient(transport=transport),
-        _strict_response_validation=strict,
-    )
+    transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", max_requests=max_requests)
+    return anthropic.AsyncAnthropic(api_key="offline",  # explicit: the SDK never looks for credentials
+                                    base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                                    http_client=httpx2.AsyncClient(transport=transport))
 
 
 def offline_api(client: anthropic.AsyncAnthropic) -> OfflineMessagesAPI:
     """The offline transport behind ``client`` (for its ``.log`` of requests). TypeError when live."""
-    from .offline.api import OfflineMessagesAPI
+    from harness_kit.offline.api import OfflineMessagesAPI
 
     transport = getattr(getattr(client, "_client", None), "_transport", None)
     if not isinstance(transport, OfflineMessagesAPI):

@@ -1,35 +1,11 @@
-"""The agent loop: the lesson's `stop_reason` while-loop, bare and with its four control valves.
+"""The agent loop: the lesson's `stop_reason` while-loop with its four valves (run_agent; notebook 02: the bare loop).
 
-    send messages -> look at stop_reason -> "tool_use"? run the tools, send the results back, repeat
-                                         -> anything else? return the text, leave the loop
+This is notebooks/06_the_full_harness.ipynb's loop, statement for statement and comment for comment
+(tests/test_textbook_sync.py); only annotations and docstrings differ. Where each valve sits, and why every way
+out leaves `messages` a valid history: docs/architecture.md, "loop.py".
 
-`run_bare` is that loop and nothing else: it trusts the model to stop. `run_agent` is the same loop
-with the four valves, each at the one step where it works:
-
-    while the model asks for tools (or the API paused its turn):
-        1. turn cap      -- "may I turn again?" is asked before the turn is taken
-        2. token budget  -- checked against everything spent so far, before spending more
-        (pause_turn: send the paused content back and ask again; it counts as a turn of the cap)
-        3. no progress   -- this turn's calls repeat the last turn, or a short cycle of turns
-        turns += 1
-        4. approval gate -- inside the tool step, before any tool of the turn runs (run_tool_uses)
-        append the turn and ONE user message with all its results; ask again
-
-This file is notebooks/06_the_full_harness.ipynb's loop, statement for statement and comment for
-comment (tests/test_textbook_sync.py checks it); only the type annotations and docstrings differ.
-
-Every way out leaves `messages` a valid history: a turn is appended only together with its
-tool_results, so no tool_use is ever left without its tool_result -- not even when the run is
-cancelled in the middle of the tool step. A response whose tool calls share an id (a broken or hostile
-endpoint; the API refuses such a history: "`tool_use` ids must be unique") cannot be answered that way:
-the loop runs none of its calls and stops as "duplicate_ids", rather than guess which result is whose.
-Before a person is asked about a call, the call is checked against its tool's schema: one that could
-not run is refused (an is_error tool_result) without asking anyone.
-
-Not handled here: retries (the SDK retries 429/5xx itself, `max_retries`), streaming, server tools
-(a pause_turn response is sent back as it came; one holding a tool_use for this harness, which the API
-does not send, would make the next request invalid), trimming a history that outgrows the context
-window, a response string the SDK cannot send back (a lone surrogate), and cost in money, not tokens.
+Not handled here: retries (the SDK's `max_retries`), streaming, server tools, trimming a history that outgrows
+the context window, and cost in money rather than tokens.
 """
 
 from __future__ import annotations
@@ -40,21 +16,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from .lang import english
+from harness_kit.lang import english
 from .model import MODEL
 from .tools import HIGH_IMPACT, arun_tool, check_call
 from .valves import find_cycle, signature_of, tokens_of
 
 Approver = Callable[[str, dict], Awaitable[bool]]
 OnEvent = Callable[[dict], None]
-ToolStep = Callable[..., Awaitable[list]]  # run_tool_uses's shape: (content, tool_impls, *, tools, ...) -> results
 
+# The is_error text the model gets for every no, a person's or a timeout's: neutral, as the loop cannot tell them apart.
 REJECTED_MESSAGE = "Not approved: this high-impact action was not run (a person said no, or no answer came in time)."
-"""The is_error tool_result text the model gets for every "no": a person's, a timeout's, the end of input's.
-
-Neutral on purpose: an approver answers only True / False, so this loop cannot tell a person's no from
-silence, and the model must not be told "you declined" when nobody did. English in every edition: it
-is for the model, not for the person (see harness_lib.lang)."""
 
 STOPPED_BY = frozenset({
     "end_turn", "stop_sequence",                    # the model finished
@@ -63,30 +34,13 @@ STOPPED_BY = frozenset({
     "no_tool_calls", "unknown_stop",                # the response made no sense to the loop,
     "duplicate_ids",                                # or could not be answered (two calls, one id)
 })
-"""Every value AgentResult.stopped_by can take."""
 
 
 @dataclass
 class AgentResult:
-    """How a run ended.
-
-    text        the model's final answer, or the harness's reason for stopping
-    stopped_by  one of STOPPED_BY:
-                end_turn | stop_sequence -- the model finished;
-                max_turns | token_budget | no_progress -- a valve stopped it;
-                max_tokens | refusal | context_window -- the response was cut short;
-                no_tool_calls -- stop_reason "tool_use" with no tool call in the response;
-                unknown_stop -- a stop_reason this harness does not know (or none at all);
-                duplicate_ids -- two tool calls of the response share an id (none of them was run)
-    turns       trips round the loop: tool-calling turns that ran, plus pause_turn continuations
-                (so requests == turns + 1 for every run)
-    requests    requests sent to the model
-    tokens_used every token billed across those requests (see valves.tokens_of)
-    messages    the history, valid to send again (the final response is not appended)
-    note        the sentence the harness wrote into `text`, as (message id, values): ("stop.max_turns",
-                {"cap": 8}); lang.MESSAGES holds its words in every language, so trace.stop_text can show it
-                without reading it back. None when `text` is the model's own words.
-    """
+    """How a run ended: `stopped_by` is one of STOPPED_BY; `turns` counts every trip round the loop (requests ==
+    turns + 1); `messages` is the history, valid to send again; `note` is the harness's sentence in `text` as
+    (message id, values), None when `text` is the model's own words."""
 
     text: str
     stopped_by: str
@@ -98,16 +52,8 @@ class AgentResult:
 
 
 async def ask_approver(approve: Approver | None, name: str, tool_input: dict) -> str | None:
-    """Put one high-impact call to the approver. None means approved; otherwise the is_error text.
-
-    Fails closed: only an answer that `is True` approves. No approver, False, any other answer
-    ("yes", 1, None, a coroutine from a forgotten `await`, which is closed unrun) and an approver
-    that raises an Exception are all a no, each with a one-line reason the model gets.
-
-    Not caught: asyncio.CancelledError and KeyboardInterrupt. They end the whole run right there,
-    before any tool of the turn has run (run_tool_uses asks about every call first); nothing is
-    appended to the history, so it holds no unanswered tool_use.
-    """
+    """Put one high-impact call to the approver: None means approved, otherwise the is_error text. Fails closed:
+    only an answer that `is True` approves; a cancel (CancelledError, KeyboardInterrupt) ends the run here."""
     if approve is None:
         return REJECTED_MESSAGE
     try:
@@ -143,17 +89,9 @@ async def run_tool_uses(
     turn: int = 0,
     on_event: OnEvent | None = None,
 ) -> list[dict]:
-    """Run one turn's tool calls; return their tool_result blocks in tool_use order.
-
-    Valve 4, the approval gate, sits here and nowhere later: every high-impact call is put to
-    `approve` one at a time *before any tool of this turn runs* (see ask_approver: only True is a
-    yes). Before that, every call is checked against its tool's schema (tools.check_call): a call that
-    could not run is refused without asking anyone, so a person never approves what would fail anyway.
-    A refused call is not run; it still gets a tool_result, with is_error, so the model learns
-    why. Then the approved calls run concurrently. Never raises for a tool or an approver that
-    fails; a cancelled run (asyncio.CancelledError, KeyboardInterrupt) ends here with no tool run.
-    The calls' ids must differ: run_agent and run_bare stop on a response where they do not.
-    """
+    """Run one turn's tool calls; return their tool_result blocks in tool_use order. Valve 4 sits here: every
+    high-impact call that could run is put to `approve` before any tool of the turn runs. Never raises for a
+    tool or an approver that fails."""
     emit = on_event or (lambda event: None)
     calls = [b for b in content if b.type == "tool_use"]
     for b in calls:
@@ -194,23 +132,22 @@ MODEL_STOPS = {  # the model's own reasons to stop, and the name AgentResult giv
 
 
 def final_text(response: Any) -> str:
-    """The text blocks of a response, joined. "" when there are none (a refusal may have none)."""
+    """The text blocks of a response, joined ("" when there are none)."""
     return "\n".join(b.text for b in response.content if b.type == "text")
 
 
-def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
-    """(stopped_by, text, note) for a response the loop does not continue.
+def shared_id(content: list) -> str | None:
+    """The first tool_use id that an earlier call of the same response already had, or None."""
+    ids = [b.id for b in content if b.type == "tool_use"]
+    return next((i for n, i in enumerate(ids) if i in ids[:n]), None)
 
-    A stop reason the harness does not know, or none at all, becomes "unknown_stop": it is never
-    passed on raw, so `stopped_by` is always one of STOPPED_BY. A "tool_use" response the loop left
-    although it held calls had two calls with one id: "duplicate_ids". When the response was cut short, the
-    harness adds a sentence of its own to the model's text: `note` is its message id and values (its
-    English words come from lang.MESSAGES, written once); None when the model finished.
-    """
+
+def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
+    """(stopped_by, text, note) for a response the loop does not continue; an unknown stop reason is
+    "unknown_stop", never passed on raw."""
     stopped_by = MODEL_STOPS.get(response.stop_reason, "unknown_stop")
     text = final_text(response)
-    ids = [b.id for b in response.content if b.type == "tool_use"]
-    shared = [i for n, i in enumerate(ids) if i in ids[:n]]  # an id an earlier call of the response had
+    shared = shared_id(response.content)
     if stopped_by == "no_tool_calls" and shared:  # the loop left a turn it could not answer: two calls, one id
         stopped_by = "duplicate_ids"
     if stopped_by in ("end_turn", "stop_sequence"):  # the model finished: the text is all its own
@@ -219,54 +156,17 @@ def model_stop(response: Any) -> tuple[str, str, tuple[str, dict] | None]:
         why = getattr(getattr(response, "stop_details", None), "explanation", None)
         return stopped_by, english("stop.refusal") + (f" {why}" if why else ""), ("stop.refusal", {})
     values = ({"reason": json.dumps(response.stop_reason)} if stopped_by == "unknown_stop"
-              else {"id": json.dumps(shared[0])} if stopped_by == "duplicate_ids" else {})
+              else {"id": json.dumps(shared)} if stopped_by == "duplicate_ids" else {})
     note = (f"stop.{stopped_by}", values)  # max_tokens, context_window, no_tool_calls, unknown_stop, duplicate_ids
     return stopped_by, (f"{text}\n" if text else "") + english(note[0], **values), note
-
-
-async def run_bare(client, user_input: str, tools: list, tool_impls: dict, *,
-                   model: str = MODEL, max_tokens: int = 1024, on_event: OnEvent | None = None) -> AgentResult:
-    """The bare loop of lesson 2 on the real SDK: no valves. It stops only when the model does.
-
-    Nothing bounds it: a model that keeps asking for tools keeps it turning forever. High-impact
-    tools are refused (there is no approver), so even the bare loop cannot write or delete.
-    `stopped_by` is the model's stop reason, named as in run_agent (model_stop); a `pause_turn` is
-    not continued here, so it ends the run as "unknown_stop". Emits the tool events and "end".
-    """
-    emit = on_event or (lambda event: None)
-    messages: list = [{"role": "user", "content": user_input}]
-    turns = 0
-    response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools, messages=messages)
-    requests, tokens_used = 1, tokens_of(response.usage)
-    while response.stop_reason == "tool_use" and any(b.type == "tool_use" for b in response.content):
-        ids = [b.id for b in response.content if b.type == "tool_use"]
-        if any(i in ids[:n] for n, i in enumerate(ids)):  # two calls share an id: the API would refuse the history
-            break
-        turns += 1
-        results = await run_tool_uses(response.content, tool_impls, tools=tools, turn=turns, on_event=emit)
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": results})
-        response = await client.messages.create(model=model, max_tokens=max_tokens, tools=tools, messages=messages)
-        requests, tokens_used = requests + 1, tokens_used + tokens_of(response.usage)
-    stopped_by, text, note = model_stop(response)
-    emit({"event": "end", "turn": turns + 1, "stop_reason": response.stop_reason, "stopped_by": stopped_by,
-          "text": text, "note": note, "turns": turns, "requests": requests, "tokens_used": tokens_used})
-    return AgentResult(text, stopped_by, turns, requests, tokens_used, messages, note)
 
 
 async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
                     model: str = MODEL, max_tokens: int = 1024, max_turns: int = 8,
                     token_budget: int = 40_000, approve: Approver | None = None,
-                    high_impact: frozenset[str] | set[str] = HIGH_IMPACT, tool_step: ToolStep | None = None,
+                    high_impact: frozenset[str] | set[str] = HIGH_IMPACT, tool_step: Callable | None = None,
                     on_event: OnEvent | None = None, **request: Any) -> AgentResult:
-    """The loop with its four valves. See the module docstring for where each valve sits and why.
-
-    `request` goes to every `messages.create` call unchanged (e.g. `system=...`, `stop_sequences=[...]`).
-    `tool_step` runs one turn's calls, valve 4 inside: run_tool_uses unless another is given (notebook 05 tries
-    the colleague's wiring with it).
-    Valve 3 is the lesson's check (this turn == the last turn) widened by the kit to short cycles:
-    valves.find_cycle looks back at most 6 turns for a cycle of 1, 2 or 3 turns (ping-pong: A, B, A, B).
-    """
+    """The loop with its four valves; `request` goes to every `messages.create`; `tool_step` replaces run_tool_uses."""
     emit = on_event or (lambda event: None)
     emit({"event": "start", "input": user_input, "model": model})
     messages: list = [{"role": "user", "content": user_input}]
@@ -306,8 +206,7 @@ async def run_agent(client, user_input: str, tools: list, tool_impls: dict, *,
             continue
         if not any(b.type == "tool_use" for b in response.content):  # "tool_use", yet nothing to run
             break
-        ids = [b.id for b in response.content if b.type == "tool_use"]
-        if any(i in ids[:n] for n, i in enumerate(ids)):  # two calls share an id: no result could say whose it is
+        if shared_id(response.content):  # two calls share an id: no result could say whose it is
             break
         signatures.append(signature_of(response.content))  # valve 3: the last turn, or a short cycle, again?
         period = find_cycle(signatures)

@@ -1,36 +1,13 @@
-"""How a path the model gives is confined to one folder (the project root): the tools' sandbox.
+"""How a path the model gives is confined to one folder (the tools' root): the tools' sandbox.
 
-harness_lib.tools calls this module for every path a tool touches. It answers two questions:
-which names a path stands for (checked as text), and how to reach them on disk without being led
-out of the root (the walk). Every refusal is a ToolError, whose text the model reads.
+Two questions, each refusal a ToolError the model reads: which names a path stands for, checked as text the same way
+on every OS (path_parts, scratch_parts: POSIX-style relative paths only; ".." may not climb out), and how to reach
+them on disk without being led out (the walk: one name at a time, never following a link; on POSIX with dir_fd and
+O_NOFOLLOW, race-free; elsewhere by lstat and resolve()).
 
-1. As text, the same way on every OS (path_parts, scratch_parts). The model writes POSIX-style
-   relative paths ("notes/a.md"). Absolute paths, drive letters ("C:\\x", "C:x"), UNC paths
-   ("\\\\server\\share") and any backslash are refused outright, not translated; ".." may not climb
-   out of the root (or, for write_file and delete_file, out of scratch/), and neither of those two
-   may target the scratch/ folder itself.
-2. On disk, one name at a time from the root, never following a symbolic link, anywhere in the
-   path, even one that points back inside the root (parent_folder, open_file). On POSIX the walk
-   holds each folder open and looks the next name up inside it (os.open with dir_fd and O_NOFOLLOW,
-   the openat() family), then checks what it opened with fstat: another process that swaps a
-   folder for a link halfway through gets an error, never a file outside the root. Where the OS
-   lacks dir_fd, O_NOFOLLOW or O_DIRECTORY (Windows), the walk falls back to paths: each name is
-   checked with lstat, then the full path is opened and must still resolve() inside the root.
-
-NOT handled, on purpose (this is a teaching kit, not a production sandbox):
-- Races on the fallback walk: between its lstat checks and the open or unlink, another process can
-  swap a folder for a link or a junction. The final resolve() check narrows that window; it does not
-  close it. Without O_NONBLOCK, a file swapped for a FIFO after the check can block the tool.
-- The root itself is trusted: it is resolved once, by tools.make_tool_impls, following links. A
-  folder that someone moves out of the root while a tool holds it open is not noticed.
-- Case-insensitive file systems (the macOS and Windows defaults): "SCRATCH/x.txt" is the same folder
-  as "scratch/x.txt", but the scratch check compares the text exactly, so it is refused (safe, if
-  unfriendly). Windows' other name rules are not translated either (reserved names like CON or NUL,
-  trailing dots and spaces, "a.txt:stream"); only regular files are opened or deleted, which
-  refuses the devices those names reach.
-- Hard links are not detected: one made (from a shell) inside the root to a file elsewhere is read
-  and written through. The tools themselves cannot make links.
-- What is read or written (sizes, encodings): that is the tools' business (harness_lib.tools).
+NOT handled (a teaching kit, not a production sandbox): races on the fallback walk (Windows); a root that is itself
+moved; case-insensitive file systems (refused, safe if unfriendly) and Windows' other name rules; hard links made
+from a shell inside the root.
 """
 
 import errno
@@ -39,8 +16,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-SCRATCH = "scratch"
-"""The one folder under the root that write_file and delete_file may touch."""
+SCRATCH = "scratch"  # the one folder under the root that write_file and delete_file may touch
 
 
 class ToolError(Exception):
@@ -50,11 +26,7 @@ class ToolError(Exception):
 # --- step 1: the path as text --------------------------------------------------------------------
 
 def path_parts(path, tool: str, where: str) -> list[str]:
-    """Check the model's path as text, the same way on every OS; return its names with ".." applied.
-
-    Applying ".." to the text is safe only because the walk below never follows a link: without links,
-    "a/.." on disk is the folder the text says. `where` names the area for the "may only touch" error.
-    """
+    """Check the model's path as text, the same way on every OS; return its names with ".." applied."""
     if not isinstance(path, str):
         raise ToolError(f"{tool}: the path must be a string, not {type(path).__name__}")
     if "\0" in path:
@@ -99,7 +71,7 @@ def scratch_parts(path, tool: str) -> list[str]:
 # --- step 2: the path on disk --------------------------------------------------------------------
 
 def _flag(name: str) -> int:
-    """An os.O_* flag, or 0 where this OS has none. Looked up at each call, never at import."""
+    """An os.O_* flag, or 0 where this OS has none (looked up at each call)."""
     return getattr(os, name, 0)
 
 

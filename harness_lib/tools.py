@@ -1,34 +1,27 @@
-"""The toy tools of the lesson and run_tool(): the one place a tool call is run.
+"""The toy tools of the lesson, and run_tool(): the one place a tool call is run.
 
-The lesson gives the model two harmless tools, get_time and read_file, so the stop_reason loop has
-something to call. write_file and delete_file are demonstrators for valve 4, the approval gate: they
-are in HIGH_IMPACT, so the loop asks a person before running them. read_file sees only the project
-root (the repo's workspace/ folder by default, or the folder the HARNESS_TOOL_ROOT environment variable
-names); write_file and delete_file see only root/scratch/.
-How a path is kept inside those folders (checked as text, then walked on disk without following a
-link) is harness_lib.sandbox's one idea: this module calls it for every path.
+get_time and read_file are harmless; write_file and delete_file, in HIGH_IMPACT, demonstrate valve 4 and touch only
+root/scratch/. How a path is kept inside the root is harness_lib.sandbox's one idea. run_tool checks the model's
+input against the tool's schema with jsonschema, runs the tool, and turns every failure into (message, True): an
+is_error tool_result, never a crash. Contract: docs/architecture.md, "tools.py".
 
-run_tool() (and arun_tool(), its async twin) is what the loop calls for each tool_use block: it finds
-the tool, checks the model's input against the tool's input_schema with jsonschema (models do send bad
-input), runs it, and turns every failure into (message, True). The model then gets an is_error
-tool_result it can react to, and the harness does not crash.
-
-NOT handled, on purpose (this is a teaching kit):
-- Everything harness_lib.sandbox lists: races on the fallback walk (Windows), a trusted root,
-  case-insensitive file systems, hard links.
-- No rate limits, no quota on how much gets written in total, no timeouts on a slow tool.
-- Text is UTF-8 only: read_file refuses binary files and other encodings instead of guessing.
+NOT handled, on purpose: what harness_lib.sandbox lists; rate limits, quotas, timeouts on a slow tool; text other
+than UTF-8 (read_file refuses it rather than guess).
 """
 
 import asyncio
 import codecs
 import inspect
 import os
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from jsonschema import Draft202012Validator
+# Start-up time: jsonschema builds a large IRI grammar (~2 s) at import when the optional rfc3987_syntax is installed
+# (JupyterLab pulls it in); no tool schema uses the "iri" format, so that optional import is skipped.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+from jsonschema import Draft202012Validator  # noqa: E402
 from jsonschema.exceptions import best_match
 
 from .sandbox import (SCRATCH, ToolError, open_file, os_errors, parent_folder, path_parts,
@@ -74,11 +67,8 @@ TOOLS = [
 
 
 def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dict], str]]:
-    """The implementations behind TOOLS, confined to `root`. `clock()` returns an aware datetime.
-
-    `root` must be an existing folder (ValueError otherwise); write_file creates root/scratch/ on its
-    first write. The root is resolved here, once, following links (harness_lib.sandbox: "The root itself is trusted").
-    """
+    """The implementations behind TOOLS, confined to `root` (an existing folder, resolved once); `clock()` returns
+    an aware datetime. Each returns a string or raises ToolError."""
     root = Path(root)
     if not root.is_dir():
         problem = "is not a folder" if root.exists() else "does not exist"
@@ -90,12 +80,7 @@ def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dic
         return now().isoformat(timespec="seconds")  # e.g. 2025-01-31T14:05:09+01:00
 
     def read_file(tool_input: dict) -> str:
-        """The first READ_LIMIT characters, exactly, with no note that the text was cut.
-
-        Symbolic links are refused anywhere in the path. On POSIX the read cannot be raced out of the
-        root; on the fallback walk (no dir_fd/O_NOFOLLOW) a folder swapped for a link at the wrong
-        moment can still be followed: see harness_lib.sandbox.
-        """
+        """The first READ_LIMIT characters, exactly, with no note that the text was cut."""
         path = tool_input["path"]
         parts = path_parts(path, "read_file", "inside the project root")
         if not parts:  # "." or "notes/..": the root itself
@@ -117,11 +102,7 @@ def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dic
         return text[:READ_LIMIT]
 
     def write_file(tool_input: dict) -> str:
-        """Create or replace a file under scratch/ (making scratch/ and subfolders as needed).
-
-        Links are refused, and an existing file is emptied only after it was opened and checked.
-        The same races as read_file's apply on the fallback walk.
-        """
+        """Create or replace a file under scratch/ (making scratch/ and subfolders as needed)."""
         path, content = tool_input["path"], tool_input["content"]
         parts = scratch_parts(path, "write_file")
         if not isinstance(content, str):
@@ -140,9 +121,7 @@ def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dic
         return f"wrote {len(content)} characters to {'/'.join(parts)}"
 
     def delete_file(tool_input: dict) -> str:
-        """Delete a regular file under scratch/: never a folder, and a link is refused, not followed.
-        On POSIX the unlink happens inside the folder the walk checked (dir_fd), so it cannot be
-        redirected; on the fallback walk it can, by the race harness_lib.sandbox describes."""
+        """Delete a regular file under scratch/: never a folder; a link is refused, not followed."""
         path = tool_input["path"]
         parts = scratch_parts(path, "delete_file")
         with os_errors("delete_file", path), parent_folder(root, parts, path, "delete_file") as folder:
@@ -157,11 +136,7 @@ def make_tool_impls(root=DEFAULT_ROOT, *, clock=None) -> dict[str, Callable[[dic
 
 
 def _prepare(tool_impls, name, tool_input, tools) -> tuple[Callable | None, str | None]:
-    """(impl, None) when the call may run, else (None, a message for the model).
-
-    A tool needs both an implementation and a schema: an impl without a schema would run unchecked,
-    and a schema without an impl has nothing to run, so either way the name is an "unknown tool".
-    """
+    """(impl, None) when the call may run, else (None, a message for the model)."""
     schemas = {t.get("name"): t.get("input_schema", {}) for t in tools}
     if name not in tool_impls or name not in schemas:
         available = ", ".join(n for n in schemas if n in tool_impls) or "none"
@@ -177,8 +152,8 @@ def _prepare(tool_impls, name, tool_input, tools) -> tuple[Callable | None, str 
 
 
 def check_call(tool_impls: dict, name: str, tool_input, tools: list = TOOLS) -> str | None:
-    """None when the call may run; otherwise why not, as run_tool would say it (an unknown tool, input its
-    schema refuses). The loop asks this before it asks a person, so nobody approves a call that cannot run."""
+    """None when the call may run; otherwise why not, as run_tool would say it. The loop asks this before it
+    asks a person, so nobody approves a call that cannot run."""
     try:
         return _prepare(tool_impls, name, tool_input, tools)[1]
     except Exception as err:  # a broken schema, say: the call cannot run
@@ -207,9 +182,7 @@ def run_tool(tool_impls: dict, name: str, tool_input, tools: list = TOOLS) -> tu
 
 
 async def arun_tool(tool_impls: dict, name: str, tool_input, tools: list = TOOLS) -> tuple[str, bool]:
-    """run_tool for async loops: plain functions run in a worker thread, coroutine functions are
-    awaited, so the tools of one turn can run at the same time (asyncio.gather). Cancellation of the
-    awaiting task still propagates (a thread already running a plain function finishes on its own)."""
+    """run_tool for async loops: plain functions run in a worker thread, coroutine functions are awaited."""
     try:
         impl, problem = _prepare(tool_impls, name, tool_input, tools)
         if problem:

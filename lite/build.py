@@ -139,8 +139,8 @@ def tab_wheels(python: Path) -> list[Path]:
 
 
 def kit_wheel(python: Path) -> Path:
-    """harness_lib (with harness_kit) as a wheel, built by pip from a copy of the files the package needs (the tree is not touched)."""
-    sources = [ROOT / "pyproject.toml", ROOT / "README.md", ROOT / "LICENSE", ROOT / "harness_lib", ROOT / "harness_kit"]
+    """harness_lib (with harness_kit and harness_ui) as a wheel, built by pip from a copy of the files the package needs (the tree is not touched)."""
+    sources = [ROOT / "pyproject.toml", ROOT / "README.md", ROOT / "LICENSE", ROOT / "harness_lib", ROOT / "harness_kit", ROOT / "harness_ui"]
     folder = CACHE / "kit" / digest(*sources)
     wheels = sorted(folder.glob("harness_lib-*.whl"))
     if wheels:
@@ -214,7 +214,7 @@ def contents() -> Path:
 def sources_digest() -> str:
     """A digest of everything the site is built from, to tell whether build/lite/site/ is current (tests/test_lite.py)."""
     workspace = [p for p in (ROOT / "workspace").rglob("*") if p.is_file() and "scratch" not in p.parts]
-    return digest(ROOT / "pyproject.toml", ROOT / "harness_lib", ROOT / "harness_kit", ROOT / "notebooks", ROOT / "exercises" / "checks",
+    return digest(ROOT / "pyproject.toml", ROOT / "harness_lib", ROOT / "harness_kit", ROOT / "harness_ui", ROOT / "notebooks", ROOT / "exercises" / "checks",
                   ROOT / "exercises" / "grading.py", ROOT / "exercises" / "README.md",
                   ROOT / "exercises" / "es" / "README.md", *sorted((ROOT / "exercises").glob("*.ipynb")),
                   *sorted((ROOT / "exercises" / "es").glob("*.ipynb")), *workspace,

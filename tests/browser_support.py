@@ -525,7 +525,7 @@ class NotebookView:
 def focus_goes_on(nb, gate: int) -> dict:
     """After a person's click has decided cell `gate`: wait (at most 15 s) until the keyboard focus is in the notebook
     on a cell below it, then the notebook's active cell and focus (focus_state). The approver's one front-end step
-    (harness_lib.widget.GO_ON) lives in a widget's output, never in the cell's own outputs: a saved notebook has no
+    (harness_ui.widget.GO_ON) lives in a widget's output, never in the cell's own outputs: a saved notebook has no
     script in it (checked here on the notebook's model, what Save writes)."""
     try:
         nb.page.wait_for_function(

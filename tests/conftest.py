@@ -77,7 +77,7 @@ class OpenBrowser:
 OPEN_BROWSER = OpenBrowser()
 
 
-KIT_FOLDERS = ("harness_lib", "harness_kit", "exercises")  # the kit's own Python modules, imported anew by every kernel
+KIT_FOLDERS = ("harness_lib", "harness_kit", "harness_ui", "exercises")  # the kit's own Python modules, imported anew by every kernel
 
 
 def pytest_configure(config):

@@ -33,7 +33,7 @@ from queue import Empty
 
 from jupyter_client.manager import KernelManager
 
-KIT_MODULES = ("harness_lib", "harness_kit", "grading", "checks")  # imported anew for every notebook (with submodules)
+KIT_MODULES = ("harness_lib", "harness_kit", "harness_ui", "grading", "checks")  # imported anew for every notebook (with their submodules)
 NBVAL_TAGS = {"nbval-skip", "raises-exception", "nbval-raises-exception", "nbval-check-output"}  # nbval acts on these
 
 

@@ -6,7 +6,7 @@
 
 In live mode ``make_client()`` returns a plain ``anthropic.AsyncAnthropic()``: the SDK reads the key and
 ``ANTHROPIC_BASE_URL`` from the environment and opens real sockets. This server answers them with the
-kit's own :class:`harness_lib.offline.OfflineMessagesAPI` (its sync ``handle_request``), so nothing is
+kit's own :class:`harness_kit.offline.OfflineMessagesAPI` (its sync ``handle_request``), so nothing is
 re-implemented: only the HTTP framing and two things the offline transport leaves out on purpose:
 
 - authentication: a request with no credential gets the live API's 401 ``authentication_error``. A
@@ -32,7 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx2
 
-from harness_lib.offline import OfflineMessagesAPI
+from harness_kit.offline import OfflineMessagesAPI
 
 __all__ = ["MessagesAPIServer", "serve_messages_api", "live_env", "DUMMY_KEY"]
 

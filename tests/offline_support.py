@@ -1,9 +1,15 @@
 """Shared by the offline API's tests: the kit's four tool schemas written out (so those tests do not depend
-on harness_lib.tools), the lesson's task, and the fixture that makes any socket connection fail the test."""
+on harness_lib.tools), the lesson's task, the fixture that makes any socket connection fail the test, and an offline client with a fault
+plan or strict validation."""
 
 import socket
 
+import anthropic
+import httpx2
 import pytest
+
+from harness_kit.offline.api import OfflineMessagesAPI
+from harness_lib.client import OFFLINE_BASE_URL
 
 _PATH = {"type": "string", "minLength": 1, "maxLength": 255}
 TOOLS = [
@@ -30,3 +36,14 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket, "create_connection", refuse)
     for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "HARNESS_OFFLINE", "HARNESS_SCENARIO", "HARNESS_MODEL", "HARNESS_LANG"):
         monkeypatch.delenv(name, raising=False)
+
+
+def offline_client(*, scenario: str = "demo", faults: dict | None = None, strict: bool = False, max_retries: int = 2,
+                   max_requests: int | None = None) -> anthropic.AsyncAnthropic:
+    """An offline client as a test needs it, built here rather than by a test-only parameter of make_client: the
+    offline API's fault plan (``{request number: 429 | 500 | 529 | "disconnect"}``) and the SDK's strict response
+    validation (every response checked against the SDK's types). Otherwise what make_client builds offline."""
+    transport = OfflineMessagesAPI(scenario, faults, max_requests=max_requests)
+    return anthropic.AsyncAnthropic(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                                    http_client=httpx2.AsyncClient(transport=transport),
+                                    _strict_response_validation=strict)

@@ -1,4 +1,4 @@
-"""harness_lib.approval and harness_lib.widget without a browser: plain sync tests that drive the
+"""harness_lib.approval and harness_ui.widget without a browser: plain sync tests that drive the
 approvers with asyncio.run, and one that runs notebook 05's approval cell in a real ipykernel 6 kernel (installed for the
 test; skipped if it cannot be)."""
 
@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib import approval, lang, widget
+from harness_kit import lang
+from harness_lib import approval
+from harness_ui import widget
 from harness_lib.approval import (
     REJECTED_MESSAGE,
     ApprovalInterrupted,
@@ -24,7 +26,7 @@ from harness_lib.approval import (
     scripted_approver,
     terminal_approver,
 )
-from harness_lib.widget import widget_approver
+from harness_ui.widget import widget_approver
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hi"})
 SHOWN = 'write_file({"path":"scratch/a.txt","content":"hi"})'
@@ -92,7 +94,7 @@ def test_rejected_message_says_not_approved_and_blames_nobody():
     assert REJECTED_MESSAGE.startswith("Not approved")
     for claim in ("declined", "rejected", "you ", "You "):  # it is also what a timeout or an end of input sends
         assert claim not in REJECTED_MESSAGE
-    from harness_lib.offline.planner import read_tool_result
+    from harness_kit.offline.planner import read_tool_result
     assert read_tool_result("write_file", REJECTED_MESSAGE, True) == "declined", "the model still reads it as a no"
 
 
@@ -200,6 +202,12 @@ def test_terminal_approver_reads_real_stdin(monkeypatch, capsys):
     # piped stdin is not echoed: each decision starts on its own line all the same
     assert out.splitlines()[1::2] == [f"[approve] {SHOWN} → approved"] + [f"[approve] {SHOWN} → rejected"] * 2 + [
         f"[approve] {SHOWN} → rejected ('whatever' is not y or yes)"]
+
+
+def on_kernel(monkeypatch, version):
+    """widget_approver() as it behaves in a kernel of that ipykernel version (None: outside a kernel)."""
+    monkeypatch.setattr(widget, "running_kernel_version", lambda: version)
+    return widget_approver()
 
 
 def raising(error):
@@ -637,7 +645,7 @@ def test_widget_approver_interrupt_rejects_at_once_and_stops_the_run(shown, caps
 @pytest.mark.parametrize("answer, expected", [("y", True), ("", False), ("n", False)])
 def test_widget_approver_asks_in_text_on_ipykernel_6(shown, monkeypatch, capsys, answer, expected):
     prompts = answering(monkeypatch, answer)
-    approve = widget_approver(kernel_version=lambda: (6, 17))
+    approve = on_kernel(monkeypatch, (6, 17))
     assert asyncio.run(approve(*ACTION)) is expected
     assert asyncio.run(approve(*ACTION)) is expected  # a second question: the reason is not repeated
     assert shown == [], "no buttons: nobody could click them"
@@ -652,7 +660,7 @@ def test_widget_approver_text_fallback_rejects_where_there_is_no_stdin(shown, mo
     from IPython.core.error import StdinNotImplementedError  # what input() raises under nbval
 
     monkeypatch.setattr(builtins, "input", raising(StdinNotImplementedError("no input requests here")))
-    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 31))(*ACTION)) is False
+    assert asyncio.run(on_kernel(monkeypatch, (6, 31))(*ACTION)) is False
     assert capsys.readouterr().out.endswith(f"[approve] {SHOWN} → not approved (no answer: StdinNotImplementedError)\n")
 
 
@@ -661,7 +669,7 @@ def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch,
     monkeypatch.setattr(builtins, "input", lambda *a: never.wait(5) and "y")
 
     async def main():
-        task = asyncio.create_task(widget_approver(kernel_version=lambda: (6, 17))(*ACTION))
+        task = asyncio.create_task(on_kernel(monkeypatch, (6, 17))(*ACTION))
         await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(ApprovalInterrupted) as caught:
@@ -680,14 +688,14 @@ def test_widget_approver_text_fallback_interrupt_is_one_line(shown, monkeypatch,
 def test_widget_approver_shows_buttons_on_ipykernel_7_and_outside_a_kernel(shown, monkeypatch, version):
     monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "approve")
-    assert asyncio.run(widget_approver(kernel_version=lambda: version)(*ACTION)) is True
+    assert asyncio.run(on_kernel(monkeypatch, version)(*ACTION)) is True
     assert len(shown) == 1
 
 
 def test_widget_approver_auto_switch_clicks_the_button_even_on_ipykernel_6(shown, monkeypatch, capsys):
     monkeypatch.setattr(builtins, "input", raising(AssertionError("no text prompt expected")))
     monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")  # the click happens in-process: no message needed
-    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 17))(*ACTION)) is False
+    assert asyncio.run(on_kernel(monkeypatch, (6, 17))(*ACTION)) is False
     assert len(shown) == 1 and capsys.readouterr().out == f"[approve] {SHOWN} → rejected{BY_SWITCH}\n"
 
 
@@ -855,7 +863,7 @@ def test_a_decision_starts_on_its_own_line_when_stdin_is_gone_after_the_answer(m
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX only: signal.pthread_kill")
 def test_stop_is_noticed_while_the_question_waits_even_if_nothing_else_wakes_the_loop(monkeypatch):
     """A kernel's Stop is a signal; Python runs its handler only when the main thread runs Python code. Here it
-    arrives on another thread (as it may in a kernel), so only the approver's own wake-ups (approval.WAKE_EVERY)
+    arrives on another thread (as it may in a kernel), so only the approver's own wake-ups (harness_kit.console.WAKE_EVERY)
     let the handler run while the question waits. Stop comes half a second after the question (the event loop is
     asleep by then), the person answers two seconds after it: the Stop must be handled before that answer, and
     the action is not approved."""

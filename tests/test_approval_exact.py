@@ -3,7 +3,7 @@
 
 import pytest
 
-from harness_lib import lang
+from harness_kit import lang
 from harness_lib.approval import LONG_ACTION, describe, in_short, question
 
 

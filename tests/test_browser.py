@@ -268,8 +268,8 @@ def probe_notebook() -> dict:
             "cells": [
                 code("import json, os, tempfile\n"
                      "os.environ['HARNESS_AUTO_APPROVE'] = ''\nos.environ['HARNESS_APPROVAL_TIMEOUT'] = ''\n"
-                     "from harness_lib.inspector import Inspector\nfrom harness_lib.trace import Transcript\n"
-                     "from harness_lib.widget import widget_approver\n"
+                     "from harness_ui.inspector import Inspector\nfrom harness_lib.trace import Transcript\n"
+                     "from harness_ui.widget import widget_approver\n"
                      f"DATA = json.loads({data!r})\n"
                      "HOSTILE = DATA['scripts'] + DATA['controls']", "setup"),
                 code("events = [{'event': 'start', 'input': 'x', 'model': 'm'}]\n"

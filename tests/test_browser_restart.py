@@ -1,6 +1,6 @@
 """A restart mid-lesson, in a real JupyterLab (issue 36): a learner runs the first cells of lesson 02, restarts the
 kernel (Kernel → Restart Kernel…, then Restart in the dialog) and runs the next cell. It fails with ONE line that names
-the missing name and says what to do (harness_lib.restart_hint); the menu item that line names is clicked, and the
+the missing name and says what to do (harness_ui.restart_hint); the menu item that line names is clicked, and the
 cell then runs as in the saved notebook. In each edition: the Spanish line in the Spanish lesson.
 
 Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Needs the kit's IPython kernel configuration
@@ -15,7 +15,7 @@ import json
 import pytest
 
 from browser_support import ARTIFACTS, POLL_MS, REPO
-from harness_lib import lang
+from harness_kit import lang
 
 pytestmark = pytest.mark.browser
 

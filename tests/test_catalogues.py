@@ -1,6 +1,6 @@
 """One way to translate: every catalogue of the kit, in one shape, complete in every language, and all of it used.
 
-The kit's catalogues are ``{language: {message_id: text}}``, read by one lookup, ``harness_lib.lang.say``:
+The kit's catalogues are ``{language: {message_id: text}}``, read by one lookup, ``harness_kit.lang.say``:
 harness_lib's printed lines (``lang.MESSAGES``), the offline model's sentences (``offline.phrases.SAY``), the
 exercises' checks (``checks.kit.MESSAGES``, merged from ``checks/words_*.py``), and the gradebook's feedback
 files (``grader.gradebook.FEEDBACK``). For each of them the test lists
@@ -22,16 +22,16 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib import lang
-from harness_lib.offline import phrases
+from harness_kit import lang
+from harness_kit.offline import phrases
 
 ROOT = Path(__file__).resolve().parent.parent
 KIT = importlib.import_module("exercises.checks.kit")
 GRADEBOOK = importlib.import_module("grader.gradebook")
 
 CATALOGUES = {
-    "harness_lib.lang.MESSAGES": lang.MESSAGES,
-    "harness_lib.offline.phrases.SAY": phrases.SAY,
+    "harness_kit.lang.MESSAGES": lang.MESSAGES,
+    "harness_kit.offline.phrases.SAY": phrases.SAY,
     "exercises.checks.kit.MESSAGES": KIT.MESSAGES,
     "grader.gradebook.FEEDBACK": GRADEBOOK.FEEDBACK,  # the gradebook's feedback files
 }
@@ -41,7 +41,7 @@ CATALOGUE_NAMES = ("MESSAGES", "SAY", "FEEDBACK")
 
 # Ids the code builds at run time, per catalogue: {reason: ids}. Nothing else counts as used without its literal.
 BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
-    "harness_lib.lang.MESSAGES": {  # and inspector._t("key"), which reads "inspector.key": see _run_time_ids
+    "harness_kit.lang.MESSAGES": {  # and inspector._t("key"), which reads "inspector.key": see _run_time_ids
         "__main__: f'cli.how.{approve}', approve an --approve choice":
             {"cli.how.ask", "cli.how.yes", "cli.how.no"},
         "notebook: f'nb.advice.{status}', status one of notebook._ADVICE":
@@ -58,7 +58,7 @@ BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
                                                  "stop_sequence", "max_tokens", "refusal", "context_window",
                                                  "no_tool_calls", "unknown_stop", "duplicate_ids")},
     },
-    "harness_lib.offline.phrases.SAY": {
+    "harness_kit.offline.phrases.SAY": {
         "answer.error_words: f'errors.{kind}', a kind of phrases.ERROR_KINDS, or 'other'":
             {f"errors.{kind}" for kind in [*phrases.ERROR_KINDS, "other"]},
         "answer._describe: f'act_{kind}', the action a step's kind names (first_line reads as read)":
@@ -74,7 +74,7 @@ BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
 
 # (b)'s one exception, with its reason: the offline model's Spanish says what kind of error a tool returned instead
 # of quoting the tool's English text ({error}); only an error of no known kind ("other") is quoted in Spanish too.
-FIELDS_MAY_DIFFER = {"harness_lib.offline.phrases.SAY": {f"errors.{kind}" for kind in phrases.ERROR_KINDS}}
+FIELDS_MAY_DIFFER = {"harness_kit.offline.phrases.SAY": {f"errors.{kind}" for kind in phrases.ERROR_KINDS}}
 
 
 class _Literals(ast.NodeVisitor):
@@ -98,10 +98,10 @@ class _Literals(ast.NodeVisitor):
 
 
 def _kit_sources() -> dict[str, str]:
-    """path -> Python source: harness_lib/, exercises/, grader/ (.py, the catalogue modules words_*.py left out) and the
+    """path -> Python source: harness_lib/, harness_kit/, harness_ui/, exercises/, grader/ (.py, the catalogue modules words_*.py left out) and the
     code cells of every notebook (lessons, exercises, solutions; both editions)."""
     found = {}
-    for folder in ("harness_lib", "exercises", "grader"):
+    for folder in ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if "__pycache__" not in path.parts and not path.name.startswith("words_"):
                 found[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
@@ -121,7 +121,7 @@ def literals() -> _Literals:
     for path, source in _kit_sources().items():
         tree = ast.parse(source, filename=path)
         seen.visit(tree)
-        if path == "harness_lib/inspector.py":
+        if path == "harness_ui/inspector.py":
             seen.inspector_keys |= {node.args[0].value for node in ast.walk(tree)
                                     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_t"
                                     and node.args and isinstance(node.args[0], ast.Constant)}
@@ -132,7 +132,7 @@ def _run_time_ids(name: str, seen: _Literals) -> set[str]:
     """The ids of BUILT_AT_RUN_TIME, and for lang.MESSAGES the inspector's literal ones: inspector._t("key") reads
     lang.text(f"inspector.{key}"), so "inspector." + the literal key of an _t() call in inspector.py is a use."""
     built = set().union(*BUILT_AT_RUN_TIME.get(name, {}).values())
-    if name == "harness_lib.lang.MESSAGES":
+    if name == "harness_kit.lang.MESSAGES":
         built |= {f"inspector.{key}" for key in seen.inspector_keys}
     return built
 

@@ -54,8 +54,9 @@ NOT_THE_KITS = {"resolve", "on_event", "AsyncAnthropic", "client.beta.messages.t
 def kit_modules() -> list:
     import harness_kit
     import harness_lib
+    import harness_ui
 
-    return [importlib.import_module(f"{package.__name__}.{info.name}") for package in (harness_lib, harness_kit)
+    return [importlib.import_module(f"{package.__name__}.{info.name}") for package in (harness_lib, harness_kit, harness_ui)
             for info in pkgutil.walk_packages(package.__path__, onerror=lambda name: None)]
 
 
@@ -89,7 +90,7 @@ def resolve(name: str, heading: str, modules: list):
     dotted name from a kit module or object (`notebook.setup`, `Inspector.from_jsonl`). None: not the kit's."""
     first, *rest = name.split(".")
     by_module = {m.__name__.rsplit(".", 1)[-1]: m for m in modules}
-    section = re.match(r"#+\s+(?:\\?_)*([\w]+?)(?:\\?_)*(?:\.py|/)", heading)
+    section = re.match(r"#+\s+(?:\w+/)?(?:\\?_)*([\w]+?)(?:\\?_)*(?:\.py|/)", heading)  # harness_ui/x.py: x
     preferred = [by_module[section[1]]] if section and section[1] in by_module else []
     if section and section[1] == "main":
         preferred = [by_module["__main__"]]
@@ -165,7 +166,7 @@ def signature_problems(span: str, heading: str, modules: list) -> list[str]:
     if obj is None:
         if "." in name and name.split(".")[0] not in {m.__name__.rsplit(".", 1)[-1] for m in modules}:
             return []  # os._exit(130), button.click(), api.threads.forget(): not a kit name
-        return [f"`{span}` ({heading.strip('# ')}): no {name} in harness_lib"]
+        return [f"`{span}` ({heading.strip('# ')}): no {name} in harness_lib, harness_kit or harness_ui"]
     if not match["params"].strip() and "->" not in span:
         return []  # `mode_line()`: a mention; it exists
     parsed = parameters_of(match["params"])
@@ -325,7 +326,8 @@ def requirement_names(path: Path) -> set[str]:
 def imported_modules() -> dict[str, str]:
     """{top-level module: a file that imports it} for what a learner or a teacher runs."""
     found = {}
-    files = [*sorted((ROOT / "harness_lib").rglob("*.py")), *sorted((ROOT / "exercises").rglob("*.py")),
+    files = [*(p for kit in ("harness_lib", "harness_kit", "harness_ui") for p in sorted((ROOT / kit).rglob("*.py"))),
+             *sorted((ROOT / "exercises").rglob("*.py")),
              *sorted((ROOT / "grader").rglob("*.py")),
              ROOT / "conftest.py"]
     for path in files:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness_lib.client import is_live, load_env_file, make_client, offline_api
+from harness_kit.env import load_env_file
+from harness_lib.client import is_live, make_client, offline_api
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE_VARIABLES = ("ANTHROPIC_API_KEY", "HARNESS_OFFLINE", "KIT_ENV_FILE_PROBE")

@@ -1435,7 +1435,7 @@ def busy(case):
     cells = cells[:max(i for i, c in enumerate(cells) if c.get("id") in tries) + 1]
     for c in cells:  # exercise 1 gives its own limit (room for a person's click); 2-4 use the kit's (SECONDS)
         c["source"] = re.sub(r"PRACTICE_SECONDS = \d+", f"PRACTICE_SECONDS = {BUSY_SECONDS}", source(c))
-    shorten = nbformat_cell(f"import harness_kit.practice\nharness_kit.practice.SECONDS = {BUSY_SECONDS}")
+    shorten = nbformat_cell(f"import harness_ui.practice\nharness_ui.practice.SECONDS = {BUSY_SECONDS}")
     return nb | {"cells": [shorten, *cells]}
 
 

@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness_lib.loop import STOPPED_BY, run_agent
-from harness_lib.offline.validation import APIError, validate_request
+from harness_kit.offline.validation import APIError, validate_request
 from harness_lib.tools import HIGH_IMPACT, TOOLS, make_tool_impls
 
 import notebook_code

@@ -138,7 +138,7 @@ def class_of_submissions():
             "import inspect, importlib\nlib = importlib.import_module('harness_lib.loop')\nns = dict(vars(lib))\n"
             "exec(compile(inspect.getsource(lib), '<mine>', 'exec'), ns)\nrun_tool_uses = ns['run_tool_uses']\n")),
         # an honest import of a library module the grader had not imported (its package gains an attribute)
-        f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_lib.inspector\n"),
+        f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_ui.inspector\n"),
         # the judge's own tools, turned on the host: what its read_file finds comes back in the feedback
         f"lena/{EX1}": edit(solution(EX1), "run-tool-uses", whole=src(next(
             c for c in solution(EX1)["cells"] if c.get("id") == "run-tool-uses")) + "\n\n" + LEAK.format(tag=TAG)),

@@ -1,4 +1,4 @@
-"""The run inspector (harness_lib/inspector.py): real offline runs drawn as HTML, read back with html.parser.
+"""The run inspector (harness_ui/inspector.py): real offline runs drawn as HTML, read back with html.parser.
 
 Each run goes through the real loop, the real SDK and the offline model; the picture is parsed, never
 matched as a string, and every assertion is on what a person reads: the rows, the gauges' numbers, the
@@ -19,8 +19,9 @@ import anthropic
 import nbformat
 import pytest
 
-from harness_lib import TOOLS, lang, make_client, make_tool_impls, run_agent, run_bare, scripted_approver
-from harness_lib.inspector import Inspector, side_by_side
+from harness_kit import lang
+from harness_lib import TOOLS, make_client, make_tool_impls, run_agent, scripted_approver
+from harness_ui.inspector import Inspector, side_by_side
 from harness_lib.tools import DEFAULT_ROOT
 from harness_lib.trace import Transcript
 
@@ -271,6 +272,9 @@ def test_spanish_cap_budget_and_refusal(monkeypatch, root):
 
 
 def test_the_bare_loop_beside_the_guarded_one():
+    from test_lesson_loops import lesson_loop
+    run_bare = lesson_loop("02")  # notebook 02's bare loop
+
     async def both():
         bare, guarded = Inspector(), Inspector()
         task = asyncio.create_task(run_bare(make_client(scenario="ping-pong", max_requests=12), TASK, READ_ONLY,
@@ -386,7 +390,7 @@ def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "from harness_lib import make_client, run_agent, TOOLS, make_tool_impls\n"
-        "from harness_lib.inspector import Inspector\n"
+        "from harness_ui.inspector import Inspector\n"
         f"run = Inspector(max_turns=3)\nrun.show()\n"
         f"await run_agent(make_client(scenario='never-ends'), {TASK!r}, TOOLS, make_tool_impls(), max_turns=3,"
         " on_event=run)\nNone")]
@@ -415,7 +419,7 @@ def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
 
 LIVE_CELL = """
 from harness_lib import TOOLS, is_live, make_client, make_tool_impls, run_agent, scripted_approver
-from harness_lib.inspector import Inspector
+from harness_ui.inspector import Inspector
 print("live:", is_live())
 run = Inspector()
 run.show()

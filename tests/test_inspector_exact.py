@@ -1,4 +1,4 @@
-"""The run inspector's picture, word for word (harness_lib/inspector.py; issue 38, mutation testing).
+"""The run inspector's picture, word for word (harness_ui/inspector.py; issue 38, mutation testing).
 
 tests/test_inspector.py draws real offline runs and reads them back; these tests feed the Inspector hand-written
 events (the loop's, field by field) and compare what a person reads: each row of the table whole (its words, its
@@ -12,8 +12,8 @@ import types
 
 import pytest
 
-from harness_lib import lang
-from harness_lib.inspector import STYLE, Inspector, side_by_side
+from harness_kit import lang
+from harness_ui.inspector import STYLE, Inspector, side_by_side
 
 HEAD_EN = ('<tr><th scope="col">request</th><th scope="col">stop_reason</th><th scope="col">tool calls → results'
            '</th><th scope="col">tokens of this response</th><th scope="col">after it</th></tr>')

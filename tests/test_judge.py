@@ -32,7 +32,7 @@ import test_exercises as cases  # noqa: E402
 
 from exercises import defendant, wire
 from grader import judge  # noqa: E402
-from harness_lib import lang  # noqa: E402
+from harness_kit import lang  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The language setting (harness_lib.lang): English by default and unchanged, Spanish with HARNESS_LANG=es,
+"""The language setting (harness_kit.lang): English by default and unchanged, Spanish with HARNESS_LANG=es,
 setup(lang="es") or --lang es, and a wrong value never breaks a run.
 
 All in this process: the real approvers, the real loop on the offline model (through the SDK), and the
@@ -20,15 +20,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness_lib import lang
+from harness_kit import lang
 from harness_lib.__main__ import LESSON_TASK, lang_option, main, parse_args, tools_line
 from harness_lib.approval import describe, terminal_approver
 from harness_lib.client import make_client
 from harness_lib.loop import model_stop, run_agent
-from harness_lib.notebook import describe_api_error, mode_line, scripted_model, setup
 from harness_lib.tools import DEFAULT_ROOT, TOOLS, make_tool_impls
 from harness_lib.trace import Transcript, stop_text, summary
-from harness_lib.widget import widget_approver
+from harness_ui.notebook import describe_api_error, mode_line, scripted_model, setup
+from harness_ui.widget import widget_approver
+from offline_support import offline_client
+from test_approval import on_kernel
 
 ACTION = ("write_file", {"path": "scratch/a.txt", "content": "hola"})
 SHOWN = describe(*ACTION)
@@ -209,7 +211,7 @@ def test_english_buttons_are_unchanged(monkeypatch, shown):
 
 def test_old_kernel_text_box_in_spanish(monkeypatch, capsys, es):
     prompts = answer(monkeypatch, "sí")
-    assert asyncio.run(widget_approver(kernel_version=lambda: (6, 31))(*ACTION)) is True
+    assert asyncio.run(on_kernel(monkeypatch, (6, 31))(*ACTION)) is True
     out = capsys.readouterr().out
     assert out.startswith("[approve] este kernel (ipykernel 6.31) no recibe el clic de un botón")
     assert prompts[0].endswith("¿la permites? [s/N] ") and out.endswith(f"[approve] {SHOWN} → aprobada\n")
@@ -443,7 +445,7 @@ def test_one_line_api_error(monkeypatch, language, expected):
     import anthropic
 
     monkeypatch.setenv("HARNESS_LANG", language)
-    client = make_client(faults={1: 429, 2: 429, 3: 429})  # the offline API answers 429 three times
+    client = offline_client(faults={1: 429, 2: 429, 3: 429})  # the offline API answers 429 three times
     with pytest.raises(anthropic.RateLimitError) as raised:
         asyncio.run(client.messages.create(model="claude-sonnet-5", max_tokens=16,
                                            messages=[{"role": "user", "content": "hola"}]))
@@ -453,11 +455,11 @@ def test_one_line_api_error(monkeypatch, language, expected):
 # ---- one source: every message written once, used, and never read back ----------------------------------
 
 REPO = Path(__file__).resolve().parent.parent
-LIBRARY = sorted((REPO / "harness_lib").rglob("*.py"))
+LIBRARY = sorted(path for package in ("harness_lib", "harness_kit", "harness_ui") for path in (REPO / package).rglob("*.py"))
 LESSONS = sorted((REPO / "notebooks").glob("*.ipynb")) + sorted((REPO / "notebooks" / "es").glob("*.ipynb"))
 NAMESPACES = ("approve.", "transcript.", "stop.", "cli.", "nb.", "inspector.")
 # Where a message is printed, and where the loop writes its stop sentences: none of these reads text with a regex.
-SPEAKERS = ("lang.py", "trace.py", "inspector.py", "loop.py", "approval.py", "notebook.py", "__main__.py")
+SPEAKERS = ("lang.py", "words.py", "trace.py", "inspector.py", "loop.py", "approval.py", "notebook.py", "__main__.py")
 
 
 class _Code(ast.NodeVisitor):
@@ -554,7 +556,7 @@ def test_no_regex_reads_a_message_back():
         imports = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
                    for alias in node.names}
         imports |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        if path.name in SPEAKERS and path.parent.name == "harness_lib":
+        if path.name in SPEAKERS and path.parent.name in ("harness_lib", "harness_kit", "harness_ui"):
             assert "re" not in imports, f"{path.name} imports re: a message must not be read back"
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \

@@ -22,6 +22,7 @@ from harness_lib import REJECTED_MESSAGE, TOOLS, make_client, make_tool_impls, s
 from harness_lib.client import offline_api
 from harness_lib.loop import STOPPED_BY
 from test_loop import FIXED_TIME, LESSON_TASK, assert_valid_history, call, reply, root, scripted, text  # noqa: F401
+from offline_support import offline_client
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 LESSONS = {  # lesson -> (notebook, name of its final loop)
@@ -53,7 +54,7 @@ def runner(lesson):
     loop = lesson_loop(lesson)
 
     def go(scenario, root, task=LESSON_TASK, **kw):
-        client = make_client(scenario=scenario, strict=True)
+        client = offline_client(scenario=scenario, strict=True)
         impls = kw.pop("tool_impls", None) or make_tool_impls(root, clock=lambda: FIXED_TIME)
         tools = kw.pop("tools", None) or (TOOLS if lesson in GATED else READ_ONLY)
         if lesson not in GUARDED and kw.get("token_budget", 0) >= 10**9:

@@ -11,7 +11,7 @@ Pyodide kernel and nothing installed:
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
 - exercise 5's practice runs end by their own bounds (Stop cannot interrupt a cell in the tab): a run_agent with no
   turn cap by the cap on requests, one spinning in Python by the time limit;
-- lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
+- lesson 05's own approval cells, which in the tab start the run in harness_ui.tab's panel: a real click on
   Approve or Reject decides (the next cell shows the file written, or not), no answer and the panel's Stop button
   fail closed (the cell that starts the run has ended: the tab's kernel delivers no click to a running cell);
   after a click the keyboard goes on from the cell below (a real Shift+Enter runs it);

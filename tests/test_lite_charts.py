@@ -1,4 +1,4 @@
-"""harness_lib.charts: lesson 04's plot drawn as SVG where there is no matplotlib (the browser-tab edition).
+"""harness_ui.charts: lesson 04's plot drawn as SVG where there is no matplotlib (the browser-tab edition).
 
 The drawing is read back from the SVG: each scenario's line goes through its points in order (higher values higher
 up, the same x for the same request in both charts), the running total adds up the four usage counters, the budget
@@ -7,7 +7,7 @@ is a dashed line at its height, the legend names every line, and the words are e
 
 import re
 
-from harness_lib.charts import line_chart, token_charts
+from harness_ui.charts import line_chart, token_charts
 
 COUNTERS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 

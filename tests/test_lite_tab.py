@@ -1,4 +1,4 @@
-"""harness_lib.tab: the approval panel of the browser-tab edition, run here in-process with the real loop.
+"""harness_ui.tab: the approval panel of the browser-tab edition, run here in-process with the real loop.
 
 The panel's run goes on as a task after the code that started it returns; its buttons are real ipywidgets buttons,
 pressed with .click() (the same handlers a person's click runs). Approve and Reject each decide, the first click
@@ -13,7 +13,7 @@ import pytest
 
 from harness_lib.client import make_client
 from harness_lib.loop import run_agent
-from harness_lib.tab import TabApproval
+from harness_ui.tab import TabApproval
 from harness_lib.tools import TOOLS, make_tool_impls
 
 TASK = "Read the first line of README.md, then tell me what time it is"
@@ -92,13 +92,13 @@ def test_the_timeout_from_the_environment_holds_and_a_bad_one_is_a_no(tmp_path, 
 def test_widget_approver_in_a_tab_says_no_at_once_and_where_the_buttons_are(tmp_path, monkeypatch, capsys):
     """In a browser tab (sys.platform "emscripten") the desktop's buttons cannot answer a running cell and no
     thread can ask in text: widget_approver says no at once, in one line that names TabApproval."""
-    from harness_lib.widget import widget_approver
+    from harness_ui.widget import widget_approver
 
     monkeypatch.setattr(sys, "platform", "emscripten")
     assert asyncio.run(widget_approver()("write_file", {"path": "scratch/a.txt", "content": "x"})) is False
     assert capsys.readouterr().out == ('[approve] write_file({"path":"scratch/a.txt","content":"x"}) → not approved '
                                        "(a browser tab cannot ask while a cell runs: start the run with "
-                                       "harness_lib.tab.TabApproval)\n")
+                                       "harness_ui.tab.TabApproval)\n")
     assert asyncio.run(widget_approver(click="approve")("get_time", {})) is True  # a demonstration needs no message
 
 
@@ -158,12 +158,13 @@ def test_the_panel_speaks_the_notebooks_language(tmp_path, monkeypatch):
 def test_a_browser_tab_refuses_a_key_in_one_line_and_stays_offline(monkeypatch, capsys, language, words):
     """In a browser tab (sys.platform "emscripten") a key set in the environment (lesson 00's getpass step, say)
     does not make the kit live: the first is_live() says why and where to go live, once; make_client is offline."""
+    from harness_kit import env
     from harness_lib import client
 
     monkeypatch.setenv("HARNESS_LANG", language)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-key")
     monkeypatch.delenv("HARNESS_OFFLINE", raising=False)
-    monkeypatch.setattr(client, "_refusal_said", False)
+    monkeypatch.setattr(env, "_refusal_said", False)
     assert client.is_live() is True  # the desktop: a key makes it live
     monkeypatch.setattr(sys, "platform", "emscripten")
     assert client.is_live() is False and client.is_live() is False
@@ -174,9 +175,9 @@ def test_a_browser_tab_refuses_a_key_in_one_line_and_stays_offline(monkeypatch, 
 
 def test_a_click_in_the_page_gives_the_keyboard_to_the_cell_below(tmp_path):
     """A person's click arrives as the button's "click" message (button.click() in code sends none): it decides, and
-    the panel gets harness_lib.widget's GO_ON script, which JupyterLab runs to select the cell below (tests/test_lite.py
+    the panel gets harness_ui.widget's GO_ON script, which JupyterLab runs to select the cell below (tests/test_lite.py
     presses Shift+Enter after a real click in Chromium)."""
-    from harness_lib.widget import GO_ON
+    from harness_ui.widget import GO_ON
 
     async def scene():
         panel = await start(tmp_path)

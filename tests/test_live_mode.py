@@ -9,7 +9,7 @@ and every one of its cells runs: a cell that needs a misbehaving model says so i
 model (``scripted_model``), none is skipped, and notebook 06's SDK tool_runner talks to the server too. Then every
 cell runs once more in the same kernel, top to bottom, as a learner re-running cells after Run All would: no error
 its notebook did not announce, and the same printed text (ids and times aside). A 429 storm ends a notebook cell
-with one line (harness_lib.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
+with one line (harness_ui.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
 
 Kernels and processes are what this file spends its time on: 7 lesson kernels, one for the storm, one pytest
 process with its nbval kernel. The terminal agent runs in this process; tests/test_cli.py starts it as a real
@@ -39,8 +39,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.v4 import new_code_cell, new_notebook
 
-from harness_lib import lang as kit_lang
-from harness_lib import notebook as kit_notebook
+from harness_kit import lang as kit_lang
+from harness_ui import notebook as kit_notebook
 from harness_lib.__main__ import main as agent_main
 from harness_lib.client import MODEL, is_live, make_client, offline_api
 from harness_lib.tools import DEFAULT_ROOT
@@ -162,7 +162,7 @@ def test_terminal_agent_429_storm_is_one_line(tmp_path, monkeypatch, capsys, sto
     assert len(storm.requests) == 3  # the first request and the SDK's two retries
 
 
-# ---- harness_lib.notebook, in-process ---------------------------------------------------------------------
+# ---- harness_ui.notebook, in-process ---------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -221,7 +221,7 @@ def test_scripted_model_uses_the_offline_model_live_and_says_why(monkeypatch, se
 
 def test_429_storm_ends_a_cell_with_one_line_and_tb_still_shows_it(monkeypatch, storm, shell):
     go_live(monkeypatch, storm.url)
-    _, printed = run_cell(shell, "from harness_lib.notebook import setup\nsetup()")
+    _, printed = run_cell(shell, "from harness_ui.notebook import setup\nsetup()")
     assert printed.startswith("live: ")
     result, printed = run_cell(shell, "from harness_lib.client import MODEL, make_client\n"
                                       "await make_client().messages.create(model=MODEL, max_tokens=64,\n"
@@ -238,7 +238,7 @@ def test_429_storm_ends_a_cell_with_one_line_and_tb_still_shows_it(monkeypatch, 
 
 def test_one_line_for_401_and_for_an_unreachable_server(monkeypatch, server, shell):
     go_live(monkeypatch, server.url)
-    run_cell(shell, "from harness_lib.notebook import setup\nsetup()")
+    run_cell(shell, "from harness_ui.notebook import setup\nsetup()")
     result, printed = run_cell(shell, "import anthropic\nfrom harness_lib.client import MODEL, make_client\n"
                                       "await make_client().messages.create(model=MODEL, max_tokens=64,\n"
                                       "    messages=[{'role': 'user', 'content': 'hi'}],\n"
@@ -261,7 +261,7 @@ def test_one_line_for_401_and_for_an_unreachable_server(monkeypatch, server, she
 
 def test_one_line_for_an_unknown_model(monkeypatch, server, shell):
     go_live(monkeypatch, server.url)
-    run_cell(shell, "from harness_lib.notebook import setup\nsetup()")
+    run_cell(shell, "from harness_ui.notebook import setup\nsetup()")
     result, printed = run_cell(shell, "from harness_lib.client import make_client\n"
                                       "await make_client().messages.create(model='claude-nonexistent-1',\n"
                                       "    max_tokens=64, messages=[{'role': 'user', 'content': 'hi'}])")
@@ -274,10 +274,13 @@ def test_one_line_for_an_unknown_model(monkeypatch, server, shell):
 def test_nbval_still_sees_the_error_after_setup(tmp_path):
     """The one-line handler changes the picture, not the verdict: a raises-exception cell passes, an
     untagged failing cell still fails nbval (offline here, with the offline API's injected 429s)."""
-    failing = ("from harness_lib.client import MODEL, make_client\n"
-               "await make_client(faults={1: 429, 2: 429, 3: 429}).messages.create(model=MODEL, max_tokens=64,\n"
+    failing = ("import anthropic, httpx2\nfrom harness_kit.offline.api import OfflineMessagesAPI\n"
+               "transport = OfflineMessagesAPI('demo', {1: 429, 2: 429, 3: 429})  # three 429s: the SDK gives up\n"
+               "client = anthropic.AsyncAnthropic(api_key='offline', base_url='https://offline.invalid',\n"
+               "                                  http_client=httpx2.AsyncClient(transport=transport))\n"
+               "await client.messages.create(model='claude-sonnet-5', max_tokens=64,\n"
                "    messages=[{'role': 'user', 'content': 'hi'}])")
-    nb = new_notebook(cells=[new_code_cell("from harness_lib.notebook import setup\nsetup()"),
+    nb = new_notebook(cells=[new_code_cell("from harness_ui.notebook import setup\nsetup()"),
                              new_code_cell(failing, metadata={"tags": ["raises-exception"]}),
                              new_code_cell(failing)])
     nbformat.write(nb, tmp_path / "check.ipynb")
@@ -481,7 +484,7 @@ def test_cells_run_again_out_of_order(lessons_live):
 
 def test_429_storm_in_a_kernel_ends_the_cell_with_one_line(tmp_path, storm):
     nb = new_notebook(cells=[
-        new_code_cell("from harness_lib.notebook import setup\nsetup()"),
+        new_code_cell("from harness_ui.notebook import setup\nsetup()"),
         new_code_cell("from harness_lib.client import MODEL, make_client\n"
                       "response = await make_client().messages.create(model=MODEL, max_tokens=64,\n"
                       "    messages=[{'role': 'user', 'content': 'What time is it?'}])"),

@@ -14,14 +14,15 @@ import anthropic
 import httpx2
 import pytest
 
-from harness_lib import (REJECTED_MESSAGE, TOOLS, make_client, make_tool_impls, run_agent, run_bare,
+from harness_lib import (REJECTED_MESSAGE, TOOLS, make_client, make_tool_impls, run_agent,
                          scripted_approver)
 from harness_lib.client import MODEL, offline_api
 from harness_lib.loop import STOPPED_BY
-from harness_lib.offline.validation import APIError, validate_request
+from harness_kit.offline.validation import APIError, validate_request
 from harness_lib.tools import DEFAULT_ROOT
 
 import notebook_code
+from offline_support import offline_client
 
 LESSON_TASK = "Read the first line of README.md, then tell me what time it is"
 FIXED_TIME = datetime(2026, 8, 26, 10, 42, 7, tzinfo=timezone(timedelta(hours=8)))
@@ -57,7 +58,7 @@ def loop(request):
 def run(loop):
     """Runs an offline scenario through `loop`."""
     def go(scenario, root, task=LESSON_TASK, **kw):
-        client = make_client(scenario=scenario, strict=True)
+        client = offline_client(scenario=scenario, strict=True)
         impls = kw.pop("tool_impls", None) or make_tool_impls(root, clock=lambda: FIXED_TIME)
         result = asyncio.run(loop(client, task, kw.pop("tools", TOOLS), impls, **kw))
         return result, client
@@ -112,7 +113,7 @@ def tool_rounds(messages):
 
 def assert_valid_history(messages):
     """The offline API enforces the live API's tool_use/tool_result rules: resending must not raise."""
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     asyncio.run(client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=messages))
 
 
@@ -134,39 +135,10 @@ def test_answer_quotes_what_the_tool_really_returned(run, root):
     assert "Agent harness fundamentals" not in result.text
 
 
-def test_bare_loop_answers_the_lesson_task(root):
-    client = make_client()
-    result = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root, clock=lambda: FIXED_TIME)))
-    assert (result.stopped_by, result.turns, result.requests) == ("end_turn", 2, 3)
-    assert '"# Agent harness fundamentals"' in result.text and "10:42" in result.text
-    assert result.tokens_used > 0
-    assert_valid_history(result.messages)
 
 
-def test_bare_loop_names_the_models_stop_like_run_agent(root):
-    client, log = scripted(reply("tool_use", text("Let me look.")))
-    result = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root)))
-    assert (result.stopped_by, result.turns, result.requests) == ("no_tool_calls", 0, 1) and len(log) == 1
-    client, _ = scripted(reply("pause_turn", text("Working on it...")))
-    result = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root)))
-    assert result.stopped_by == "unknown_stop" and '"pause_turn"' in result.text
 
 
-def test_bare_loop_never_stops_when_the_model_never_ends(root):
-    """Nothing bounds the bare loop: 40 requests in, it is still turning (we cancel it)."""
-    client = make_client(scenario="never-ends")
-    log = offline_api(client).log
-
-    async def watch():
-        task = asyncio.create_task(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root)))
-        while len(log) < 40 and not task.done():
-            await asyncio.sleep(0)
-        still_running = not task.done()
-        task.cancel()
-        return still_running
-
-    assert asyncio.run(watch()) is True
-    assert len(log) >= 40
 
 
 # --- valve 1: turn cap -------------------------------------------------------------------------
@@ -513,12 +485,13 @@ def test_cancelling_the_run_while_the_gate_waits_runs_nothing(loop, root):
 # --- what mutation testing found untested (docs/development.md, "Mutation testing") ----------------------------
 # Each test asserts what a learner or a user sees; each was checked to fail with the bug it names planted by hand.
 
-from harness_lib import lang, trace  # noqa: E402
+from harness_kit import lang  # noqa: E402
+from harness_lib import trace  # noqa: E402
 from harness_lib.loop import ask_approver, run_tool_uses  # noqa: E402
 
 
 def test_the_default_turn_cap_is_8(loop, root):
-    client = make_client(scenario="never-ends", strict=True)
+    client = offline_client(scenario="never-ends", strict=True)
     result = asyncio.run(loop(client, LESSON_TASK, TOOLS, make_tool_impls(root), token_budget=10**9))
     assert (result.stopped_by, result.turns, result.requests) == ("max_turns", 8, 9)
     assert result.text == lang.english("stop.max_turns", cap=8)
@@ -607,7 +580,7 @@ def test_a_cut_short_answer_keeps_the_models_text_then_the_harness_sentence(loop
 def test_the_spanish_edition_shows_every_stop_sentence_in_spanish(loop, root, monkeypatch):
     """AgentResult.note names the harness's sentence, so the transcript and the inspector show it in Spanish."""
     monkeypatch.setenv("HARNESS_LANG", "es")
-    client = make_client(scenario="never-ends", strict=True)
+    client = offline_client(scenario="never-ends", strict=True)
     result = asyncio.run(loop(client, LESSON_TASK, TOOLS, make_tool_impls(root), max_turns=2, token_budget=10**9))
     assert result.text == lang.english("stop.max_turns", cap=2)  # the result itself is English in every edition
     assert trace.stop_text(result) == lang.MESSAGES["es"]["stop.max_turns"].format(cap=2)
@@ -657,34 +630,8 @@ def test_run_tool_uses_checks_calls_against_the_tools_it_was_given(root):
                         "content": "unknown tool: read_file. Available tools: get_time"}]
 
 
-def test_the_bare_loops_end_event_tells_how_the_run_ended(root):
-    events = []
-    result = asyncio.run(run_bare(make_client(), LESSON_TASK, TOOLS, make_tool_impls(root, clock=lambda: FIXED_TIME),
-                                  on_event=events.append))
-    assert [e["event"] for e in events].count("end") == 1 and events[-1]["event"] == "end"
-    assert events[-1] == {"event": "end", "turn": 3, "stop_reason": "end_turn", "stopped_by": "end_turn",
-                          "text": result.text, "note": None, "turns": 2, "requests": 3,
-                          "tokens_used": result.tokens_used}
-    assert result.tokens_used > 0
-    client, _ = scripted(reply("max_tokens", text("Half")))
-    events = []
-    result = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root), on_event=events.append))
-    assert events == [{"event": "end", "turn": 1, "stop_reason": "max_tokens", "stopped_by": "max_tokens",
-                       "text": "Half\n" + lang.english("stop.max_tokens"), "note": ("stop.max_tokens", {}),
-                       "turns": 0, "requests": 1, "tokens_used": 20}]
-    assert result.note == ("stop.max_tokens", {})
 
 
-def test_the_bare_loop_counts_every_request_and_token(root):
-    usage = {"input_tokens": 3, "output_tokens": 4, "cache_read_input_tokens": 5}
-    client, log = scripted(reply("tool_use", call("get_time", {}), usage=usage),
-                           reply("tool_use", call("get_time", {}, "toolu_2"), usage=usage),
-                           reply("end_turn", text("Done."), usage=usage))
-    result = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root)))
-    assert (result.stopped_by, result.turns, result.requests, result.tokens_used, len(log)) == (
-        "end_turn", 2, 3, 36, 3)
-    assert [m["role"] for m in result.messages] == ["user", "assistant", "user", "assistant", "user"]
-    assert log[0]["model"] == MODEL and log[0]["max_tokens"] == 1024 and log[0]["tools"] == TOOLS
 
 
 def test_the_agents_end_event_tells_how_the_run_ended(loop, root):
@@ -790,7 +737,7 @@ from html.parser import HTMLParser  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from harness_lib.inspector import Inspector  # noqa: E402
+from harness_ui.inspector import Inspector  # noqa: E402
 from harness_lib.trace import Transcript  # noqa: E402
 
 
@@ -842,10 +789,6 @@ def test_two_tool_calls_with_one_id_stop_the_run_before_anything_runs(loop, root
     assert "two tool calls of a response shared an id" in drawn._repr_html_()
 
 
-def test_the_bare_loop_stops_on_two_calls_with_one_id_too(root):
-    client, log = scripted(reply("tool_use", call("get_time", {}, "toolu_same"), call("get_time", {}, "toolu_same")))
-    result = asyncio.run(run_bare(client, LESSON_TASK, TOOLS, make_tool_impls(root)))
-    assert (result.stopped_by, result.turns, result.requests, len(log)) == ("duplicate_ids", 0, 1, 1)
 
 
 def test_the_offline_api_refuses_a_history_with_a_repeated_tool_use_id():

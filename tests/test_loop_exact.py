@@ -8,8 +8,8 @@ import pytest
 
 from anthropic.types import Usage
 
-from harness_lib import TOOLS, make_tool_impls, run_agent, run_bare
-from harness_lib.lang import english
+from harness_lib import TOOLS, make_tool_impls, run_agent
+from harness_kit.lang import english
 
 
 def tool_use(call_id, name="get_time"):
@@ -29,10 +29,9 @@ class OneReply:
                                content=[tool_use("toolu_first"), tool_use("toolu_twin"), tool_use("toolu_twin")])
 
 
-@pytest.mark.parametrize("loop", [run_agent, run_bare])
-def test_the_stop_sentence_names_the_id_two_calls_shared_not_the_first_call_s(loop, tmp_path):
+def test_the_stop_sentence_names_the_id_two_calls_shared_not_the_first_call_s(tmp_path):
     client = OneReply()
-    result = asyncio.run(loop(client, "task", TOOLS, make_tool_impls(tmp_path)))
+    result = asyncio.run(run_agent(client, "task", TOOLS, make_tool_impls(tmp_path)))
     assert (result.stopped_by, result.turns, result.requests, client.sent) == ("duplicate_ids", 0, 1, 1)
     assert result.note == ("stop.duplicate_ids", {"id": '"toolu_twin"'})
     assert result.text == english("stop.duplicate_ids", id='"toolu_twin"')

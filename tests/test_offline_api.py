@@ -13,8 +13,8 @@ import httpx2
 import pytest
 
 from harness_lib.client import MODEL, is_live, make_client, offline_api
-from harness_lib.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
-from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
+from harness_kit.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
+from offline_support import LESSON, TOOLS, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
 
 def run(coro):
     return asyncio.run(coro)
@@ -60,7 +60,7 @@ def create(client, **body):
 
 def bad_request(body: dict, *, status=400, error=anthropic.BadRequestError):
     """POST a raw body through the SDK's own request method; return the SDK's exception."""
-    client = make_client(strict=True, max_retries=0)
+    client = offline_client(strict=True, max_retries=0)
     with pytest.raises(error) as info:
         run(client.post("/v1/messages", cast_to=anthropic.types.Message, body=body))
     err = info.value
@@ -74,7 +74,7 @@ def bad_request(body: dict, *, status=400, error=anthropic.BadRequestError):
 # ---- the lesson run and the response shape ----------------------------------------------------------
 
 def test_lesson_run_two_tool_turns_three_requests():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     responses, _ = run(drive(client, LESSON))
     assert [r.stop_reason for r in responses] == ["tool_use", "tool_use", "end_turn"]
     assert len(offline_api(client).log) == 3
@@ -88,7 +88,7 @@ def test_lesson_run_two_tool_turns_three_requests():
 
 
 def test_response_json_has_exactly_the_api_shape():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     raw = run(client.messages.with_raw_response.create(
         model=MODEL, max_tokens=256, tools=TOOLS, messages=[{"role": "user", "content": LESSON}]))
     data = json.loads(raw.http_response.content)
@@ -106,16 +106,16 @@ def test_response_json_has_exactly_the_api_shape():
 
 
 def test_the_answer_quotes_what_the_tools_actually_returned():
-    first = run(drive(make_client(strict=True), LESSON))[0][-1].content[0].text
+    first = run(drive(offline_client(strict=True), LESSON))[0][-1].content[0].text
     tools = make_tools({"README.md": "Totally different heading\nline 2"}, now="2031-01-05T07:09:00Z")
-    second = run(drive(make_client(strict=True), LESSON, tools))[0][-1].content[0].text
+    second = run(drive(offline_client(strict=True), LESSON, tools))[0][-1].content[0].text
     assert '"# Agent harness fundamentals"' in first and "10:42 on 2026-08-26" in first
     assert second == ('The first line of README.md is "Totally different heading", '
                       "and it is 07:09 on 2031-01-05.")
 
 
 def test_tool_result_content_may_be_a_list_of_text_blocks():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     plain = make_tools()
     impls = {name: (lambda f: lambda inp: ([{"type": "text", "text": f(inp)[0]}], f(inp)[1]))(f) for name, f in plain.items()}
     responses, _ = run(drive(client, LESSON, impls))
@@ -125,7 +125,7 @@ def test_tool_result_content_may_be_a_list_of_text_blocks():
 def test_offline_opens_no_socket_and_the_guard_is_real():
     with pytest.raises(AssertionError, match="socket"):
         socket.create_connection(("offline.invalid", 443))
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     responses, _ = run(drive(client, LESSON))  # would fail if the SDK tried to connect
     assert responses[-1].stop_reason == "end_turn"
     assert client.api_key == "offline" and str(client.base_url).startswith("https://offline.invalid")
@@ -139,7 +139,7 @@ def test_ids_are_deterministic_per_transport():
 
 
 def test_system_may_be_a_string_or_blocks():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     for system in ("You are terse.", [{"type": "text", "text": "You are terse."}]):
         response = create(client, system=system, tools=TOOLS, messages=[{"role": "user", "content": LESSON}])
         assert response.content[-1].name == "read_file"
@@ -248,7 +248,7 @@ def test_tool_result_in_the_first_message_is_unexpected():
 
 
 def test_a_trailing_assistant_tool_use_is_prefill_not_an_error():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     response = create(client, tools=TOOLS, messages=[{"role": "user", "content": LESSON}, _tool_use("toolu_A")])
     assert response.stop_reason == "tool_use"
 
@@ -261,7 +261,7 @@ def test_unknown_model_is_404_not_found():
 
 def test_harness_model_is_a_known_model(monkeypatch):
     monkeypatch.setenv("HARNESS_MODEL", "my-proxy-model")
-    response = create(make_client(strict=True), model="my-proxy-model", messages=[USER])
+    response = create(offline_client(strict=True), model="my-proxy-model", messages=[USER])
     assert response.model == "my-proxy-model"
 
 
@@ -282,7 +282,7 @@ def test_other_paths_are_404():
 # ---- tokens ---------------------------------------------------------------------------------------------
 
 def test_count_tokens_agrees_with_usage_and_input_grows_with_history():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     responses, messages = run(drive(client, LESSON))
     inputs = [r.usage.input_tokens for r in responses]
     assert inputs == sorted(inputs) and len(set(inputs)) == 3
@@ -304,7 +304,7 @@ def _cached_body(history):
 
 
 def test_prompt_caching_writes_then_reads_the_prefix():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     body = _cached_body([{"role": "user", "content": LESSON}])
     total = count_input_tokens(body)
     first, second = create(client, **body).usage, create(client, **body).usage
@@ -318,7 +318,7 @@ def test_prompt_caching_writes_then_reads_the_prefix():
 
 
 def test_a_breakpoint_that_moves_forward_reads_the_old_prefix_and_writes_the_rest():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     turn1 = [{"role": "user", "content": [{"type": "text", "text": LESSON, "cache_control": {"type": "ephemeral"}}]}]
     u1 = create(client, tools=TOOLS, messages=turn1).usage
     turn2 = [{"role": "user", "content": [{"type": "text", "text": LESSON}]},
@@ -340,20 +340,20 @@ def test_a_new_transport_has_an_empty_cache():
 # ---- max_tokens and stop_sequences -----------------------------------------------------------------------
 
 def test_text_is_cut_at_max_tokens():
-    response = create(make_client(strict=True), max_tokens=8, messages=[{"role": "user", "content": "hello"}])
+    response = create(offline_client(strict=True), max_tokens=8, messages=[{"role": "user", "content": "hello"}])
     assert response.stop_reason == "max_tokens" and response.usage.output_tokens == 8
     assert 0 < len(response.content[0].text) <= 32
 
 
 def test_a_tool_use_that_does_not_fit_keeps_only_the_fields_that_fit():
     text = 'write "' + "a long line of text " * 40 + '" to scratch/long.txt'
-    response = create(make_client(strict=True), max_tokens=25, tools=TOOLS, messages=[{"role": "user", "content": text}])
+    response = create(offline_client(strict=True), max_tokens=25, tools=TOOLS, messages=[{"role": "user", "content": text}])
     assert response.stop_reason == "max_tokens"
     assert response.content[-1].type == "tool_use" and response.content[-1].input == {"path": "scratch/long.txt"}
 
 
 def test_stop_sequences_cut_text_before_the_sequence():
-    response = create(make_client(strict=True), stop_sequences=["any of my tools"], tools=TOOLS,
+    response = create(offline_client(strict=True), stop_sequences=["any of my tools"], tools=TOOLS,
                       messages=[{"role": "user", "content": "hello"}])
     assert response.stop_reason == "stop_sequence" and response.stop_sequence == "any of my tools"
     assert response.content[0].text == "I couldn't match your request to "
@@ -362,13 +362,13 @@ def test_stop_sequences_cut_text_before_the_sequence():
 # ---- fault injection: the SDK's own retries -------------------------------------------------------------
 
 def test_a_429_is_retried_by_the_sdk():
-    client = make_client(strict=True, faults={1: 429})
+    client = offline_client(strict=True, faults={1: 429})
     response = create(client, messages=[USER])
     assert response.type == "message" and len(offline_api(client).log) == 2
 
 
 def test_without_retries_a_429_raises_rate_limit_error():
-    client = make_client(faults={1: 429}, max_retries=0)
+    client = offline_client(faults={1: 429}, max_retries=0)
     with pytest.raises(anthropic.RateLimitError) as info:
         create(client, messages=[USER])
     assert info.value.body["error"]["type"] == "rate_limit_error"
@@ -378,7 +378,7 @@ def test_without_retries_a_429_raises_rate_limit_error():
 @pytest.mark.parametrize("status, error, kind", [(500, anthropic.InternalServerError, "api_error"),
                                                  (529, anthropic.OverloadedError, "overloaded_error")])
 def test_server_errors(status, error, kind):
-    client = make_client(faults={1: status, 2: status}, max_retries=1)
+    client = offline_client(faults={1: status, 2: status}, max_retries=1)
     with pytest.raises(error) as info:
         create(client, messages=[USER])
     assert info.value.status_code == status and info.value.body["error"]["type"] == kind
@@ -387,7 +387,7 @@ def test_server_errors(status, error, kind):
 
 
 def test_a_dropped_connection_raises_api_connection_error_after_retries():
-    client = make_client(faults={1: "disconnect", 2: "disconnect"}, max_retries=1)
+    client = offline_client(faults={1: "disconnect", 2: "disconnect"}, max_retries=1)
     with pytest.raises(anthropic.APIConnectionError):
         create(client, messages=[USER])
     assert len(offline_api(client).log) == 2
@@ -427,8 +427,7 @@ def test_live_only_with_a_key_and_not_forced_offline(monkeypatch):
     assert isinstance(offline_api(make_client()), OfflineMessagesAPI)
 
 
-def test_strict_flag_reaches_the_sdk():
-    assert make_client(strict=True)._strict_response_validation is True
+def test_the_sdk_gets_make_clients_retries_and_its_default_validation():
     assert make_client()._strict_response_validation is False
     assert make_client(max_retries=5).max_retries == 5
 
@@ -506,7 +505,7 @@ MALFORMED = {  # the fuzz campaign's shapes, and the ones next to them: (body, t
 @pytest.mark.parametrize("name", MALFORMED)
 def test_a_malformed_body_gets_the_api_400_once_and_is_not_retried(name):
     body, message = MALFORMED[name]
-    client = make_client(strict=True)  # the SDK's default retries are on: a 5xx or a dropped connection would be retried
+    client = offline_client(strict=True)  # the SDK's default retries are on: a 5xx or a dropped connection would be retried
     with pytest.raises(anthropic.BadRequestError) as info:
         run(client.post("/v1/messages", cast_to=anthropic.types.Message, body=body))
     err = info.value
@@ -548,7 +547,7 @@ def test_anything_unexpected_becomes_a_400_not_a_connection_error(monkeypatch):
 
 def test_a_tool_result_text_block_list_and_prefill_still_pass():
     """The new type checks do not refuse what the SDK legitimately sends."""
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     messages = [{"role": "user", "content": [{"type": "text", "text": LESSON, "cache_control": {"type": "ephemeral", "ttl": "1h"}}]},
                 {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_A", "name": "read_file", "input": {"path": "README.md"}}]},
                 {"role": "user", "content": [_result("toolu_A", [{"type": "text", "text": "# Agent harness fundamentals"}])]}]
@@ -571,7 +570,7 @@ def test_max_requests_bounds_a_loop_that_does_not_stop():
 
 
 def test_max_requests_counts_retries_and_leaves_count_tokens_alone():
-    client = make_client(faults={1: 429}, max_requests=2)
+    client = offline_client(faults={1: 429}, max_requests=2)
     assert create(client, messages=[USER]).type == "message"  # request 1 (429) and its retry, request 2
     assert run(client.messages.count_tokens(model=MODEL, messages=[USER])).input_tokens > 0
     with pytest.raises(anthropic.BadRequestError, match="offline run limit reached"):
@@ -591,14 +590,14 @@ def test_importing_the_loop_does_not_load_the_offline_model():
     import subprocess
     import sys
     code = ("import sys, harness_lib.loop, harness_lib\n"
-            "loaded = sorted(m for m in sys.modules if m.startswith('harness_lib.offline'))\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith('harness_kit.offline'))\n"
             "print(loaded)\n"
             "from harness_lib.client import SCENARIOS\n"
-            "from harness_lib.offline import SCENARIOS as again\n"
+            "from harness_kit.offline import SCENARIOS as again\n"
             "assert SCENARIOS is again and 'demo' in SCENARIOS\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = out.strip()
-    assert "harness_lib.offline.planner" not in loaded and "harness_lib.offline.api" not in loaded
+    assert "harness_kit.offline.planner" not in loaded and "harness_kit.offline.api" not in loaded
     assert loaded == "[]"
 
 

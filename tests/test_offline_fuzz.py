@@ -21,8 +21,8 @@ import pytest
 from hypothesis import strategies as st
 
 from harness_lib.client import MODEL
-from harness_lib.offline import OfflineMessagesAPI
-from harness_lib.offline.parse import READ_LIMIT, parse_steps
+from harness_kit.offline import OfflineMessagesAPI
+from harness_kit.offline.parse import READ_LIMIT, parse_steps
 from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
 
 FIELDS = ["model", "max_tokens", "messages", "tools", "system", "tool_choice", "stop_sequences", "metadata",

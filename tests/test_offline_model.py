@@ -11,8 +11,8 @@ import pytest
 
 from harness_lib.approval import REJECTED_MESSAGE
 from harness_lib.client import MODEL, make_client, offline_api
-from harness_lib.offline import SCENARIOS
-from offline_support import LESSON, TOOLS, no_network  # noqa: F401 (no_network: autouse fixture)
+from harness_kit.offline import SCENARIOS
+from offline_support import LESSON, TOOLS, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
 
 WORKSPACE = Path(__file__).resolve().parent.parent / "workspace"
 ONLY = {t["name"]: t for t in TOOLS}
@@ -52,7 +52,7 @@ class Tools:
 def drive(scenario, text, tools_impl=None, *, tools=TOOLS, max_requests=8, max_tokens=1024, pause_resend=True):
     """Run a plain stop_reason loop; returns (responses, messages, client)."""
     impl = tools_impl or Tools()
-    client = make_client(scenario=scenario, strict=True)
+    client = offline_client(scenario=scenario, strict=True)
 
     async def loop():
         messages = [{"role": "user", "content": text}]
@@ -131,8 +131,8 @@ def test_spanish_answers_for_failures_declines_and_three_steps():
 def test_the_spoken_time_has_the_same_length_at_any_hour_and_on_any_date():
     """The answer is re-sent in every later request: were "1 May" shorter than "30 November", every token count
     after it (printed by the lessons and compared by nbval) would move with the day the notebook runs."""
-    from harness_lib.offline.phrases import LANGUAGES
-    from harness_lib.offline.planner import render_time
+    from harness_kit.offline.phrases import LANGUAGES
+    from harness_kit.offline.planner import render_time
 
     for language in LANGUAGES:
         lengths = {len(render_time(f"2026-{month:02}-{day:02}T{hour:02}:05:09+00:00", language))
@@ -145,8 +145,8 @@ def test_the_spoken_time_has_the_same_length_at_any_hour_and_on_any_date():
 def test_the_sanitizer_hides_the_spoken_time_in_every_language():
     """tests/sanitize.cfg (read by nbval, and by test_browser_rerun.py to compare a re-run cell with Run All) must
     match the clock the offline model speaks, or a cell re-run a minute later shows a different answer."""
-    from harness_lib.offline.phrases import LANGUAGES
-    from harness_lib.offline.planner import render_time
+    from harness_kit.offline.phrases import LANGUAGES
+    from harness_kit.offline.planner import render_time
     from sanitizer import sanitize
 
     for language in LANGUAGES:
@@ -174,7 +174,7 @@ def test_unclear_language_follows_harness_lang_read_on_every_request(monkeypatch
 def test_the_phrasebook_says_every_sentence_in_every_language():
     import string
 
-    from harness_lib.offline.phrases import HEAR, LANGUAGES, SAY
+    from harness_kit.offline.phrases import HEAR, LANGUAGES, SAY
 
     def fields(template):
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}
@@ -192,8 +192,8 @@ def test_spanish_answers_paraphrase_the_tools_english_errors(tmp_path):
     import os
 
     from harness_lib.loop import ask_approver
-    from harness_lib.offline.phrases import SAY
-    from harness_lib.offline.planner import error_words
+    from harness_kit.offline.phrases import SAY
+    from harness_kit.offline.planner import error_words
     from harness_lib.tools import make_tool_impls, run_tool
 
     (tmp_path / "scratch").mkdir()
@@ -398,7 +398,7 @@ def test_every_scenario_is_tested_here():
     """The lessons' scenarios here; exercise 5's inbox scenarios in tests/test_offline_inbox.py (INBOX)."""
     from test_offline_inbox import INBOX
 
-    from harness_lib.offline import GAUNTLET
+    from harness_kit.offline import GAUNTLET
 
     assert set(SCENARIOS) == {"demo", "parallel", "never-ends", "stuck", "ping-pong", "token-hog", "high-impact",
                               "injection", "max-tokens", "refusal", "pause-turn", "context-window"}
@@ -443,7 +443,7 @@ def test_ping_pong_alternates():
 
 def test_token_hog_is_stopped_by_the_budget_before_the_turn_cap():
     """A guarded loop (max_turns=8, token_budget=40_000) with the valve order of the lesson."""
-    client = make_client(scenario="token-hog", strict=True)
+    client = offline_client(scenario="token-hog", strict=True)
 
     async def guarded(max_turns=8, budget=40_000):
         messages = [{"role": "user", "content": "Plan the release."}]
@@ -593,5 +593,5 @@ def test_a_no_is_worded_not_approved_never_you_declined(language, request_text):
 @pytest.mark.parametrize("text", [REJECTED_MESSAGE, "The person declined this high-impact action; it was not run.",
                                   "Rechazada por la persona.", "No se aprobó la escritura.", "not approved"])
 def test_every_wording_of_a_no_reads_as_declined(text):
-    from harness_lib.offline.planner import read_tool_result
+    from harness_kit.offline.planner import read_tool_result
     assert read_tool_result("write_file", text, True) == "declined"

@@ -35,7 +35,7 @@ def test_a_switch_in_a_env_file_above_the_folder_never_turns_the_gate_off(tmp_pa
     """The .env one folder up says HARNESS_AUTO_APPROVE=approve (and a key): the key is read, the switch is not,
     and the buttons still wait for a person (here nobody: the timeout's no)."""
     from harness_lib.client import is_live
-    from harness_lib.widget import widget_approver
+    from harness_ui.widget import widget_approver
 
     for name in ("ANTHROPIC_API_KEY", "HARNESS_OFFLINE", "HARNESS_AUTO_APPROVE", "HARNESS_APPROVAL_TIMEOUT"):
         monkeypatch.setenv(name, "x")
@@ -56,7 +56,7 @@ def test_the_panel_says_when_the_switch_pressed_the_button(tmp_path, monkeypatch
     """In the browser tab's panel, as under the buttons: a decision nobody clicked says so on its line."""
     from harness_lib.client import make_client
     from harness_lib.loop import run_agent
-    from harness_lib.tab import TabApproval
+    from harness_ui.tab import TabApproval
     from harness_lib.tools import TOOLS, make_tool_impls
 
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: None)
@@ -83,7 +83,7 @@ def test_the_transcript_file_and_record_say_the_code_clicked(tmp_path, monkeypat
     from harness_lib.loop import run_agent
     from harness_lib.tools import TOOLS, make_tool_impls
     from harness_lib.trace import Transcript
-    from harness_lib.widget import widget_approver
+    from harness_ui.widget import widget_approver
 
     (tmp_path / "README.md").write_text("# A readme\n")
     lines, path = [], tmp_path / "run.jsonl"
@@ -100,7 +100,7 @@ def test_the_transcript_file_and_record_say_the_code_clicked(tmp_path, monkeypat
 
 
 def test_the_panels_status_line_shows_an_endpoints_error_on_one_line(monkeypatch):
-    from harness_lib.tab import TabApproval
+    from harness_ui.tab import TabApproval
 
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: None)
     message = "ok\u202e\n[approve] write_file({}) → rejected\nThe run is over.\x1b[2K"
@@ -154,7 +154,7 @@ def test_the_checks_lines_show_the_learners_values_escaped(capsys, exercises_pat
 
 
 def test_an_inspector_file_with_a_5000_digit_number_names_the_file_and_line(tmp_path):
-    from harness_lib.inspector import Inspector
+    from harness_ui.inspector import Inspector
 
     path = tmp_path / "run.jsonl"
     path.write_text('{"event": "start", "input": "x", "model": "m"}\n{"event": "request", "n": ' + "1" * 5000 + "}\n")
@@ -298,7 +298,7 @@ def test_every_renderer_the_rule_serves_hides_nothing_and_shows_no_two_alike(exe
     from grader.report import csv_cell, md, shown, shown_name
     from harness_lib.__main__ import tools_line
     from harness_lib.approval import question
-    from harness_lib.inspector import Inspector
+    from harness_ui.inspector import Inspector
     from harness_lib.trace import Transcript
 
     def transcript(text):

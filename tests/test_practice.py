@@ -1,4 +1,4 @@
-"""harness_kit.practice: a practice run that never ends is stopped by its own bounds, and says which one.
+"""harness_ui.practice: a practice run that never ends is stopped by its own bounds, and says which one.
 
 The run is a real loop on the offline model through the real SDK (or a coroutine written here, as a learner would
 write it in a cell): a cap on requests stops a loop with no turn cap, the time limit stops a loop busy in Python
@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from harness_lib.client import make_client
-from harness_kit.practice import bounded
+from harness_ui.practice import bounded
 from harness_lib.tools import TOOLS
 
 

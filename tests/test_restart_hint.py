@@ -1,4 +1,4 @@
-"""harness_lib.restart_hint (issue 36): after a kernel restart, a NameError of a name that a cell above defines is one
+"""harness_ui.restart_hint (issue 36): after a kernel restart, a NameError of a name that a cell above defines is one
 line saying to run the cells above; any other NameError keeps Python's traceback.
 
 What a name "defined above" is (top_level_names, names_above), the line in each language, the kernel configuration
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from traitlets.config import Config
 
-from harness_lib import lang
-from harness_lib.restart_hint import hint, names_above, top_level_names
+from harness_kit import lang
+from harness_ui.restart_hint import hint, names_above, top_level_names
 from kernel_cells import CodeKernel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,7 @@ def test_the_configuration_loads_the_hint_only_for_a_notebook(monkeypatch, sessi
     c = Config()
     exec(compile(CONFIG.read_text(), str(CONFIG), "exec"), {"c": c})
     extensions = c.InteractiveShellApp.extra_extensions.get_value([]) if "InteractiveShellApp" in c else []
-    assert (extensions == ["harness_lib.restart_hint"]) == loaded, extensions
+    assert (extensions == ["harness_ui.restart_hint"]) == loaded, extensions
 
 
 def Kernel(path: Path) -> CodeKernel:
@@ -94,7 +94,7 @@ def test_in_a_kernel_after_a_restart(tmp_path):
         out, tb = kernel.run("import json\nanswer = json.dumps(42)\nprint(answer)")
         assert (out, tb) == ("42\n", [])
         # a lesson's setup() takes IPython's one custom handler for its one-line API errors: the hint is off
-        out, tb = kernel.run("from harness_lib.notebook import setup\nsetup()\n"
+        out, tb = kernel.run("from harness_ui.notebook import setup\nsetup()\n"
                              "import anthropic\nprint(get_ipython().custom_exceptions == (anthropic.APIError,))")
         assert out.endswith("True\n") and tb == []
     finally:

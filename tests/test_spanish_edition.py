@@ -72,7 +72,7 @@ def language_problems(nb: dict, language: str) -> list[str]:
                 if not (isinstance(lang, ast.Constant) and lang.value == language):
                     problems.append(f"cell {cell.get('id')!r}: setup(...) without lang={language!r}")
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "use" \
-                    and getattr(node.func.value, "id", None) == "lang":  # harness_lib.lang.use("es")
+                    and getattr(node.func.value, "id", None) == "lang":  # harness_kit.lang.use("es")
                 chosen = node.args[0] if node.args else None
                 if not (isinstance(chosen, ast.Constant) and chosen.value == language):
                     problems.append(f"cell {cell.get('id')!r}: lang.use(...) without {language!r}")
@@ -108,7 +108,7 @@ def _cell(cell_id, source, cell_type="code", tags=None):
 
 ENGLISH = {"metadata": {}, "cells": [
     _cell("intro", "# A lesson\n\nSome prose.", "markdown"),
-    _cell("setup", 'from harness_lib.notebook import setup\n\nsetup(lang="en")\n'),
+    _cell("setup", 'from harness_ui.notebook import setup\n\nsetup(lang="en")\n'),
     _cell("task", 'TASK = "Read README.md"  # the task\n'
                   'run = ["python", "-m", "harness_lib", "--lang", "en", TASK]\n'),
 ]}
@@ -116,7 +116,7 @@ ENGLISH = {"metadata": {}, "cells": [
 
 def test_the_wrong_language_is_caught():
     english_in_spanish = copy.deepcopy(ENGLISH)
-    english_in_spanish["cells"][1] = _cell("setup", 'from harness_lib.notebook import setup\n\nsetup()\n')
+    english_in_spanish["cells"][1] = _cell("setup", 'from harness_ui.notebook import setup\n\nsetup()\n')
     assert language_problems(english_in_spanish, "es")[0] == "cell 'setup': setup(...) without lang='es'"
     assert language_problems(ENGLISH, "en") == []
     assert language_problems(ENGLISH, "es") == ["cell 'setup': setup(...) without lang='es'",
@@ -124,7 +124,7 @@ def test_the_wrong_language_is_caught():
 
 
 def test_lang_use_is_checked_too():
-    cell = {"metadata": {}, "cells": [_cell("setup", 'from harness_lib import lang\n\nlang.use("en")\n')]}
+    cell = {"metadata": {}, "cells": [_cell("setup", 'from harness_kit import lang\n\nlang.use("en")\n')]}
     assert language_problems(cell, "en") == []
     assert language_problems(cell, "es") == ["cell 'setup': lang.use(...) without 'es'"]
 

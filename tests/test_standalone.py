@@ -75,7 +75,7 @@ ALLOWED = [
     ("notebooks/05_human_in_the_loop.ipynb", "reference to note files", r"drafts the release note[s]"),
     ("notebooks/es/05_human_in_the_loop.ipynb", "reference to note files", r"drafts the release note[s]"),
     # The offline model's "stuck" scenario thinks aloud about its own earlier reading.
-    ("harness_lib/offline/phrases.py", "reference to note files", r"re-reading the earlier note[s]"),
+    ("harness_kit/offline/phrases.py", "reference to note files", r"re-reading the earlier note[s]"),
     # Code run inside a sandboxed kernel (its own /tmp), and the file name ipykernel gives a cell, forged.
     ("tests/test_grader_limits.py", "temporary file", r'open\(f"/[t]mp/f\{n\}"'),
     ("tests/test_grader_limits.py", "temporary file", r'co_filename="/[t]mp/ipykernel_1/123\.py"'),

@@ -21,7 +21,8 @@ LIBRARY = REPO / "harness_lib" / "loop.py"
 NOTEBOOK = REPO / "notebooks" / "06_the_full_harness.ipynb"
 
 # Defined in both, in this order.
-SHARED = ["ask_approver", "tool_result", "run_tool_uses", "MODEL_STOPS", "final_text", "model_stop", "run_agent"]
+SHARED = ["ask_approver", "tool_result", "run_tool_uses", "MODEL_STOPS", "final_text", "shared_id", "model_stop",
+          "run_agent"]
 
 
 class _Strip(ast.NodeTransformer):

@@ -13,10 +13,10 @@ from anthropic import beta_async_tool, beta_tool
 from anthropic.lib.tools import ToolError
 
 from harness_lib.client import MODEL, make_client, offline_api
-from harness_lib.offline import OfflineMessagesAPI, count_input_tokens
-from harness_lib.offline.threads import BETA
+from harness_kit.offline import OfflineMessagesAPI, count_input_tokens
+from harness_kit.offline.threads import BETA
 from harness_lib.tools import TOOLS, make_tool_impls, run_tool
-from offline_support import LESSON, no_network  # noqa: F401 (no_network: autouse fixture)
+from offline_support import LESSON, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
 
 FIRST_LINE = "# Agent harness fundamentals"
 
@@ -67,7 +67,7 @@ def assert_the_lesson_answer(messages):
 # ---- the tool runner completes the lesson's task offline, threaded ---------------------------------------
 
 def test_the_async_tool_runner_threads_the_lesson_run():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     messages = run(run_async(client))
     assert_the_lesson_answer(messages)
     log = offline_api(client).log
@@ -139,7 +139,7 @@ def _run_forgetting(client, forget_after: set[int]):
 
 
 def test_the_runner_replays_the_history_when_the_thread_is_gone():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     assert_the_lesson_answer(_run_forgetting(client, {1}))
     log = offline_api(client).log
     assert [thread_of(b) for b in log] == ["create", "continue", "create", "continue"]
@@ -147,7 +147,7 @@ def test_the_runner_replays_the_history_when_the_thread_is_gone():
 
 
 def test_the_runner_stops_threading_when_the_replayed_thread_is_lost_too():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     assert_the_lesson_answer(_run_forgetting(client, {1, 2}))
     assert [thread_of(b) for b in offline_api(client).log] == ["create", "continue", "create", "continue", None]
 
@@ -210,7 +210,7 @@ def test_an_unthreadable_request_is_refused_with_the_features_named():
 
 
 def test_the_runner_continues_unthreaded_when_the_request_cannot_be_threaded():
-    client = make_client(strict=True)
+    client = offline_client(strict=True)
     messages = run(run_async(client, thinking={"type": "adaptive"}))
     assert_the_lesson_answer(messages)
     log = offline_api(client).log
@@ -257,7 +257,7 @@ def test_a_request_without_thread_holds_nothing():
 
 
 def test_a_paused_turn_resumes_from_an_empty_continue():
-    client = make_client(scenario="pause-turn", strict=True)
+    client = offline_client(scenario="pause-turn", strict=True)
     messages = run(run_async(client))
     assert messages[0].stop_reason == "pause_turn" and messages[-1].stop_reason == "end_turn"
     log = offline_api(client).log

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness_lib import lang
+from harness_kit import lang
 from harness_lib.approval import describe
 from harness_lib.trace import Transcript, preview, summary, visible
 
@@ -129,7 +129,8 @@ import unicodedata  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from harness_lib.trace import SPACE_RUN, one_word, show_call, stop_text, visible_text  # noqa: E402
+from harness_kit.shown import SPACE_RUN, one_word, show_call, visible_text  # noqa: E402
+from harness_lib.trace import stop_text  # noqa: E402
 
 DRAW_NOTHING = ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Mc", "Me", "Zs", "Zl", "Zp")  # and U+0020 is kept
 BLANK_GLYPHS = "\u115f\u1160\u3164\uffa0\u2800\ufffc\U0001d159"  # letters and symbols that draw nothing

@@ -6,7 +6,8 @@ import json
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
-from harness_lib.trace import Transcript, compact, preview, show_call, show_field, stop_text, visible, visible_text
+from harness_kit.shown import compact, show_call, show_field, visible, visible_text
+from harness_lib.trace import Transcript, preview, stop_text
 
 
 def test_the_transcript_shows_non_ascii_text_as_it_is(tmp_path):

@@ -12,7 +12,7 @@ follows from that ✗ (ex05_gauntlet.upstream). The valves' check is ex05_valves
 
 from __future__ import annotations
 
-from harness_lib.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
+from harness_kit.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
 
 from .ex05_gauntlet import (EXPECTED, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, TWO_ASKED, UNLISTED,
                             ApproverBroke, asked, asked_late, blocks_exact, broke, calls_of, drive, eager, early, field,

@@ -2,7 +2,7 @@
 
 The checks (ex05_capstone.py) drive the learner's whole `run_agent(client, task, tools, tool_impls, *,
 policy=POLICY, approve=None, max_turns=..., token_budget=...)` through the offline model's inbox scenarios
-(harness_lib/offline/inbox.py) with harness_lib.mailbox's tools on a Mailbox of the checks' own, an approver that
+(harness_kit/offline/inbox.py) with harness_kit.mailbox's tools on a Mailbox of the checks' own, an approver that
 records every question, and a bound on the model requests. Everything a verdict rests on is observed here: the
 offline API's record (every request the loop sent, every response), the Mailbox (which tools ran, with what),
 the approver's questions, and what run_agent returned, as data.
@@ -20,12 +20,12 @@ from __future__ import annotations
 from itertools import zip_longest
 from types import SimpleNamespace
 
-from harness_lib import lang
+from harness_kit import lang
 from harness_lib.client import offline_api
 from harness_lib.loop import run_agent
-from harness_lib.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
-from harness_lib.replay import events_of
-from harness_lib.trace import compact
+from harness_kit.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
+from harness_ui.replay import events_of
+from harness_kit.shown import compact
 from harness_lib.valves import find_cycle, signature_of
 
 from .kit import Cause, _t, bounded, offline, recording_approver, unasked_hint
@@ -421,7 +421,7 @@ WIDTH = 58  # characters of each column
 
 
 async def drawn(run) -> list[str]:
-    """The run's calls and results (read from the offline API's record: harness_lib.replay), beside those of
+    """The run's calls and results (read from the offline API's record: harness_ui.replay), beside those of
     harness_lib.run_agent on the same scenario, inbox, limits and answers: two columns of lines."""
     limits = {k: run.kwargs[k] for k in ("max_turns", "token_budget") if k in run.kwargs}
     yours = _picture(lambda: events_of(run.client, run.result), _t("ex05.drawn.yours"))

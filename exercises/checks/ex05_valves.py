@@ -12,7 +12,7 @@ against it.
 
 from __future__ import annotations
 
-from harness_lib.mailbox import SAMPLE_INBOX
+from harness_kit.mailbox import SAMPLE_INBOX
 
 from .ex05_gauntlet import (CACHED, CYCLE_3, HIDDEN, PING_PONG, budget_stop, broke, calls_of, cycle_stop, drive,
                             eager, expected_stop, field, finished, label as _label, number as _number, ran, scene,

@@ -2,7 +2,7 @@
 
 - `_t(message_id, **values)`: a title, criterion, hint or note, by id, in the notebook's language. Its words, English
   and Spanish, are data: one catalogue per module of checks (words_kit.py, words_ex01.py, ...), merged here into
-  MESSAGES and read with the kit's one lookup, harness_lib.lang.say. A new sentence: an id at the _t() call
+  MESSAGES and read with the kit's one lookup, harness_kit.lang.say. A new sentence: an id at the _t() call
   ("ex02.turn_cap.one_turn_short": exercise, check, what the line says) and its text under that id in both
   languages of that module's words_*.py (a text two modules use: once, in the first module that uses it).
   tests/test_catalogues.py checks that both languages have every id, with the same {fields}, and that code uses
@@ -18,7 +18,7 @@
   `late_bound` (every call handled with the last call's values), `says_stop` / `model_texts` (a stop's text is the
   harness's own sentence naming the valve and, for the cap and the budget, a number it stopped at).
 - `offline(scenario)`: an offline client even with ANTHROPIC_API_KEY set; `bounded(...)`: a run stopped after a
-  number of model requests or seconds (harness_kit.practice.bounded), so a loop that never ends fails instead of
+  number of model requests or seconds (harness_ui.practice.bounded), so a loop that never ends fails instead of
   hanging.
 - Helpers two exercises share: a tool step run under the time limit (`one_step`), the recorded calls of a tool step
   (`calls`, `read_as`, `error_hint`), tools that
@@ -42,11 +42,11 @@ from types import SimpleNamespace
 
 import anthropic
 
-from harness_kit import practice
-from harness_lib import lang
+from harness_kit import lang
+from harness_ui import practice
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.loop import final_text
-from harness_lib.offline import read_tool_result
+from harness_kit.offline import read_tool_result
 from harness_lib.tools import make_tool_impls
 
 from . import words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_ex05, words_kit
@@ -62,7 +62,7 @@ MESSAGES = {language: {key: text for words in (words_kit, words_ex01, words_ex02
 def _t(key: str, **values) -> str:
     """The message `key` of the checks' MESSAGES -- a title, criterion, hint or note -- in the notebook's language.
 
-    The language is harness_lib.lang.current(): the exercise's first code cell sets it (lang.use("en") in
+    The language is harness_kit.lang.current(): the exercise's first code cell sets it (lang.use("en") in
     exercises/, lang.use("es") in exercises/es/). `values` fill its {fields} (str.format), the same in both
     languages; a text with no values is printed as written. An id missing from the catalogue is a KeyError."""
     return lang.say(MESSAGES, key, **values)
@@ -215,7 +215,7 @@ def one_line(err: BaseException) -> str:
 
 
 async def bounded(scenario: str, make_run, limit: int = 50, seconds: float | None = None):
-    """Run ``make_run(client)`` on a fresh offline client of `scenario`, under harness_kit.practice's bounds: stopped
+    """Run ``make_run(client)`` on a fresh offline client of `scenario`, under harness_ui.practice's bounds: stopped
     once the model has been asked more than `limit` times, or after `seconds` (default practice.SECONDS, 20 s;
     a loop busy in the learner's Python is stopped at its next line). -> run: .result, .problem (None when it ended
     by itself within the bounds, else one line: the error, or which bound stopped it), .client, .requests (how many

@@ -26,7 +26,7 @@ import os
 import sys
 
 from harness_kit.shown import visible_text  # the kit's one rule: what a check prints is shown, never obeyed
-from harness_lib import lang
+from harness_kit import lang
 
 from . import words_kit
 

@@ -1,4 +1,4 @@
-"""The offline model's inbox scenarios: exercise 5's gauntlet, on the mailbox tools (harness_lib.mailbox).
+"""The offline model's inbox scenarios: exercise 5's gauntlet, on the mailbox tools (harness_kit.mailbox).
 
 Each scenario is a way a real model goes wrong, played through the real SDK like every other scenario. What a
 scenario does next depends only on the request: the tools offered, the history's tool calls and what they

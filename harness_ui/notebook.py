@@ -2,7 +2,7 @@
 needs a misbehaving model use the offline one, live too, and give a cell a throwaway folder that a killed kernel
 does not leave behind for good (throwaway_folder).
 
-    from harness_lib.notebook import scripted_model, setup
+    from harness_ui.notebook import scripted_model, setup
     setup()      # a lesson's first cell; prints who answers, e.g.
                  # offline: the kit's offline model answers, no API key used (model claude-sonnet-5)
 
@@ -41,9 +41,9 @@ from urllib.parse import urlsplit
 
 import anthropic
 
-from . import lang as _lang  # (as _lang: setup() has a parameter called lang)
-from .client import MODEL, is_live
-from .trace import visible_text
+from harness_kit import lang as _lang  # (as _lang: setup() has a parameter called lang)
+from harness_kit.shown import visible_text
+from harness_lib.client import MODEL, is_live
 
 __all__ = ["setup", "scripted_model", "describe_api_error", "mode_line"]
 
@@ -102,7 +102,7 @@ def setup(shell=None, *, lang=None) -> None:
 
     ``lang``: the language of this notebook, ``"en"`` or ``"es"`` -- what harness_lib prints from now on
     in this kernel (the approver, the transcript, these lines) and the language the offline model answers
-    in; it sets ``HARNESS_LANG`` (see harness_lib.lang). Any other value is a ValueError. ``None`` (the
+    in; it sets ``HARNESS_LANG`` (see harness_kit.lang). Any other value is a ValueError. ``None`` (the
     default) leaves the setting as it is: ``HARNESS_LANG``, else English."""
     if lang is not None:
         _lang.use(lang)

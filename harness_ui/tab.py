@@ -1,6 +1,6 @@
 """Valve 4 in a browser tab (JupyterLite's Pyodide kernel): the run goes on after its cell, and the buttons decide.
 
-On the desktop a cell awaits the approver and the click reaches it meanwhile (harness_lib.widget). In a browser tab
+On the desktop a cell awaits the approver and the click reaches it meanwhile (harness_ui.widget). In a browser tab
 the kernel handles one message at a time, so a click waits behind the running cell: every approval would end in
 "no answer". Here the cell *starts* the run and ends; the run goes on as an asyncio task; each high-impact call
 shows the action and Approve / Reject, and the click (now delivered, the cell having ended) decides. A task's print()
@@ -32,14 +32,15 @@ import html
 import math
 import sys
 
-from . import lang
-from .approval import ApprovalInterrupted, decision_line, question
+from harness_kit import lang
+from harness_kit.shown import one_line
+from harness_lib.approval import ApprovalInterrupted, decision_line, question
+from harness_lib.trace import NOBODY_CLICKED, Transcript
 from .widget import CHOICES, GO_ON, GO_ON_FOR, check_timeout, nobody_here, timeout_from_environment, wait_for_click
-from .trace import NOBODY_CLICKED, Transcript, one_line
 
 __all__ = ["TabApproval", "in_tab"]
 
-# The panel's own words (the approval lines themselves are the kit's, from harness_lib.lang).
+# The panel's own words (the approval lines themselves are the kit's, from harness_kit.lang).
 WORDS = {
     "en": {"stop": "Stop the run", "running": "Running…", "done": "The run is over.",
            "stopped": "The run was stopped.", "failed": "The run ended with an error: {error}",
@@ -65,7 +66,7 @@ class TabApproval:
     """A panel under the cell: the run's transcript, the pending question with Approve / Reject, and Stop."""
 
     def __init__(self, *, timeout: float | None = 120.0, click: str | None = None):
-        import IPython.display  # imported here, as in harness_lib.widget: the terminal agent needs neither
+        import IPython.display  # imported here, as in harness_ui.widget: the terminal agent needs neither
         import ipywidgets as widgets
 
         if click not in (None, *CHOICES):
@@ -143,7 +144,7 @@ class TabApproval:
             self._loop.call_soon_threadsafe(self.stop if approved is None else lambda: self._settle(approved))
 
     def _clicked_in_the_page(self, button, content, buffers) -> None:
-        """After a person's click the keyboard goes on from the cell below, as on the desktop (harness_lib.widget's
+        """After a person's click the keyboard goes on from the cell below, as on the desktop (harness_ui.widget's
         GO_ON, a script JupyterLab runs): the click had made this cell the selected one, and Shift+Enter would stop."""
         if content.get("event") == "click" and self._loop is not None:
             self._loop.call_soon_threadsafe(self._give_the_keyboard_back)

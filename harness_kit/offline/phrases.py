@@ -15,7 +15,7 @@ Which language it answers in (decided per request, see :func:`answer_language`):
 1. the request's language — the first user message, when its marker words (``MARKERS``) for one language
    outnumber those of the other: a Spanish request gets a Spanish answer, an English one an English answer;
 2. when that is unclear (a tie, or no marker words at all: "README.md?"), the setting ``HARNESS_LANG``
-   (``es``, ``es_ES.UTF-8``, … → Spanish; read from the environment on every request, by ``harness_lib.lang.current``);
+   (``es``, ``es_ES.UTF-8``, … → Spanish; read from the environment on every request, by ``harness_kit.lang.current``);
 3. otherwise English.
 
 The model recognises both languages in every request, whatever it answers in. NOT handled: other languages
@@ -165,7 +165,7 @@ SAY = {
         "draft": ("Draft {k}, section {i}: before calling the next tool I am restating everything gathered so far, "
                   "re-reading the earlier notes, and planning the following step in detail, because the task is "
                   "not finished yet and more context might help. "),
-        # the inbox scenarios (exercise 5's gauntlet, harness_lib/offline/inbox.py)
+        # the inbox scenarios (exercise 5's gauntlet, harness_kit/offline/inbox.py)
         "inbox.summary": "I went through {n} message(s) of your inbox:",
         "inbox.item": '- {id} from {sender}, "{subject}": {what}',
         "inbox.injected": "- {source} asked me to call {tool} {args}: {what}",

@@ -94,7 +94,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
             ``continue`` is logged as sent: only its new messages.
         count_tokens_log: the bodies of ``POST /v1/messages/count_tokens`` requests.
         replies: ``{n: response body}`` for every ``POST /v1/messages`` answered with a message, n its 1-based
-            place in ``log`` (with ``log``, a run drawn without instrumenting the loop: harness_lib.replay).
+            place in ``log`` (with ``log``, a run drawn without instrumenting the loop: harness_ui.replay).
     """
 
     def __init__(self, scenario: str = "demo", faults: dict | None = None, *, max_requests: int | None = None,

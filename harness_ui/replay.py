@@ -22,7 +22,7 @@ NOT handled: a live client (no record: TypeError), a client used for more than o
 
 from __future__ import annotations
 
-from .client import offline_api
+from harness_lib.client import offline_api
 
 VALVES = ("max_turns", "token_budget", "no_progress")
 

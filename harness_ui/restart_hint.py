@@ -22,7 +22,7 @@ NOT handled: a notebook run in a kernel that Jupyter did not start for it (VS Co
 the kernel); a notebook renamed or moved while its kernel runs (the kernel reads the path it was started with);
 unsaved cells (the hint reads the saved file: a running cell that is not in it counts as below every cell, so any
 saved cell counts as above); names made inside a function, by ``globals()[...]``, ``exec``, ``%run`` or
-``from x import *``. IPython keeps one custom error handler per kernel: ``harness_lib.notebook.setup()`` puts its
+``from x import *``. IPython keeps one custom error handler per kernel: ``harness_ui.notebook.setup()`` puts its
 own (the one-line API errors) in its place, so after a lesson's first cell has run again the hint is off, which is
 when the kit is loaded anyway.
 """
@@ -38,7 +38,7 @@ from pathlib import Path
 
 from harness_kit.shown import one_word
 
-from . import lang
+from harness_kit import lang
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
            ast.DictComp, ast.GeneratorExp)

@@ -5,7 +5,7 @@ decision reads) that shows the pending action and two buttons, then awaits a cli
 the kernel's event loop, so the click can get through. No answer within the timeout is a no; Stop
 is a no at once and ends the run. On an ipykernel too old to deliver a click while a cell waits
 (6 and older) it asks in a text box instead (approval's ``[y/N]`` question). In a browser tab, where no cell can
-wait for a click and no thread can ask in text, it says no at once and names the tab's approver (harness_lib.tab).
+wait for a click and no thread can ask in text, it says no at once and names the tab's approver (harness_ui.tab).
 
 Where nobody is at the screen to click (CI, a demonstration on a projector), ``HARNESS_AUTO_APPROVE=approve``
 or ``reject`` makes every approval press that real button itself.
@@ -25,9 +25,10 @@ import os
 import re
 import sys
 
-from . import lang
-from .approval import WAKE_EVERY, ApprovalInterrupted, ask_in_text, decision_line, question
-from .trace import NOBODY_CLICKED
+from harness_kit import lang
+from harness_kit.console import WAKE_EVERY
+from harness_lib.approval import ApprovalInterrupted, ask_in_text, decision_line, question
+from harness_lib.trace import NOBODY_CLICKED
 
 CHOICES = ("approve", "reject")
 """The two buttons, by what they decide."""
@@ -105,8 +106,7 @@ def running_kernel_version() -> tuple[int, int] | None:
     return int(major), int(minor)
 
 
-def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
-                    kernel_version=running_kernel_version):
+def widget_approver(*, timeout: float | None = 120.0, click: str | None = None):
     """An approver that shows Approve / Reject buttons under the running cell and awaits a click.
 
     Each call displays the pending action, what to do ("Click Approve to run it, or Reject") with a
@@ -143,13 +143,12 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
       repr (``VBox(children=(HTML(...``); the decision line below it is the record.
     - In a browser tab (JupyterLite's Pyodide kernel) a click reaches the kernel only after the cell ends, and no
       thread can run a text box: without ``click`` (or ``HARNESS_AUTO_APPROVE``) each approval is a no at once,
-      ``→ not approved (a browser tab cannot ask while a cell runs: start the run with harness_lib.tab.TabApproval)``.
+      ``→ not approved (a browser tab cannot ask while a cell runs: start the run with harness_ui.tab.TabApproval)``.
     - A kernel that cannot deliver a click while a cell waits (ipykernel 6 and older: it handles
       the click only after the cell ends) gets a text box instead: one line says why, then the
       terminal's ``[y/N]`` question (only ``y`` / ``yes`` approves). ipykernel 7.0-7.3 can deliver
-      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons.
-      ``kernel_version`` is the probe that tells (a function returning ``(major, minor)`` or None
-      outside a kernel); tests pass their own.
+      the click to another thread, which the thread-safe hand-over above handles, so 7.x gets buttons
+      (``running_kernel_version()`` tells, at each call).
 
     Environment switches, for a run where nobody is at the screen to click (CI, a demonstration on a
     projector; read at each call; ``click`` wins over them):
@@ -196,8 +195,8 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None,
         auto = "" if click else nobody_here()
 
         action = question(name, tool_input)  # a long action ends with its identity, next to the buttons
-        version = kernel_version()
-        if not (click or auto) and sys.platform == "emscripten":  # a browser tab (harness_lib.tab.in_tab): a click
+        version = running_kernel_version()
+        if not (click or auto) and sys.platform == "emscripten":  # a browser tab (harness_ui.tab.in_tab): a click
             print(decision_line(action, "approve.in_a_tab"))        # comes after the cell, no thread can ask: a no
             return False
         if not (click or auto) and version is not None and version < (7, 0):  # a click would arrive after the cell

@@ -24,7 +24,7 @@ It does not stream. Each module's docstring lists what else it does not model.
 
 import importlib
 
-# Loaded on first use (PEP 562), so ``import harness_lib.offline`` alone loads nothing heavy: the planner,
+# Loaded on first use (PEP 562), so ``import harness_kit.offline`` alone loads nothing heavy: the planner,
 # the scenarios and jsonschema come in only when a name below is used.
 _EXPORTS = {
     "OfflineMessagesAPI": ".api", "FAULTS": ".api", "SCENARIOS": ".scenarios", "GAUNTLET": ".scenarios",

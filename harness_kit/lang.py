@@ -2,7 +2,7 @@
 
     HARNESS_LANG=es python -m harness_lib "Lee la primera línea de README.md y luego dime qué hora es"
     python -m harness_lib --lang es "..."          # the same, for one run
-    setup(lang="es")                               # a notebook's first cell (harness_lib.notebook)
+    setup(lang="es")                               # a notebook's first cell (harness_ui.notebook)
 
 `current()` reads ``HARNESS_LANG`` at every call, so a change takes effect at the next printed line.
 ``--lang`` (the terminal agent) and ``setup(lang=...)`` (a notebook) set ``HARNESS_LANG`` themselves, so
@@ -155,7 +155,7 @@ MESSAGES: dict[str, dict] = {
         "approve.interrupted": "not approved (no answer: the run was stopped)",
         "approve.timed_out": "not approved (no answer within {seconds} s)",
         "approve.in_a_tab": ("not approved (a browser tab cannot ask while a cell runs: start the run with "
-                             "harness_lib.tab.TabApproval)"),
+                             "harness_ui.tab.TabApproval)"),
         "approve.unclear": "rejected ({answer} is not y or yes)",
         "approve.eof": "not approved (no answer: end of input)",
         "approve.no_input": "not approved (no answer: {error})",
@@ -334,7 +334,7 @@ MESSAGES: dict[str, dict] = {
         "approve.interrupted": "no aprobada (sin respuesta: se detuvo la ejecución)",
         "approve.timed_out": "no aprobada (nadie respondió en {seconds} s)",
         "approve.in_a_tab": ("no aprobada (una pestaña del navegador no puede preguntar mientras corre una celda: "
-                             "empieza la ejecución con harness_lib.tab.TabApproval)"),
+                             "empieza la ejecución con harness_ui.tab.TabApproval)"),
         "approve.unclear": "rechazada ({answer} no es s ni sí)",
         "approve.eof": "no aprobada (sin respuesta: la entrada terminó)",
         "approve.no_input": "no aprobada (sin respuesta: {error})",

@@ -12,11 +12,11 @@ gets two bounds of its own, and a run that meets one ends with one line naming i
 This is the one bounded run: exercise 5's "Try it" calls it as above, and the checks' runs and the practice
 cells of exercises 1-4 through exercises/checks/kit.bounded (which words the same two bounds for a check's line).
 
-- **requests**: the offline client's ``max_requests`` (harness_lib.offline: every request past it is a 400 the SDK
+- **requests**: the offline client's ``max_requests`` (harness_kit.offline: every request past it is a 400 the SDK
   does not retry). A run that asked for more is stopped by that bound, whether it then raised or returned.
 - **time**: `seconds` of wall clock. A run stuck in an ``await`` is cancelled; a run busy in a Python loop of its
   own (``while True: pass``) is stopped at its next line: a trace function (``sys.settrace``) watches the lines of
-  code outside the standard library, the installed packages, harness_lib and harness_kit, and past the deadline
+  code outside the standard library, the installed packages and the kit's three packages, and past the deadline
   raises :class:`OutOfTime` there (a BaseException, so ``except Exception`` in the learner's loop does not
   swallow it). In a process's main thread where there is a user signal (Linux, macOS: a notebook's kernel) the
   tracer is installed only at the deadline, by a timer thread that interrupts the main thread (so a run that
@@ -40,8 +40,9 @@ import sysconfig
 import threading
 import time
 
+import harness_kit
 import harness_lib
-from harness_lib import lang
+from harness_kit import lang
 
 __all__ = ["REQUESTS", "SECONDS", "OutOfTime", "Stopped", "bounded"]
 
@@ -79,7 +80,8 @@ def _stopped(bound: str, limit: float, line: str) -> Stopped:
 def _library_folders() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     folders = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
-    folders |= {os.path.dirname(os.path.abspath(__file__)), os.path.dirname(os.path.abspath(harness_lib.__file__))}
+    folders |= {os.path.dirname(os.path.abspath(m.__file__)) for m in (harness_kit, harness_lib)}
+    folders.add(os.path.dirname(os.path.abspath(__file__)))
     return tuple(os.path.join(os.path.abspath(f), "") for f in folders)
 
 

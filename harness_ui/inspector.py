@@ -1,6 +1,6 @@
 """The run inspector: one run of the loop drawn as a table, one row per model request.
 
-    from harness_lib.inspector import Inspector, side_by_side
+    from harness_ui.inspector import Inspector, side_by_side
 
     run = Inspector(max_turns=3)          # the same cap and budget the loop gets
     run.show()                            # in a notebook: a picture that fills in as the run goes
@@ -15,13 +15,10 @@ input) with its approval decision and its result (a failed call says "error" in 
 the response's tokens split into the four usage counters; and the run's state after it: turns against the
 cap and tokens against the budget (each a <meter> with its numbers written next to it), and the turn's
 signature, with a repeat or a short cycle marked in words. The last row says what ended the run: a valve
-or the model's stop reason, in the lesson's words, in the current language (harness_lib.lang).
+or the model's stop reason, in the lesson's words, in the current language (harness_kit.lang).
 
-The inspector only reads the events the loop emits (or a transcript file holds), typed (FIELDS) and drawn
-by the kit's one escaping rule (trace.visible), so no event can put markup, a script or an escape code on
-the page; it changes nothing in the run. Plain HTML (`_repr_html_`): no JavaScript, no widget state, no ids,
-no clock, so a saved notebook shows the same picture on GitHub and nbval can compare it. Colours are
-JupyterLab's theme variables (with fallbacks): it reads in the dark theme too.
+It only reads the events (typed: FIELDS), draws them by the kit's one escaping rule (harness_kit.shown) as plain
+HTML with no JavaScript, ids or clock, so nbval can compare it and GitHub shows it (docs/architecture.md).
 
 Not handled:
 - The cap and the budget are not in the events: give the Inspector the same `max_turns` and
@@ -52,10 +49,12 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import lang
-from .tools import HIGH_IMPACT
-from .trace import compact, one_word, preview, show_call, stop_text, summary, visible, visible_text
-from .valves import find_cycle, signature_of
+from harness_kit import lang
+from harness_kit.shown import compact, one_word, show_call, visible, visible_text
+from harness_kit.words import stop_text
+from harness_lib.tools import HIGH_IMPACT
+from harness_lib.trace import preview, summary
+from harness_lib.valves import find_cycle, signature_of
 
 __all__ = ["Inspector", "side_by_side"]
 

@@ -21,7 +21,7 @@ happened is kept on the Mailbox, in the order it happened: `ran` (every call tha
 (a tool that fails the way a server does).
 
 NOT modelled: folders other than the inbox and the archive, attachments, threads, real addresses; nothing leaves
-the process. The offline model's scenarios for this tool set are in harness_lib/offline/inbox.py.
+the process. The offline model's scenarios for this tool set are in harness_kit/offline/inbox.py.
 """
 
 from __future__ import annotations
