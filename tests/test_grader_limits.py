@@ -424,13 +424,14 @@ def test_a_notebook_of_more_code_than_the_grader_runs_is_not_kept_nor_run(tmp_pa
 
     from grader.gradebook import Job
     from grader.sandbox import ROOT
-    from grader.submissions import _conftest_module, prepare
+    from exercises.lock import load_lock
+    from grader.submissions import prepare
 
     nb = json.loads((ROOT / "exercises" / "solutions" / "01_tiered_policy.ipynb").read_text())
     cell = next(c for c in nb["cells"] if c.get("id") == "run-tool-uses")
     cell["source"] = "".join(cell["source"]) + f"\n_padding = {'x' * (limits.LEARNER_CODE + 10)!r}\n"
     (tmp_path / "big.ipynb").write_text(json.dumps(nb))
-    lock = _conftest_module().load_lock()
+    lock = load_lock()
     job = Job(path=tmp_path / "big.ipynb", learner="ana", file="big.ipynb")
     prepare(job, lock, {"01_tiered_policy.ipynb": [json.loads((ROOT / "exercises" / "01_tiered_policy.ipynb").read_text())]})
     assert job.verdict == "NOT GRADED" and job.cause == "flagged" and job.graded is None, job
