@@ -263,11 +263,11 @@ def prepare(language: str, tools_root: Path | None = None) -> None:
 
 
 def root_tools(folder: Path) -> Path:
-    """Make `folder` a fresh copy of the kit's workspace/ (its scratch/ empty) and the default root of the tools
-    in this process: the `read_file` / `write_file` the checks build with `make_tool_impls()` and hand to the
-    learner's run_tool_uses then read and write that notebook's own copy, never the kit's workspace/ (what they
-    read comes back to the learner, in the feedback too). One worker grades one notebook, so this is set once for
-    its whole life. -> folder."""
+    """Make `folder` a fresh copy of the kit's workspace/ (its scratch/ empty) and the checks' tool root in this
+    process (HARNESS_TOOL_ROOT, which the checks' `tool_root()` reads): the `read_file` / `write_file` they build and
+    hand to the learner's run_tool_uses then read and write that notebook's own copy, never the kit's workspace/
+    (what they read comes back to the learner, in the feedback too). One worker grades one notebook, so this is set
+    once for its whole life. -> folder."""
     import shutil
 
     from harness_lib import tools
@@ -277,10 +277,5 @@ def root_tools(folder: Path) -> Path:
                     and Path(where).parent == old else [n for n in names if n == "__pycache__"])
     (folder / tools.SCRATCH).mkdir(exist_ok=True)
     new = folder.resolve()
-    tools.DEFAULT_ROOT = new
-    fn = tools.make_tool_impls
-    fn.__defaults__ = tuple(new if isinstance(d, Path) and d == old else d for d in fn.__defaults__ or ())
-    for name, module in list(sys.modules.items()):  # the checks' own names for the kit's workspace
-        if name.split(".")[0] in ("checks", "grading", "exercises") and getattr(module, "DEFAULT_ROOT", None) == old:
-            module.DEFAULT_ROOT = new
+    os.environ["HARNESS_TOOL_ROOT"] = str(new)
     return new
