@@ -1,19 +1,13 @@
 """Grading an exercise notebook saved anywhere: a copy on the Desktop, a renamed folder, a file JupyterLab duplicated.
 
-`pytest --nbval-lax exercises/01_tiered_policy.ipynb` is a grade because of two files of the kit's folder that pytest
-loads for a notebook inside it: exercises/conftest.py (the check cells and the checks' code compared with
-exercises/checks.lock, HARNESS_GRADING=1 so that a ✗ fails, the grade at the end) and the root conftest.py (offline,
-approvals clicked). For a notebook saved elsewhere pytest loads neither: the checks would print their ✗ and pass.
-Two pieces make such a notebook graded exactly as inside exercises/, or stop with one line saying what to do:
-
-- :func:`import_grading`, which the exercises' 🔒 cell calls: exercises/grading.py from the notebook's folder or one
-  above it (as always); else from the kit this Python has installed (requirements.txt's ``-e .``), but only in
-  JupyterLab (``JPY_SESSION_NAME``) or under the grader (``HARNESS_GRADING=1``). A run that is neither (pytest
-  without the kit's plugin, nbconvert) gets one line instead, never checks that cannot fail.
-- a pytest plugin (:func:`collect`): for an exercise notebook (one with the 🔒 cell ``grader-kit``) outside the
-  kit's exercises/ folder, it loads the kit's two conftest.py files and hands the notebook to exercises/conftest.py.
-  Loaded through pytest's entry points (pyproject.toml, ``pytest11``) outside the kit's folder, and by the root
-  conftest.py inside it (where pyproject.toml turns entry points off).
+`pytest --nbval-lax exercises/01_tiered_policy.ipynb` is a grade because pytest loads exercises/conftest.py for a
+notebook inside the kit's exercises/ folder: it hands pytest the grader's hooks (exercises/plugin.py: the check
+cells and the checks' code compared with exercises/checks.lock, HARNESS_GRADING=1 so that a ✗ fails, the grade at the
+end). For a notebook saved elsewhere pytest loads no conftest of the kit: the checks would print their ✗ and pass.
+This pytest plugin grades such a notebook (one with the 🔒 cell ``grader-kit``) exactly as inside exercises/, or
+stops with one line saying what to do. It is loaded through pytest's entry points (pyproject.toml, ``pytest11``)
+outside the kit's folder, and by the root conftest.py inside it (where pyproject.toml turns entry points off). The
+notebook's 🔒 cell then finds the checks in the kit (harness_kit/grader_cell.py).
 
 NOT handled (each stops with one line): one pytest run that grades a copy outside exercises/ together with notebooks
 inside it (grade them apart); a kit installed without its folder (``pip install .``, not ``-e .``): copy the notebook
@@ -23,49 +17,18 @@ with ``PYTEST_DISABLE_PLUGIN_AUTOLOAD`` (the notebook then fails at its 🔒 cel
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
-KIT = Path(__file__).resolve().parents[1]  # the kit's folder, when harness_lib is installed from it (-e .)
-EXERCISES = KIT / "exercises"
-_LOADED: dict[str, ModuleType] = {}
+from harness_kit.grader_cell import where_to_grade
+
+EXERCISES = Path(__file__).resolve().parent
+HOOKS = "harness-kit-grader"  # the plugin's name once it holds the grader's hooks
 _SEEN: set[Path] = set()
-
-
-def import_grading() -> ModuleType:
-    """The 🔒 cell's import of exercises/grading.py (see the module docstring)."""
-    here = [Path.cwd(), *Path.cwd().parents]
-    folder = next((p for p in here if (p / "grading.py").is_file()), None)
-    if folder is None and (os.environ.get("JPY_SESSION_NAME") or os.environ.get("HARNESS_GRADING") == "1"):
-        folder = EXERCISES if (EXERCISES / "grading.py").is_file() else None
-    if folder is not None and str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-    try:
-        return importlib.import_module("grading")
-    except ModuleNotFoundError as err:
-        if err.name != "grading":
-            raise
-        raise GraderNotFound(_where_to_grade(), name="grading") from None
-
-
-class GraderNotFound(ModuleNotFoundError):
-    """The 🔒 cell's one line (IPython shows an exception's _render_traceback_ instead of its traceback)."""
-
-    def _render_traceback_(self):
-        return [f"ModuleNotFoundError: {self}"]
-
-
-def _where_to_grade() -> str:
-    if (EXERCISES / "grading.py").is_file():
-        return (f"the grader was not loaded: grade with `pytest --nbval-lax NOTEBOOK` run by the kit's venv "
-                f"({sys.prefix}), after `pip install -r requirements.txt` in {KIT}")
-    return ("the grader was not found (harness_lib is not installed from a kit's folder): copy this notebook into "
-            "the kit's exercises/ folder and grade it there")
+_REFUSED: dict[Path, str] = {}
+_APART = "grade it in a pytest run of its own: this one also grades notebooks inside the kit's exercises/ folder"
 
 
 def _is_exercise(path: Path) -> bool:
@@ -76,37 +39,24 @@ def _is_exercise(path: Path) -> bool:
     return any(c.get("id") == "grader-kit" and "locked" in c.get("metadata", {}).get("tags", []) for c in cells)
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    if name not in _LOADED:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _LOADED[name] = module
-    return _LOADED[name]
-
-
 def _grader(config) -> ModuleType:
-    """The kit's exercises/conftest.py, registered once as a plugin (all its hooks but pytest_collect_file, which
-    collect() calls for the notebooks outside exercises/), and the root conftest.py unless pytest loaded it."""
-    if "grader" not in _LOADED:
-        loaded = {getattr(p, "__file__", None) for p in config.pluginmanager.get_plugins()}
-        grader = _load("grader", EXERCISES / "conftest.py")
-        if str(KIT / "conftest.py") not in loaded:
-            config.pluginmanager.register(_hooks(_load("kit_conftest", KIT / "conftest.py")), "harness-kit-conftest")
-        config.pluginmanager.register(_hooks(grader), "harness-kit-grader")
-    return _LOADED["grader"]
+    """exercises/plugin.py, its hooks registered once (all but pytest_collect_file, which collect() calls for the
+    notebooks outside exercises/), in a grading run's environment: offline, no .env read (as the root conftest.py
+    sets up the runs inside the kit)."""
+    from exercises import plugin  # (HARNESS_GRADING=1 from here on: only once an exercise notebook is collected)
 
-
-def _hooks(module: ModuleType) -> ModuleType:
-    """A conftest's hook functions as a plugin, but pytest_collect_file (collect() calls it, for its notebooks only)
-    and its pytest_plugins list (nbval is loaded already)."""
-    return _plugin(module.__name__, **{n: getattr(module, n) for n in dir(module)
-                                       if n.startswith("pytest_") and n not in ("pytest_collect_file", "pytest_plugins")})
+    if not config.pluginmanager.has_plugin(HOOKS):
+        os.environ.setdefault("HARNESS_OFFLINE", "1")
+        os.environ.setdefault("PYTHON_DOTENV_DISABLED", "1")
+        os.environ.pop("HARNESS_SCENARIO", None)
+        config.pluginmanager.register(_plugin(HOOKS, **{n: getattr(plugin, n) for n in dir(plugin)
+                                                        if n.startswith("pytest_") and n != "pytest_collect_file"}), HOOKS)
+    return plugin
 
 
 def _plugin(name: str, **hooks) -> ModuleType:
     """A plugin holding `hooks` (pytest takes any object with hook functions; a module can be hashed, as it needs)."""
-    plugin = ModuleType(f"harness-kit-{name}")
+    plugin = ModuleType(name)
     plugin.__dict__.update(hooks)
     return plugin
 
@@ -117,11 +67,9 @@ def _inside(path) -> bool:
 
 def _apart(session, config, items):
     """A run that also grades notebooks inside exercises/ (whose conftest.py pytest loads): the copies outside are not
-    graded in it (one line each at the end), and the kit's conftest files are not registered twice."""
-    if any(_inside(item.path) for item in items) and "grader" in _LOADED:
-        for name in ("harness-kit-grader", "harness-kit-conftest"):
-            if config.pluginmanager.has_plugin(name):
-                config.pluginmanager.unregister(name=name)
+    graded in it (one line each at the end), and the grader's hooks are not registered twice."""
+    if any(_inside(item.path) for item in items) and config.pluginmanager.has_plugin(HOOKS):
+        config.pluginmanager.unregister(name=HOOKS)
         _REFUSED.update({path: _APART for path in _SEEN if path not in _REFUSED})
     import pytest
 
@@ -140,10 +88,6 @@ def _failed_if_not_graded(session, exitstatus):
         session.exitstatus = 1  # a notebook that was not graded did not pass
 
 
-_APART = "grade it in a pytest run of its own: this one also grades notebooks inside the kit's exercises/ folder"
-_REFUSED: dict[Path, str] = {}
-
-
 def collect(file_path: Path, parent):
     """The grader's collector for an exercise notebook outside the kit's exercises/ folder; None for other files."""
     if file_path.suffix != ".ipynb" or _inside(file_path) or not _is_exercise(file_path):
@@ -154,11 +98,11 @@ def collect(file_path: Path, parent):
     _SEEN.add(path)
     config = parent.config
     if not config.pluginmanager.has_plugin("harness-kit-apart"):
-        config.pluginmanager.register(_plugin("apart", pytest_collection_modifyitems=_apart,
+        config.pluginmanager.register(_plugin("harness-kit-apart", pytest_collection_modifyitems=_apart,
                                               pytest_terminal_summary=_not_graded,
                                               pytest_sessionfinish=_failed_if_not_graded), "harness-kit-apart")
-    if not (EXERCISES / "conftest.py").is_file():
-        _REFUSED[path] = _where_to_grade()
+    if not (EXERCISES / "checks.lock").is_file():
+        _REFUSED[path] = where_to_grade()
         return None
     if str(EXERCISES / "conftest.py") in {getattr(p, "__file__", None) for p in config.pluginmanager.get_plugins()}:
         _REFUSED[path] = _APART  # pytest loaded it already, for a notebook inside exercises/
