@@ -23,7 +23,8 @@ only where a whole notebook runs with nobody at the screen) and that notebook is
 row without the named button, is a ValueError from the widget's constructor: the approver counts it as a no, and
 the run that expected a click fails loudly.
 
-Standard library only at import (a kernel imports it at start-up).
+Standard library only at import (a kernel imports it at start-up). PYTEST_DONT_REWRITE: it holds no assert, and
+tests/browser_support.py imports it before pytest loads it as a plugin.
 """
 
 import atexit
