@@ -3,7 +3,7 @@
 The learner's kernel is the defendant, never the judge. For every check cell the gradebook's worker
 1. opens a socket only the notebook's kernel can reach (a Unix socket in the worker's own folder, which the
    sandbox binds in; 127.0.0.1 with a port the system picks where there are no Unix sockets);
-2. runs, in the kernel, one line in place of the check cell: `serve()` of exercises/defendant.py;
+2. runs, in the kernel, one line in place of the check cell: `serve()` of grader/defendant.py;
 3. runs the check itself here, the same function of grading the cell names, with the notebook's names seen through
    `Notebook`: reading POLICY asks the kernel for its value (it arrives as data); calling run_tool_uses asks the
    kernel to call it with this process's arguments.
@@ -37,8 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from exercises import wire
-from grader import limits
+from grader import limits, wire
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"  # grading and its checks
 # One worker judges one notebook: what its kernel may send the judge, over all its checks
@@ -47,7 +46,7 @@ CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", r
 # run in the kernel in place of a check cell, kept out of its history; `token` is this check's secret: the judge
 # answers only the connection that sends it first (a thread of the notebook's that connects before serve() does is
 # closed), so only code that reads the running cell's own frames, which the scan flags, could answer in its place
-SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals(), {token!r})"
+SERVE = "await __import__('grader.defendant', fromlist=['serve']).serve({address!r}, globals(), {token!r})"
 
 
 def check_call(source: str) -> str | None:

@@ -133,7 +133,7 @@ INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__
              "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__", "_current_frames",
              # the running cell's text (the judge's serve line and its token)
              "history_manager", "input_hist_raw", "input_hist_parsed", "_ih", "In"}
-MODULES = ("exercises", "conftest", "grading", "checks", "harness_lib.offline", "nbval", "nbclient", "pytest",
+MODULES = ("exercises", "grader", "conftest", "grading", "checks", "harness_lib.offline", "nbval", "nbclient", "pytest",
            "_pytest", "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
 STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
 MAGIC = re.compile(r"^\s*(!|%%|%(sx|system|run|load|writefile|env|reset|store|alias|macro)\b)")

@@ -907,7 +907,7 @@ import json, os, resource, sys
 sys.path.insert(0, KIT)  # (as the kernel's start-up does)
 out = {"exists": {p: os.path.exists(os.path.join(KIT, p)) for p in (
     "exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
-    "grader/gradebook.py", "grader/judge.py", "exercises/grading.py", "exercises/defendant.py",
+    "grader/gradebook.py", "grader/judge.py", "exercises/grading.py", "grader/defendant.py",
     "harness_lib/loop.py", "workspace/README.md")}}
 import harness_lib
 out["lib"] = harness_lib.__file__
@@ -1019,7 +1019,7 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     hidden = ("exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
               "grader/gradebook.py", "grader/judge.py")
     assert {p: seen["exists"][p] for p in hidden} == dict.fromkeys(hidden, False), seen["exists"]
-    assert all(seen["exists"][p] for p in ("exercises/grading.py", "exercises/defendant.py", "harness_lib/loop.py",
+    assert all(seen["exists"][p] for p in ("exercises/grading.py", "grader/defendant.py", "harness_lib/loop.py",
                                            "workspace/README.md")), seen["exists"]
     assert seen["lib"] == str(ROOT / "harness_lib" / "__init__.py")
     named = [t for t in seen["texts"] if "solutions" in t or "/.git" in t or "TEACHER_SECRET" in t]

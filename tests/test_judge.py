@@ -1,7 +1,7 @@
 """The gradebook's judge (grader/judge.py) decides a check where the learner's code cannot reach, and decides it
 as the check run in the notebook would.
 
-- The line (exercises/wire.py): values cross as plain data (a str or dict subclass that lies arrives as its plain
+- The line (grader/wire.py): values cross as plain data (a str or dict subclass that lies arrives as its plain
   value; an object that is no data arrives as an Opaque, equal to nothing), functions as stand-ins that call back,
   the judge's SDK client as a real client whose HTTP the judge's offline model answers (and logs), exceptions by
   name and built-in class (the kit's own ToolError as itself), a hang as "no answer in time" at the deadline.
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "exercises"))
 import grading  # noqa: E402
 import test_exercises as cases  # noqa: E402
 
-from exercises import defendant, wire
+from grader import defendant, wire
 from grader import judge  # noqa: E402
 from harness_lib import lang  # noqa: E402
 

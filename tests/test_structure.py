@@ -117,8 +117,9 @@ def test_imports_in_exercises_point_one_way():
 
 
 def test_the_learners_exercises_never_import_the_teachers_grader():
-    """exercises/ is what a learner needs (the checks, their entry point, the kernel's side of the judge); the
-    grader (gradebook, judge, worker, sandbox, ...) sits apart in grader/ and imports from exercises/, not back."""
+    """exercises/ is what a learner needs (the checks, their entry point, the lock and the grade's plugin); the
+    grader (gradebook, judge and its line, worker, sandbox, ...) sits apart in grader/ and imports from exercises/,
+    not back."""
     by_learner = {p.relative_to(ROOT).as_posix(): sorted(n for n in imports_named(p) if n.split(".")[0] == "grader")
                   for p in python_files(EXERCISES)}
     assert not {name: found for name, found in by_learner.items() if found}
