@@ -178,6 +178,7 @@ def test_the_lock_covers_every_module_the_checks_import_and_is_current():
     locked = kit_lock.load_lock()["code"]
     assert {p.relative_to(EXERCISES).as_posix() for p in files} <= set(locked)
     assert locked == kit_lock.code_digests(), "exercises/checks.lock is stale: python -m exercises.lock"
+    assert kit_lock.build_lock() == kit_lock.load_lock(), "exercises/checks.lock is stale: python -m exercises.lock"
 
 
 def test_an_edited_module_of_the_checks_is_refused_by_its_name():
