@@ -412,7 +412,14 @@ def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> 
     """The class-wide steps, after grading (one run, or --gather of shards): each duplicate submission said, the
     CSV, the feedback files, the summary, what is printed and the exit status (`left_out`: --exercise's editions
     left as shipped)."""
-    same = defaultdict(list)  # (learner, exercise) -> the files: each duplicate says which files are whose
+    note_duplicates(jobs, args)
+    md = write_files(jobs, args, checks, problems)
+    return say(jobs, args, md, problems, left_out)
+
+
+def note_duplicates(jobs: list, args) -> None:
+    """Each of a learner's submissions of one exercise says which files are theirs (not for --exercise's editions)."""
+    same = defaultdict(list)  # (learner, exercise) -> the files
     for j in jobs:
         if j.exercise and not args.exercise:
             same[(j.learner, j.exercise)].append(j.file)
@@ -421,6 +428,10 @@ def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> 
         if len(files) > 1:
             j.reason = "; ".join(filter(None, [j.reason, f"one of {len(files)} submissions of this exercise by "
                                                          f"{j.learner}: {', '.join(files)}"]))
+
+
+def write_files(jobs: list, args, checks: dict, problems: list[str]) -> Path:
+    """The CSV (--merge: only the pairs graded now replaced), the feedback files, the summary. -> the summary's path."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
     found = {j.exercise for j in jobs if j.exercise}
     per_check = [check_column(name, check) for name in sorted(found) for check in checks[name]]
@@ -438,6 +449,11 @@ def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> 
             where.write_text(feedback(j, args.points, args.all_or_nothing), encoding="utf-8")
     md = args.summary or args.out.with_suffix(".md")
     md.write_text(summary(jobs) + "".join(f"\n**Warning:** {md_text(p)}\n" for p in problems), encoding="utf-8")
+    return md
+
+
+def say(jobs: list, args, md: Path, problems: list[str], left_out=()) -> int:
+    """What the terminal shows (every line through the one rule), and the exit status."""
     n = Counter(j.verdict for j in jobs)
     print(f"{len(jobs)} notebook(s): " + ", ".join(f"{n[v]} {v}" for v in VERDICTS if n[v])
           + f" → {args.out} and {md}")
