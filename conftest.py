@@ -8,33 +8,22 @@ this file and nothing of tests/:
 - Graded and tested runs are offline and deterministic, even on a machine with ANTHROPIC_API_KEY set
   (set HARNESS_OFFLINE=0 yourself to run the notebooks against Claude).
 - A git-ignored .env file is not read (PYTHON_DOTENV_DISABLED=1, see harness_kit.env.load_env_file).
-- Nobody clicks in a test run. In the kit (not in a learner's copy, which has no tests/ folder), the kernels
-  nbval starts load tests/kernel_clicker.py, which presses the buttons each lesson's committed run shows
-  pressed (IPYTHONDIR points at a configuration that loads it; KIT_TEST_CLICKS names the notebook while its
-  kernel starts). The exercises need no clicks: their approvals are scripted or press their own button.
   Kernels started by nbval inherit this process's environment.
 - pyproject's `--nbval-sanitize-with=tests/sanitize.cfg` is relative to the root: it is resolved here, so a
   notebook gives the same result run from the root, from its own folder, or by an absolute path from elsewhere.
-- An exercise notebook saved outside exercises/ (a renamed folder) is graded as inside it: harness_lib/grade_anywhere.py.
+- An exercise notebook saved outside exercises/ (a renamed folder) is graded as inside it: exercises/grade_anywhere.py.
 
 The kit's test suite keeps its own settings (the whole suite on every core and in which order, the hypothesis
-plugin, the browser tests' shared JupyterLab) in tests/conftest.py and tests/suite_schedule.py, which a learner's
-copy of the exercises does not have.
+plugin, the browser tests' shared JupyterLab, the buttons its lesson runs press: tests/kernel_clicker.py) in
+tests/conftest.py and the plugins it loads, which a learner's copy of the exercises does not have.
 """
 
-import atexit
 import importlib.util
 import os
-import runpy
-import shutil
-import tempfile
 from pathlib import Path
 from types import ModuleType
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent
-CLICKER = ROOT / "tests" / "kernel_clicker.py"  # test plumbing: not in a learner's copy
 
 # Loaded only if installed, so a pytest without nbval still runs (and says the --nbval options are unknown).
 pytest_plugins = [name for name in ("nbval.plugin",) if importlib.util.find_spec(name.partition(".")[0])]
@@ -42,27 +31,6 @@ pytest_plugins = [name for name in ("nbval.plugin",) if importlib.util.find_spec
 os.environ.setdefault("HARNESS_OFFLINE", "1")
 os.environ.setdefault("PYTHON_DOTENV_DISABLED", "1")  # a learner's .env (API key) is not read by tests
 os.environ.pop("HARNESS_SCENARIO", None)
-
-if CLICKER.exists() and not os.environ.get("KIT_TEST_IPYTHONDIR"):  # once per test run (its processes inherit it)
-    _ipython_dir = tempfile.mkdtemp(prefix="kit-ipython-")
-    runpy.run_path(str(CLICKER))["write_kernel_config"](Path(_ipython_dir))
-    os.environ["KIT_TEST_IPYTHONDIR"] = os.environ["IPYTHONDIR"] = _ipython_dir
-    atexit.register(shutil.rmtree, _ipython_dir, True)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item):
-    """While a notebook's first cell is set up (nbval starts its kernel then), KIT_TEST_CLICKS names the notebook,
-    from the root: the kernel's clicker presses that notebook's buttons (tests/kernel_clicker.py)."""
-    path = Path(str(item.path)).resolve()
-    named = CLICKER.exists() and path.suffix == ".ipynb" and path.is_relative_to(ROOT)
-    if named:
-        os.environ["KIT_TEST_CLICKS"] = path.relative_to(ROOT).as_posix()
-    try:
-        yield
-    finally:
-        if named:
-            os.environ.pop("KIT_TEST_CLICKS", None)
 
 
 def pytest_configure(config):
@@ -82,13 +50,12 @@ def pytest_configure(config):
 
 def _saved_elsewhere(file_path, parent):
     """An exercise notebook outside exercises/ (a renamed folder, a copy outside the kit graded from here): graded as
-    in exercises/, by harness_lib.grade_anywhere. (Registered as a plugin: a conftest's pytest_collect_file would see
-    only the files under this folder. Outside the kit's folder pytest loads harness_lib.grade_anywhere itself.)"""
-    kit = Path(__file__).resolve().parent
-    if file_path.suffix != ".ipynb" or kit / "exercises" in file_path.resolve().parents:
+    in exercises/, by exercises/grade_anywhere.py. (Registered as a plugin: a conftest's pytest_collect_file would see
+    only the files under this folder. Outside the kit's folder pytest loads exercises.grade_anywhere itself.)"""
+    if file_path.suffix != ".ipynb" or ROOT / "exercises" in file_path.resolve().parents:
         return None
     if '"grader-kit"' not in file_path.read_text(encoding="utf-8", errors="replace"):
         return None
-    from harness_lib import grade_anywhere
+    from exercises import grade_anywhere
 
     return grade_anywhere.collect(file_path, parent)

@@ -8,13 +8,15 @@ outputs are the same.
 """
 
 import os
-import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+from tests.clean_tree import tool_root_copy  # the test suite's plumbing, as its kernels have it
+from tests.kernel_clicker import write_kernel_config
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,12 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def kit_run_environment():
     saved = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="kit-editions-") as tmp:
-        sys.path.insert(0, str(ROOT / "tests"))  # the test suite's plumbing, as its kernels have it
-        try:
-            from browser_support import tool_root_copy
-            from kernel_clicker import write_kernel_config
-        finally:
-            sys.path.remove(str(ROOT / "tests"))
         workspace = tool_root_copy(Path(tmp) / "workspace")
         ipython_dir = Path(tmp) / "ipython"
         write_kernel_config(ipython_dir)

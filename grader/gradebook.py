@@ -8,7 +8,7 @@ For every `*.ipynb` under SUBMISSIONS/ it (1-3: grader/submissions.py; 4-6: grad
    not a valid notebook gets an ERROR row saying why) and decides which exercise it is by its cells (the ids of the
    grader's 🔒/🔍 cells listed in exercises/checks.lock), not by its file name;
 2. refuses it, as the learner's own grade would, when a 🔍 CHECK or 🔒 cell was changed or it holds something
-   shaped like an API key (exercises/conftest.py's `refusal`, with the kit's pristine lock and grading.py);
+   shaped like an API key (exercises/lock.py's `refusal`, with the kit's pristine lock and grading.py);
 3. builds the notebook that is graded: the kit's own starter, with the submission's ✏️ EXERCISE cells and the
    cells the learner added. Every other cell (setup, the given loop, the grader's cells) comes from the kit, so
    code in a submission runs only from the cells the learner was asked to write;
@@ -52,13 +52,14 @@ import argparse
 import concurrent.futures
 import json
 import os
-import re
 import shutil
 import sys
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from exercises import lock as kit_lock
 
 from . import cgroups, shards, similarity, workers
 from .learners import learner_folders, learner_of, shared_prefix, workflow_notes
@@ -68,7 +69,7 @@ from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, me
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .slots import Slots
-from .submissions import LINK_CAUSE, TMP_PREFIX, _conftest_module, lesson_cells, prepare, walk
+from .submissions import LINK_CAUSE, TMP_PREFIX, lesson_cells, prepare, walk
 from .unchanged import changed, kit_files, snapshot  # noqa: F401 - kit_files: export_template
 from .verdict import check_column, judge
 from .worker import RESULT_MARK
@@ -210,7 +211,7 @@ def discover(folder: Path, exercise: str | None = None) -> list[Job]:
     return jobs
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m grader.gradebook", description=__doc__.split("\n\n")[0])
     p.add_argument("submissions", nargs="?", type=Path, help="a folder of submitted notebooks (or one notebook)")
     p.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default: grades.csv)")
@@ -249,13 +250,30 @@ def main(argv=None) -> int:
                    "and write --out as the shard's results (JSON), for --gather")
     p.add_argument("--gather", nargs="+", type=Path, metavar="RESULTS", help="write the CSV, summary and feedback "
                    "of a class graded in shards, from every shard's results file, as one run would")
-    p.add_argument("--tmp-tag", default="", help=argparse.SUPPRESS)  # tests: tell this run's folders apart
+    return p
+
+
+def main(argv=None) -> int:
+    """parse → plan → run → report: the command, in four steps."""
+    p = parser()
+    args = parse(p, argv)
+    if args.gather:
+        return shards.gather(args, Job, finish, lock_checks(kit_lock.load_lock()))
+    plan = make_plan(args, p)
+    problems = run(plan, args)
+    if args.shard:  # the class-wide steps wait for --gather
+        return shards.save(args, plan.jobs, problems, plan.progress.started)
+    return finish(plan.jobs, args, plan.checks, problems, plan.left_out)
+
+
+def parse(p: argparse.ArgumentParser, argv=None) -> argparse.Namespace:
+    """The options, checked; for a run that grades, also where its kernels run (args.sandbox, args.user,
+    args.as_root), said on stderr when it is not a sandbox."""
     args = p.parse_args(argv)
     if args.gather or args.shard:
         shards.options(p, args)
     if args.gather:
-        return shards.gather(args, Job, finish, lock_checks(_conftest_module().load_lock()))
-    tmp_prefix = TMP_PREFIX + re.sub(r"[^A-Za-z0-9]", "", args.tmp_tag)[:20] + ("_" if args.tmp_tag else "")
+        return args
     if args.submissions is None or not args.submissions.exists():
         p.error("give a folder of submitted notebooks (or one notebook) that exists")
     if args.jobs < 1:
@@ -263,7 +281,6 @@ def main(argv=None) -> int:
     linked = through_link(args.out, args.summary, args.feedback)  # (a learner's repository may commit a link)
     if linked:
         p.error(linked)
-    folder = args.submissions.resolve()
     unsandboxed = sandbox_available() if args.sandbox != "none" else "--sandbox none"
     args.user, args.as_root = sandbox_user() if not unsandboxed else (None, "")  # (root: grader/sandbox.py)
     if (unsandboxed or args.as_root) and args.sandbox == "bwrap":
@@ -274,22 +291,42 @@ def main(argv=None) -> int:
               "change files, the CSV and other grades; see docs/teaching.md", file=sys.stderr)
     if args.as_root:  # (and every row says ROOT_SANDBOX)
         print(f"warning: {args.as_root}; each kernel is sandboxed as root, without the process limit", file=sys.stderr)
-    conftest = _conftest_module()
-    lock = conftest.load_lock()
+    return args
+
+
+@dataclass
+class Plan:
+    """What a run grades, decided before any kernel runs."""
+    jobs: list  # every row: the ones to run, and the ones decided already (a link, a refusal, ...)
+    todo: list  # the jobs a kernel runs for
+    checks: dict  # exercise -> its 🔍 check ids
+    tmp_root: Path  # this run's folder inside the kit (exercises/_grading_tmp_gradebook_<pid>_*), deleted afterwards
+    kit_before: dict  # the kit's files, and the submitted ones, as they were (checked unchanged afterwards)
+    submitted_before: dict
+    left_out: list = field(default_factory=list)  # --exercise: the editions left as shipped, not run
+    progress: Progress | None = None
+
+
+def make_plan(args, p: argparse.ArgumentParser) -> Plan:
+    """Read the kit's lock and starters and every submission: each job prepared (grader/submissions.py) or decided,
+    the sandbox's view of the kit made; nothing of a learner's has run."""
+    folder = args.submissions.resolve()
+    tmp_prefix = f"{TMP_PREFIX}{os.getpid()}_"  # (a folder of this run's, told apart from another run's by the pid)
+    lock = kit_lock.load_lock()
     starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (EXERCISES / name, *sorted(EXERCISES.glob(f"*/{name}")))
                        if p.is_file() and p.parent.name not in ("solutions",) and not p.parent.name.startswith("_")]
                 for name in lock["notebooks"]}
-    checks = lock_checks(lock)
     kit_before = snapshot(kit_files())
     submitted = sorted(Path(d, f) for d, _, fs in os.walk(folder) for f in fs) if folder.is_dir() else [folder]
-    submitted_before = snapshot(submitted)
     if args.exercise is not None and args.exercise not in lock["notebooks"]:
         p.error(f"--exercise: not an exercise of this kit: {args.exercise} (one of: {', '.join(lock['notebooks'])})")
-    jobs = discover(folder, args.exercise)
+    plan = Plan(jobs=discover(folder, args.exercise), todo=[], checks=lock_checks(lock),
+                tmp_root=EXERCISES / f"{tmp_prefix}{uuid.uuid4().hex[:12]}", kit_before=kit_before,
+                submitted_before=snapshot(submitted))
     if args.shard:  # only this shard's notebooks are read and graded
-        jobs, args.listing = shards.select(jobs, args.shard)
+        plan.jobs, args.listing = shards.select(plan.jobs, args.shard)
     lessons = lesson_cells()
-    for job in jobs:
+    for job in plan.jobs:
         if job.verdict:  # a link, a folder with no notebook: its row is written already
             continue
         try:  # a submission that trips the grader costs its own row, never the class's CSV
@@ -297,60 +334,73 @@ def main(argv=None) -> int:
         except Exception as err:  # noqa: BLE001
             job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
             job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"
-    note_alike(jobs)
-    tmp_root = EXERCISES / f"{tmp_prefix}{uuid.uuid4().hex[:12]}"
+    note_alike(plan.jobs)
     args.hide = [str(p) for p in (folder if folder.is_dir() else folder.parent, args.out.resolve().parent,
-                                  args.feedback.resolve() if args.feedback else None, tmp_root) if p]
-    todo = [j for j in jobs if j.graded is not None]
+                                  args.feedback.resolve() if args.feedback else None, plan.tmp_root) if p]
+    plan.todo = [j for j in plan.jobs if j.graded is not None]
     # sandboxed, each kernel sees the kit as a learner has it (grader/sandbox.py): no solutions, no .git
     # (the kit's list, as export_template ships it: not a class folder or a teacher's file put inside the kit)
     kit_list = [p.relative_to(ROOT).as_posix() for p in kit_before]
-    args.view = str(learner_view(tmp_root / "view", kit_list)) if args.sandbox == "bwrap" and todo else None
-    left_out = []
-    if args.exercise and todo:  # one learner's editions: an edition left as shipped is not run
-        worked = [j for j in todo if not j.untouched]
-        left_out = [j for j in todo if j.untouched] if worked else todo[1:]
-        if not worked:  # no edition was written in: the first one is graded without a kernel, as what it is
-            first = todo[0]
-            first.verdict, first.passed, first.total = "NOT STARTED", 0, len(checks[first.exercise])
-            first.reason = "nothing written yet: the ✏️ cells are the starter's"
-            first.checks = {check: 0 for check in checks[first.exercise]}
-        jobs = [j for j in jobs if j not in left_out]
-        todo = worked
-    progress = Progress(len(jobs), len(jobs) - len(todo))  # a terminal's progress line, and the time left
+    args.view = str(learner_view(plan.tmp_root / "view", kit_list)) if args.sandbox == "bwrap" and plan.todo else None
+    if args.exercise and plan.todo:
+        editions_to_run(plan)
+    plan.progress = Progress(len(plan.jobs), len(plan.jobs) - len(plan.todo))  # the progress line, the time left
+    return plan
+
+
+def editions_to_run(plan: Plan) -> None:
+    """--exercise, one learner's editions: an edition left as shipped is not run; when no edition was written in,
+    the first one is graded without a kernel, as what it is (NOT STARTED)."""
+    worked = [j for j in plan.todo if not j.untouched]
+    plan.left_out = [j for j in plan.todo if j.untouched] if worked else plan.todo[1:]
+    if not worked:
+        first = plan.todo[0]
+        first.verdict, first.passed, first.total = "NOT STARTED", 0, len(plan.checks[first.exercise])
+        first.reason = "nothing written yet: the ✏️ cells are the starter's"
+        first.checks = {check: 0 for check in plan.checks[first.exercise]}
+    plan.jobs = [j for j in plan.jobs if j not in plan.left_out]
+    plan.todo = worked
+
+
+def run(plan: Plan, args) -> list[str]:
+    """Grade every job of the plan, each in a worker of its own; -> the problems found afterwards (the kit's files
+    or the submitted ones changed while grading)."""
     try:
         if args.exercise:  # one learner's editions of one exercise: the first PASS is the grade
-            for j in todo:
-                if any(other.verdict == "PASS" for other in jobs):
+            for j in plan.todo:
+                if any(other.verdict == "PASS" for other in plan.jobs):
                     j.verdict, j.cause, j.reason = "NOT GRADED", "other-edition-passed", "another edition of this exercise is PASS"
                 else:
-                    run_one(j, args, tmp_root, checks[j.exercise])
-            todo = []
-        # two notebooks or more: their workers are forked from one warm process (grader/workers.py), started
-        # here, before any thread
-        warm = workers.WarmWorkers() if len(todo) > 1 and workers.available() else None
-        slots = Slots(args.jobs)  # -j N; a notebook still running after 30 s lends its slot (grader/slots.py)
-        with concurrent.futures.ThreadPoolExecutor(max_workers=slots.most) as pool:
-            futures = [pool.submit(slots.run, run_one, j, args, tmp_root, checks[j.exercise], warm) for j in todo]
-            for _ in concurrent.futures.as_completed(futures):
-                progress.step()
-        for f in futures:
-            f.result()
+                    run_one(j, args, plan.tmp_root, plan.checks[j.exercise])
+        else:
+            run_class(plan, args)
     finally:
-        shutil.rmtree(tmp_root, ignore_errors=True)
-        cgroups.sweep(f"kit-{tmp_root.name}-")  # the sandboxes' cgroups their workers left (grader/cgroups.py)
-    progress.end()
-    problems = []  # (the kit's files and the submitted ones, unchanged afterwards)
-    touched = changed(kit_before)  # reported, never written back: a person may be editing the kit meanwhile
+        shutil.rmtree(plan.tmp_root, ignore_errors=True)
+        cgroups.sweep(f"kit-{plan.tmp_root.name}-")  # the sandboxes' cgroups their workers left (grader/cgroups.py)
+    plan.progress.end()
+    problems = []
+    touched = changed(plan.kit_before)  # reported, never written back: a person may be editing the kit meanwhile
     if touched:
         problems.append("the kit's files changed while grading (check them with `git status`): "
                         + ", ".join(p.relative_to(ROOT).as_posix() for p in touched))
-    moved = changed(submitted_before)
+    moved = changed(plan.submitted_before)
     if moved:
         problems.append("submitted files changed while grading: " + ", ".join(str(p) for p in moved))
-    if args.shard:  # the class-wide steps wait for --gather
-        return shards.save(args, jobs, problems, progress.started)
-    return finish(jobs, args, checks, problems, left_out)
+    return problems
+
+
+def run_class(plan: Plan, args) -> None:
+    """The notebooks of a class, -j N at a time; two or more: their workers forked from one warm process
+    (grader/workers.py), started here, before any thread."""
+    warm = workers.WarmWorkers() if len(plan.todo) > 1 and workers.available() else None
+    slots = Slots(args.jobs)  # -j N; a notebook still running after 30 s lends its slot (grader/slots.py)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=slots.most) as pool:
+        futures = [pool.submit(slots.run, run_one, j, args, plan.tmp_root, plan.checks[j.exercise], warm)
+                   for j in plan.todo]
+        for _ in concurrent.futures.as_completed(futures):
+            plan.progress.step()
+    for f in futures:
+        f.result()
 
 
 def lock_checks(lock: dict) -> dict:
@@ -362,7 +412,14 @@ def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> 
     """The class-wide steps, after grading (one run, or --gather of shards): each duplicate submission said, the
     CSV, the feedback files, the summary, what is printed and the exit status (`left_out`: --exercise's editions
     left as shipped)."""
-    same = defaultdict(list)  # (learner, exercise) -> the files: each duplicate says which files are whose
+    note_duplicates(jobs, args)
+    md = write_files(jobs, args, checks, problems)
+    return say(jobs, args, md, problems, left_out)
+
+
+def note_duplicates(jobs: list, args) -> None:
+    """Each of a learner's submissions of one exercise says which files are theirs (not for --exercise's editions)."""
+    same = defaultdict(list)  # (learner, exercise) -> the files
     for j in jobs:
         if j.exercise and not args.exercise:
             same[(j.learner, j.exercise)].append(j.file)
@@ -371,6 +428,10 @@ def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> 
         if len(files) > 1:
             j.reason = "; ".join(filter(None, [j.reason, f"one of {len(files)} submissions of this exercise by "
                                                          f"{j.learner}: {', '.join(files)}"]))
+
+
+def write_files(jobs: list, args, checks: dict, problems: list[str]) -> Path:
+    """The CSV (--merge: only the pairs graded now replaced), the feedback files, the summary. -> the summary's path."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
     found = {j.exercise for j in jobs if j.exercise}
     per_check = [check_column(name, check) for name in sorted(found) for check in checks[name]]
@@ -388,6 +449,11 @@ def finish(jobs: list, args, checks: dict, problems: list[str], left_out=()) -> 
             where.write_text(feedback(j, args.points, args.all_or_nothing), encoding="utf-8")
     md = args.summary or args.out.with_suffix(".md")
     md.write_text(summary(jobs) + "".join(f"\n**Warning:** {md_text(p)}\n" for p in problems), encoding="utf-8")
+    return md
+
+
+def say(jobs: list, args, md: Path, problems: list[str], left_out=()) -> int:
+    """What the terminal shows (every line through the one rule), and the exit status."""
     n = Counter(j.verdict for j in jobs)
     print(f"{len(jobs)} notebook(s): " + ", ".join(f"{n[v]} {v}" for v in VERDICTS if n[v])
           + f" → {args.out} and {md}")

@@ -3,7 +3,7 @@
 The learner's kernel is the defendant, never the judge. For every check cell the gradebook's worker
 1. opens a socket only the notebook's kernel can reach (a Unix socket in the worker's own folder, which the
    sandbox binds in; 127.0.0.1 with a port the system picks where there are no Unix sockets);
-2. runs, in the kernel, one line in place of the check cell: `serve()` of exercises/defendant.py;
+2. runs, in the kernel, one line in place of the check cell: `serve()` of grader/defendant.py;
 3. runs the check itself here, the same function of grading the cell names, with the notebook's names seen through
    `Notebook`: reading POLICY asks the kernel for its value (it arrives as data); calling run_tool_uses asks the
    kernel to call it with this process's arguments.
@@ -37,8 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from exercises import wire
-from grader import limits
+from grader import limits, wire
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"  # grading and its checks
 # One worker judges one notebook: what its kernel may send the judge, over all its checks
@@ -47,7 +46,7 @@ CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", r
 # run in the kernel in place of a check cell, kept out of its history; `token` is this check's secret: the judge
 # answers only the connection that sends it first (a thread of the notebook's that connects before serve() does is
 # closed), so only code that reads the running cell's own frames, which the scan flags, could answer in its place
-SERVE = "await __import__('exercises.defendant', fromlist=['serve']).serve({address!r}, globals(), {token!r})"
+SERVE = "await __import__('grader.defendant', fromlist=['serve']).serve({address!r}, globals(), {token!r})"
 
 
 def check_call(source: str) -> str | None:
@@ -263,11 +262,11 @@ def prepare(language: str, tools_root: Path | None = None) -> None:
 
 
 def root_tools(folder: Path) -> Path:
-    """Make `folder` a fresh copy of the kit's workspace/ (its scratch/ empty) and the default root of the tools
-    in this process: the `read_file` / `write_file` the checks build with `make_tool_impls()` and hand to the
-    learner's run_tool_uses then read and write that notebook's own copy, never the kit's workspace/ (what they
-    read comes back to the learner, in the feedback too). One worker grades one notebook, so this is set once for
-    its whole life. -> folder."""
+    """Make `folder` a fresh copy of the kit's workspace/ (its scratch/ empty) and the checks' tool root in this
+    process (HARNESS_TOOL_ROOT, which the checks' `tool_root()` reads): the `read_file` / `write_file` they build and
+    hand to the learner's run_tool_uses then read and write that notebook's own copy, never the kit's workspace/
+    (what they read comes back to the learner, in the feedback too). One worker grades one notebook, so this is set
+    once for its whole life. -> folder."""
     import shutil
 
     from harness_lib import tools
@@ -277,10 +276,5 @@ def root_tools(folder: Path) -> Path:
                     and Path(where).parent == old else [n for n in names if n == "__pycache__"])
     (folder / tools.SCRATCH).mkdir(exist_ok=True)
     new = folder.resolve()
-    tools.DEFAULT_ROOT = new
-    fn = tools.make_tool_impls
-    fn.__defaults__ = tuple(new if isinstance(d, Path) and d == old else d for d in fn.__defaults__ or ())
-    for name, module in list(sys.modules.items()):  # the checks' own names for the kit's workspace
-        if name.split(".")[0] in ("checks", "grading", "exercises") and getattr(module, "DEFAULT_ROOT", None) == old:
-            module.DEFAULT_ROOT = new
+    os.environ["HARNESS_TOOL_ROOT"] = str(new)
     return new

@@ -9,7 +9,7 @@ keeps only a bounded amount of it:
   cap keeps its name and the start of its message: the row still says why the cell stopped), and the row says
   "output capped". Widget state is never stored (the worker writes no notebook back);
 - the judge (grader/judge.py) reads at most JUDGE_BYTES and JUDGE_MESSAGES from the kernel per notebook, over all
-  its checks (exercises/wire.py's `Quota`): the values the learner's functions return, the approver's questions,
+  its checks (grader/wire.py's `Quota`): the values the learner's functions return, the approver's questions,
   the model's requests. Past it the line breaks and the check fails, saying which limit;
 - the gradebook reads each learner cell's syntax tree only for a cell of at most CELL_PARSED characters (parsing
   takes hundreds of times a cell's size in memory): a longer cell is not parsed and is flagged for a person; and it

@@ -2,8 +2,8 @@
 
 `sandbox_available()` says whether bwrap can make a sandbox here ("" when it can, else why not, in one line);
 `learner_view(dest)` copies what a learner has into `dest` once per class (what grader/export_template.py ships,
-LEARNER_FILES less TEACHER_ONLY: no solutions, no .git, no tests, no teacher's docs, and no grader/, which
-the template ships as well); `sandbox_argv(workdir, hide, view)` is bwrap's command line for one kernel: every
+LEARNER_FILES less TEACHER_ONLY: no solutions, no .git, no tests, no teacher's docs, and of grader/, which the
+template ships as well, only the judge's line the kernel answers on: grader/__init__.py, wire.py, defendant.py); `sandbox_argv(workdir, hide, view)` is bwrap's command line for one kernel: every
 namespace new (no network, its own processes), no capabilities, the system and Python read-only, the learner's
 view mounted read-only where the kit is (so `harness_lib.__file__` leads to the view, never to the teacher's
 checkout), the notebook's own folder and /tmp writable (each a tmpfs of `disk` bytes: nothing written reaches the
@@ -63,10 +63,11 @@ SANDBOX_PROBE = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-pa
 
 # What a learner's copy of the kit holds, and what stays with the teacher: the view a kernel sees is the first less
 # the second. The template (grader/export_template.py) ships both lists' difference and the grader's own files too
-# (Classroom grades in the learner's copy), which a graded kernel needs not and does not see.
+# (Classroom grades in the learner's copy), which a graded kernel needs not and does not see, but the judge's line.
 LEARNER_FILES = ("harness_lib/", "harness_kit/", "harness_ui/", "notebooks/", "exercises/", "workspace/", "requirements.txt", "pyproject.toml",
                  "kernel_config/", "runtime.txt", "LICENSE", "conftest.py", ".gitignore", "tests/sanitize.cfg", "docs/architecture.md",
-                 ".github/workflows/classroom.yml")
+                 ".github/workflows/classroom.yml",
+                 "grader/__init__.py", "grader/wire.py", "grader/defendant.py")  # the kernel's side of the judge's line
 TEACHER_ONLY = ("exercises/solutions/", "exercises/es/solutions/", "exercises/_grading_tmp_", "exercises/_browser_tmp_",
                 "grader/export_template.py", "workspace/scratch/")
 GRADER_FILES = ("grader/",)

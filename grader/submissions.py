@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
-import importlib.util
 import json
 import os
 import re
@@ -32,28 +31,22 @@ import uuid
 from collections import defaultdict
 from pathlib import Path
 
+from exercises import lock as kit_lock
+
 from . import similarity
 from .limits import CELL_PARSED, LEARNER_CODE, too_long
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 EXERCISES = ROOT / "exercises"
-TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); the gradebook's --tmp-tag adds to it
-
-
-def _conftest():
-    """The exercises' conftest (tamper check, key check, criteria parsing), loaded from the kit by path."""
-    spec = importlib.util.spec_from_file_location("_exercises_conftest", EXERCISES / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+TMP_PREFIX = "_grading_tmp_gradebook_"  # git-ignored (exercises/_grading_tmp_*/); the gradebook adds its pid
 
 
 # ---- which exercise is it -----------------------------------------------------------------------------------
 
 def identify(nb: dict, lock: dict) -> str | None:
     """The exercise (its file name in the lock) whose grader cells this notebook holds, by cell id and digest."""
-    digest = _conftest_module().digest
+    digest = kit_lock.digest
     cells = cells_of(nb)
     ids = {c.get("id") for c in cells}
     sources = {digest(c.get("source", "")) for c in cells}
@@ -69,14 +62,6 @@ def identify(nb: dict, lock: dict) -> str | None:
     return best if best_score >= 0.25 else None
 
 
-_CONFTEST = None
-
-
-def _conftest_module():
-    global _CONFTEST
-    if _CONFTEST is None:
-        _CONFTEST = _conftest()
-    return _CONFTEST
 
 
 def source_of(cell: dict) -> str:
@@ -148,7 +133,7 @@ INTERNALS = {"__builtins__", "builtins", "get_ipython", "__code__", "__globals__
              "gi_frame", "ag_frame", "__self__", "__func__", "__wrapped__", "_current_frames",
              # the running cell's text (the judge's serve line and its token)
              "history_manager", "input_hist_raw", "input_hist_parsed", "_ih", "In"}
-MODULES = ("exercises", "conftest", "grading", "checks", "harness_kit.offline", "nbval", "nbclient", "pytest",
+MODULES = ("exercises", "grader", "conftest", "grading", "checks", "harness_kit.offline", "nbval", "nbclient", "pytest",
            "_pytest", "IPython", "ipykernel", "importlib", "ctypes", "gc", "builtins")
 STRINGS = ("grading", "conftest", "checks.lock", "HARNESS_", "ANTHROPIC_", "solutions")
 MAGIC = re.compile(r"^\s*(!|%%|%(sx|system|run|load|writefile|env|reset|store|alias|macro)\b)")
@@ -274,7 +259,7 @@ EXERCISE_FILE = re.compile(r"(0\d_[a-z_]+)\.ipynb$")
 def closest(nb: dict, candidates: list[dict]) -> dict:
     """The starter this submission was made from: of the kit's editions of the exercise (exercises/NAME, and e.g.
     exercises/es/NAME, same grader cells), the one sharing the most cell sources with it."""
-    digest = _conftest_module().digest
+    digest = kit_lock.digest
     mine = {digest(source_of(c)) for c in cells_of(nb)}
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
@@ -284,7 +269,6 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
     """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
     refused? flagged? the graded notebook. Written into `job` (the gradebook's Job). The kit's refusal is decided on a
     copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards."""
-    conftest = _conftest_module()
     try:
         raw = read_submission(job.path)
         nb = json.loads(raw.decode("utf-8"))
@@ -316,13 +300,13 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
     try:
         copy = copy_dir / name
         copy.write_bytes(raw)
-        refused = conftest.refusal(copy, lock)
+        refused = kit_lock.refusal(copy, lock)
     finally:
         shutil.rmtree(copy_dir, ignore_errors=True)
     if refused:
         lines = [ln.strip("- ").strip() for ln in refused[1].splitlines()[1:] if ln.startswith("  - ")]
         job.verdict = "NOT GRADED"
-        job.cause = "api-key" if conftest.key_findings(nb) else "grader-edited"  # refusal looks for a key first
+        job.cause = "api-key" if kit_lock.key_findings(nb) else "grader-edited"  # refusal looks for a key first
         job.reason = refused[0] + (": " + "; ".join(lines) if lines else "")
         return
     starter = closest(nb, starters[name])
@@ -421,7 +405,7 @@ def untouched(nb: dict, name: str, lock: dict) -> bool:
     """True when the notebook is one of the kit's starters of `name` as shipped, as far as code goes: its ✏️ cells
     unchanged and no code cell added (by the lock's record of the starters, not by the files on disk, which in a
     learner's repository are the learner's own). Such a notebook fails every check: nothing is written yet."""
-    digest = _conftest_module().digest
+    digest = kit_lock.digest
     code = {c.get("id"): source_of(c) for c in cells_of(nb) if c.get("cell_type") == "code"}
     for shipped in lock.get("starters", {}).get(name, {}).values():
         added = [i for i, source in code.items() if i not in shipped["code"] and source.strip()]

@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import kernel_clicker
+from clean_tree import tool_root_copy  # noqa: F401 - the tests import it from here
 
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / ".test-output"  # the one folder a test run writes into the kit (git-ignored; docs/development.md)
@@ -544,14 +545,6 @@ def focus_state(nb) -> dict:
         f"() => {{ const nb = {nb._js}; const a = document.activeElement;"
         " return {active: nb.content.activeCellIndex, focus: a ? a.tagName : null,"
         " inNotebook: !!(a && a.closest('.jp-Notebook'))}; }")
-
-
-def tool_root_copy(folder: Path) -> Path:
-    """`folder` filled with a copy of workspace/ (README.md, notes/, ...) and an empty scratch/: the tools' root
-    for a test's kernels, so a test never writes into the kit's own workspace/."""
-    shutil.copytree(REPO / "workspace", folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("scratch"))
-    (folder / "scratch").mkdir()
-    return folder
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -92,3 +93,12 @@ def _digest(root: Path, path: Path) -> dict[str, str]:
             return {path.relative_to(root).as_posix(): hashlib.file_digest(file, "sha256").hexdigest()}
     except OSError:
         return {}
+
+
+def tool_root_copy(folder: Path) -> Path:
+    """`folder` filled with a copy of the kit's workspace/ (README.md, notes/, ...) and an empty scratch/: the tools'
+    root for a test's kernels (HARNESS_TOOL_ROOT), so a test never writes into the kit's own workspace/."""
+    shutil.copytree(Path(__file__).resolve().parent.parent / "workspace", folder, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("scratch"))
+    (folder / "scratch").mkdir()
+    return folder

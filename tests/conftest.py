@@ -44,10 +44,11 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(OUTPUT / "hypothesis")
 
 # The test suite's plugins (pyproject.toml turns off auto-loading): xdist, hypothesis and pytest-timeout when
 # installed, tests/suite_schedule.py, which spreads `pytest` (no paths) over the cores, tests/suite_timeout.py,
-# the time limit of every test, and tests/suite_mutation.py, the suite's settings under mutmut.
+# the time limit of every test, tests/suite_mutation.py, the suite's settings under mutmut, and
+# tests/kernel_clicker.py, which presses the buttons of the lessons nbval runs.
 pytest_plugins = [name for name in ("xdist.plugin", "_hypothesis_pytestplugin", "pytest_timeout")
                   if importlib.util.find_spec(name.partition(".")[0])] + ["suite_schedule", "suite_timeout",
-                                                                          "suite_mutation"]
+                                                                          "suite_mutation", "kernel_clicker"]
 
 # tests/fixtures/ holds notebooks the browser tests open in JupyterLab; they are not lessons for nbval
 # (the approval probe would wait for a click that never comes).

@@ -6,8 +6,10 @@ the notebook's committed run shows pressed: CLICKS, by the notebook's path from 
 knows nothing of it: the approver waits for a click as it does for a person, and gets one.
 
 How it gets into a kernel: `write_kernel_config(ipython_dir)` writes an IPython kernel configuration whose
-start-up line runs `install()` here; the root conftest.py points IPYTHONDIR at such a folder for the kernels nbval
-starts, tests/browser_support.py for JupyterLab's. `install()` asks ipywidgets to call `on_made` for every widget
+start-up line imports this module and runs `install()`; this file, as a pytest plugin (tests/conftest.py loads it),
+points IPYTHONDIR at such a folder for the kernels nbval starts in a test session and names each notebook while its
+first cell is set up; tests/browser_support.py does it for JupyterLab's, editions/run.py for a build's. A lesson
+with buttons run by nbval alone: `python -m pytest -p tests.kernel_clicker notebooks/05_human_in_the_loop.ipynb`. `install()` asks ipywidgets to call `on_made` for every widget
 made in the kernel (`Widget.on_widget_constructed`, a public ipywidgets API).
 
 What it presses: a Box made with Buttons among its children is one question (the approver's Approve / Reject
@@ -21,11 +23,15 @@ only where a whole notebook runs with nobody at the screen) and that notebook is
 row without the named button, is a ValueError from the widget's constructor: the approver counts it as a no, and
 the run that expected a click fails loudly.
 
-Standard library only at import (the root conftest.py runs it to write the configuration).
+Standard library only at import (a kernel imports it at start-up). PYTEST_DONT_REWRITE: it holds no assert, and
+tests/browser_support.py imports it before pytest loads it as a plugin.
 """
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -97,8 +103,34 @@ def install() -> None:
 
 def write_kernel_config(ipython_dir: Path) -> None:
     """An IPython kernel configuration in `ipython_dir` (what IPYTHONDIR names) that runs install() at start-up:
-    one line, ended with ";" so it shows nothing and leaves no name behind."""
+    one line, ended with ";" so it shows nothing, that leaves no name behind and tests/ on the kernel's sys.path only
+    while it imports this module."""
     profile = Path(ipython_dir) / "profile_default"
     profile.mkdir(parents=True, exist_ok=True)
-    line = f'__import__("runpy").run_path({str(Path(__file__).resolve())!r})["install"]();'
+    tests = str(Path(__file__).resolve().parent)
+    line = (f"import sys as _kit_sys; _kit_sys.path.insert(0, {tests!r}); import kernel_clicker as _kit_clicker; "
+            f"_kit_sys.path.remove({tests!r}); _kit_clicker.install(); del _kit_sys, _kit_clicker;")
     (profile / "ipython_kernel_config.py").write_text(f"c.InteractiveShellApp.exec_lines = [{line!r}]\n")
+
+
+# ---- as a pytest plugin (tests/conftest.py loads it) -----------------------------------------------------------
+
+def pytest_configure(config):
+    """Once per test run (the processes it starts inherit it): the kernels nbval starts load this clicker."""
+    if not os.environ.get("KIT_TEST_IPYTHONDIR"):
+        ipython_dir = tempfile.mkdtemp(prefix="kit-ipython-")
+        write_kernel_config(Path(ipython_dir))
+        os.environ["KIT_TEST_IPYTHONDIR"] = os.environ["IPYTHONDIR"] = ipython_dir
+        atexit.register(shutil.rmtree, ipython_dir, True)
+
+
+def pytest_runtest_setup(item):
+    """While a notebook's cell runs (nbval starts its kernel as its first cell is set up, after this hook),
+    KIT_TEST_CLICKS names the notebook, from the root: the kernel's clicker presses that notebook's buttons."""
+    path = Path(str(item.path)).resolve()
+    if path.suffix == ".ipynb" and path.is_relative_to(REPO):
+        os.environ["KIT_TEST_CLICKS"] = path.relative_to(REPO).as_posix()
+
+
+def pytest_runtest_teardown(item):
+    os.environ.pop("KIT_TEST_CLICKS", None)

@@ -81,7 +81,7 @@ def learners_grade() -> tuple[int, str]:
 
 
 def a_wrong_answers_grade(folder: Path) -> str:
-    """The learner's command on a wrong answer saved outside the kit (harness_lib/grade_anywhere.py): its grade."""
+    """The learner's command on a wrong answer saved outside the kit (exercises/grade_anywhere.py): its grade."""
     path = folder / NAME
     path.write_text(json.dumps(edited_solution("progress-names-only", NAME, WRONG["progress-names-only"][0])),
                     encoding="utf-8")

@@ -271,9 +271,10 @@ def test_an_edition_left_as_shipped_is_told_apart_by_the_lock_not_by_the_files_o
     starter and no code cell was added. A changed ✏️ cell or an added cell (an answer written below the starter's
     cell) is work, and is graded."""
     sys.path.insert(0, str(ROOT))
-    from grader.submissions import _conftest_module, untouched
+    from exercises.lock import load_lock
+    from grader.submissions import untouched
 
-    lock = _conftest_module().load_lock()
+    lock = load_lock()
     for name in EXERCISE_NAMES:
         for edition in (ROOT / "exercises" / name, ROOT / "exercises" / "es" / name):
             nb = json.loads(edition.read_text(encoding="utf-8"))

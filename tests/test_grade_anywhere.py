@@ -1,4 +1,4 @@
-"""Grading an exercise notebook saved anywhere (issue 36; harness_lib/grade_anywhere.py), as a learner does it.
+"""Grading an exercise notebook saved anywhere (issue 36; exercises/grade_anywhere.py), as a learner does it.
 
 A copy outside the kit's folder, graded with the README's command from the copy's folder, in a learner's
 environment (no HARNESS_* setting of this test session): a solution PASSes, a starter duplicated by JupyterLab under

@@ -67,7 +67,20 @@ def edit(nb, cell_id, old=None, new=None, *, whole=None, prepend=None):
     return nb
 
 
-TAG = uuid.uuid4().hex[:8]  # this test run's temporary folders: exercises/_grading_tmp_gradebook_<TAG>_*
+TAG = uuid.uuid4().hex[:8]  # this test run's planted files
+
+
+def run_gradebook(argv: list[str], timeout: float) -> tuple[subprocess.CompletedProcess, int]:
+    """subprocess.run of the gradebook from the kit's root, and its pid: its temporary folders are
+    exercises/_grading_tmp_gradebook_<pid>_*."""
+    with subprocess.Popen([sys.executable, "-m", "grader.gradebook", *argv], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), proc.pid
 FAKE_KEY = "sk-" + "ant-" + "api03-" + "y" * 24
 APPROVE = "approved = approve is not None and await approve(block.name, block.input) is True"
 DENIED = 'DENIED = "{name} is forbidden by policy: this tool may not be used, so it was not run."'
@@ -297,15 +310,14 @@ def graded(tmp_path_factory):
     # --sandbox none: the class's kernels are then the test session's forked ones (~1.3 CPU-s less each); what the
     # sandbox adds has tests of its own below, and test_classroom.py grades in it as the workflow does
     try:
-        run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(folder), "--out", str(out), "-j", "3",
-                              "--cell-timeout", "5", "--timeout", "300", "--output-cap", "200000", "--tmp-tag", TAG,
-                              "--sandbox", "none", "--feedback", str(out.parent / "fb")],
-                             cwd=ROOT, capture_output=True, text=True, timeout=1200)
+        run, pid = run_gradebook([str(folder), "--out", str(out), "-j", "3", "--cell-timeout", "5", "--timeout",
+                                  "300", "--output-cap", "200000", "--sandbox", "none", "--feedback",
+                                  str(out.parent / "fb")], timeout=1200)
     finally:
         planted.unlink()
     written = sorted(p.name for p in (ROOT / "workspace" / "scratch").iterdir() if TAG in p.name)
     rows = {r["file"]: r for r in csv.DictReader(out.open(encoding="utf-8"))} if out.exists() else {}
-    yield {"run": run, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
+    yield {"run": run, "pid": pid, "rows": rows, "out": out, "before_kit": before_kit, "after_kit": git_status(),
            "before_subs": before_subs, "after_subs": tree_digest(folder), "scratch_written": written}
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -403,7 +415,7 @@ def test_nothing_is_left_behind_and_nothing_submitted_changes(graded):
             if path.is_file():
                 text = path.read_bytes()
                 assert b"mia-was-here" not in text and b"notes-from-mia" not in text and FAKE_KEY.encode() not in text
-    assert not list(EXERCISES.glob(f"_grading_tmp_gradebook_{TAG}_*"))  # this run's temporary folders are gone
+    assert not list(EXERCISES.glob(f"_grading_tmp_gradebook_{graded['pid']}_*"))  # this run's temporary folders are gone
     # (os.walk, not rglob: it passes over a folder another test deletes meanwhile, e.g. test_exercises.py's)
     left = [Path(d, f) for d, _, files in os.walk(ROOT) for f in files if f in ("mia-was-here.txt", "notes-from-mia.txt")]
     assert not left, left
@@ -875,7 +887,7 @@ def sandboxed(tmp_path_factory):
         run = subprocess.run([sys.executable, "-m", "grader.gradebook", str(klass), "--out",
                               str(out / "grades.csv"), "-j", "2", "--sandbox", "bwrap", "--cell-timeout", "20",
                               "--disk", "64",
-                              "--feedback", str(out / "fb"), "--tmp-tag", TAG],
+                              "--feedback", str(out / "fb")],
                              cwd=ROOT, capture_output=True, text=True, timeout=600)
     finally:
         stop.set()
@@ -895,7 +907,7 @@ import json, os, resource, sys
 sys.path.insert(0, KIT)  # (as the kernel's start-up does)
 out = {"exists": {p: os.path.exists(os.path.join(KIT, p)) for p in (
     "exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
-    "grader/gradebook.py", "grader/judge.py", "exercises/grading.py", "exercises/defendant.py",
+    "grader/gradebook.py", "grader/judge.py", "exercises/grading.py", "grader/defendant.py",
     "harness_lib/loop.py", "workspace/README.md")}}
 import harness_lib
 out["lib"] = harness_lib.__file__
@@ -1007,7 +1019,7 @@ def test_a_sandboxed_process_sees_only_the_learners_view_and_its_limits(tmp_path
     hidden = ("exercises/solutions", "exercises/es/solutions", ".git", "tests/test_gradebook.py", "docs/teaching.md",
               "grader/gradebook.py", "grader/judge.py")
     assert {p: seen["exists"][p] for p in hidden} == dict.fromkeys(hidden, False), seen["exists"]
-    assert all(seen["exists"][p] for p in ("exercises/grading.py", "exercises/defendant.py", "harness_lib/loop.py",
+    assert all(seen["exists"][p] for p in ("exercises/grading.py", "grader/defendant.py", "harness_lib/loop.py",
                                            "workspace/README.md")), seen["exists"]
     assert seen["lib"] == str(ROOT / "harness_lib" / "__init__.py")
     named = [t for t in seen["texts"] if "solutions" in t or "/.git" in t or "TEACHER_SECRET" in t]
@@ -1138,10 +1150,10 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, le
     for who in ("lou", "max")[:learners]:
         (tmp_path / "class" / who).mkdir(parents=True)
         (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    tag = f"stop{uuid.uuid4().hex[:6]}"
     gradebook = subprocess.Popen([sys.executable, "-m", "grader.gradebook", str(tmp_path / "class"), "--out",
-                                  str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300", "--tmp-tag", tag],
+                                  str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300"],
                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tag = f"{gradebook.pid}_"  # its folders: exercises/_grading_tmp_gradebook_<pid>_*
 
     def graders():
         """The processes named after the run's folder (a subprocess worker, a sandboxed kernel) or working in it."""

@@ -1,7 +1,7 @@
 """The grader's own limits (grader/limits.py): what a notebook's kernel sends can make no process outside the
 sandbox keep more than its limits, and a row over one says which. Unit-level and cheap: the worker's output budget
 on the message kinds the kernel can send (errors, display updates, comm and widget messages), the judge's quota on
-its line (exercises/wire.py's Quota), and the gradebook's bound on the cells it parses. The same limits in a real
+its line (grader/wire.py's Quota), and the gradebook's bound on the cells it parses. The same limits in a real
 sandboxed run: tests/test_gradebook.py's `sandboxed` class (flo)."""
 
 import contextlib
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from exercises import wire
+from grader import wire
 from grader import limits
 from grader.limits import OutputBudget
 
@@ -302,7 +302,9 @@ def test_the_view_is_the_kits_list_not_what_else_is_on_the_disk(tmp_path):
         seen = {p.relative_to(view).as_posix() for p in view.rglob("*") if p.is_file()}
         assert not [p for p in planted if p.relative_to(ROOT).as_posix() in seen]
         assert {"exercises/grading.py", "harness_lib/loop.py", "exercises/01_tiered_policy.ipynb"} <= seen
-        assert not [p for p in seen if "solutions/" in p or p.startswith(("tests/test", "grader/"))]
+        assert not [p for p in seen if "solutions/" in p or p.startswith("tests/test")]
+        assert {p for p in seen if p.startswith("grader/") and "__pycache__" not in p} == {
+            "grader/__init__.py", "grader/wire.py", "grader/defendant.py"}  # of the grader, the judge's line only
         assert any(p.startswith("harness_lib/__pycache__/") for p in seen) or not list(
             (ROOT / "harness_lib" / "__pycache__").glob("*.pyc"))  # (bytecode kept: kernels do not compile again)
     finally:
@@ -330,7 +332,7 @@ run_tool_uses = types.FunctionType(_f.__code__.replace(co_filename="/tmp/ipykern
     (["x = 1\n"], ["run_tool_uses is not defined by a def in any of the notebook's cells"]),
 ])
 def test_whether_a_function_was_written_in_a_cell_is_decided_from_the_notebooks_file(cells, expected):
-    """A code object copied with co_filename set to a cell's file, a patched exercises.defendant.origin, a __func__
+    """A code object copied with co_filename set to a cell's file, a patched grader.defendant.origin, a __func__
     planted on a copy: each made the kernel say "written in a cell" (exercise 4, PASS 10, no note). The gradebook
     now reads that from the cells' source itself, which no kernel answers."""
     from grader.submissions import not_defined
@@ -424,13 +426,14 @@ def test_a_notebook_of_more_code_than_the_grader_runs_is_not_kept_nor_run(tmp_pa
 
     from grader.gradebook import Job
     from grader.sandbox import ROOT
-    from grader.submissions import _conftest_module, prepare
+    from exercises.lock import load_lock
+    from grader.submissions import prepare
 
     nb = json.loads((ROOT / "exercises" / "solutions" / "01_tiered_policy.ipynb").read_text())
     cell = next(c for c in nb["cells"] if c.get("id") == "run-tool-uses")
     cell["source"] = "".join(cell["source"]) + f"\n_padding = {'x' * (limits.LEARNER_CODE + 10)!r}\n"
     (tmp_path / "big.ipynb").write_text(json.dumps(nb))
-    lock = _conftest_module().load_lock()
+    lock = load_lock()
     job = Job(path=tmp_path / "big.ipynb", learner="ana", file="big.ipynb")
     prepare(job, lock, {"01_tiered_policy.ipynb": [json.loads((ROOT / "exercises" / "01_tiered_policy.ipynb").read_text())]})
     assert job.verdict == "NOT GRADED" and job.cause == "flagged" and job.graded is None, job

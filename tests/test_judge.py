@@ -1,7 +1,7 @@
 """The gradebook's judge (grader/judge.py) decides a check where the learner's code cannot reach, and decides it
 as the check run in the notebook would.
 
-- The line (exercises/wire.py): values cross as plain data (a str or dict subclass that lies arrives as its plain
+- The line (grader/wire.py): values cross as plain data (a str or dict subclass that lies arrives as its plain
   value; an object that is no data arrives as an Opaque, equal to nothing), functions as stand-ins that call back,
   the judge's SDK client as a real client whose HTTP the judge's offline model answers (and logs), exceptions by
   name and built-in class (the kit's own ToolError as itself), a hang as "no answer in time" at the deadline.
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "exercises"))
 import grading  # noqa: E402
 import test_exercises as cases  # noqa: E402
 
-from exercises import defendant, wire
+from grader import defendant, wire
 from grader import judge  # noqa: E402
 from harness_kit import lang  # noqa: E402
 
@@ -323,22 +323,21 @@ def test_the_judges_tools_are_rooted_in_the_notebooks_own_copy_of_the_workspace(
     learner's functions read a fresh copy of the workspace (its scratch/ empty) and write there; what the kit's own
     workspace holds in scratch/ is not found, and nothing is written into it."""
     import checks.ex01_policy as ex01
-    import checks.ex04_gate as ex04
+    from checks.kit import counting_impls, tool_root
     from harness_lib import tools
 
-    for owner, name in ((tools, "DEFAULT_ROOT"), (tools.make_tool_impls, "__defaults__"), (ex04, "DEFAULT_ROOT")):
-        monkeypatch.setattr(owner, name, getattr(owner, name))  # put back after the test
-    kit = Path(tools.DEFAULT_ROOT)
+    monkeypatch.setenv("HARNESS_TOOL_ROOT", str(tool_root()))  # put back after the test
+    kit = tool_root()
     planted = kit / "scratch" / f"planted-{time.monotonic_ns()}.txt"
     planted.write_text("the teacher's", encoding="utf-8")
     try:
         private = judge.root_tools(tmp_path / "ws")
-        assert tools.DEFAULT_ROOT == private and ex04.DEFAULT_ROOT == private
+        assert tool_root() == private
         assert (private / "README.md").read_bytes() == (kit / "README.md").read_bytes()
         assert list((private / "scratch").iterdir()) == []
-        impls = tools.make_tool_impls()
+        impls = tools.make_tool_impls(tool_root())
         with pytest.raises(tools.ToolError, match="not found"):
-            impls["read_file"]({"path": f"scratch/{planted.name}"})
+            counting_impls([])["read_file"]({"path": f"scratch/{planted.name}"})
         events = []
         recorded = ex01.recording_impls(events)  # what exercise 1's checks hand to the learner's run_tool_uses
         with pytest.raises(tools.ToolError, match="not found"):

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import subprocess
 import sys
@@ -118,8 +117,9 @@ def test_imports_in_exercises_point_one_way():
 
 
 def test_the_learners_exercises_never_import_the_teachers_grader():
-    """exercises/ is what a learner needs (the checks, their entry point, the kernel's side of the judge); the
-    grader (gradebook, judge, worker, sandbox, ...) sits apart in grader/ and imports from exercises/, not back."""
+    """exercises/ is what a learner needs (the checks, their entry point, the lock and the grade's plugin); the
+    grader (gradebook, judge and its line, worker, sandbox, ...) sits apart in grader/ and imports from exercises/,
+    not back."""
     by_learner = {p.relative_to(ROOT).as_posix(): sorted(n for n in imports_named(p) if n.split(".")[0] == "grader")
                   for p in python_files(EXERCISES)}
     assert not {name: found for name, found in by_learner.items() if found}
@@ -164,15 +164,9 @@ def test_grading_gives_the_same_names_as_grading_and_as_exercises_grading():
     assert (where_a, where_b) == ("exercises.checks.ex01_policy", "checks.ex01_policy")
 
 
-def _conftest():
-    spec = importlib.util.spec_from_file_location("_exercises_conftest", EXERCISES / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_lock_covers_every_module_the_checks_import_and_is_current():
-    conftest = _conftest()
+    from exercises import lock as kit_lock
+
     graph, reached, todo = graph_of(EXERCISES), set(), ["grading"]
     while todo:
         module = todo.pop()
@@ -181,29 +175,29 @@ def test_the_lock_covers_every_module_the_checks_import_and_is_current():
             todo += sorted(graph[module])
     files = {(EXERCISES / (m.replace(".", "/") + ".py")) if (EXERCISES / (m.replace(".", "/") + ".py")).is_file()
              else EXERCISES / m.replace(".", "/") / "__init__.py" for m in reached}
-    locked = conftest.load_lock()["code"]
+    locked = kit_lock.load_lock()["code"]
     assert {p.relative_to(EXERCISES).as_posix() for p in files} <= set(locked)
-    assert locked == conftest.code_digests(), "exercises/checks.lock is stale: python exercises/conftest.py"
+    assert locked == kit_lock.code_digests(), "exercises/checks.lock is stale: python -m exercises.lock"
+    assert kit_lock.build_lock() == kit_lock.load_lock(), "exercises/checks.lock is stale: python -m exercises.lock"
 
 
 def test_an_edited_module_of_the_checks_is_refused_by_its_name():
-    conftest = _conftest()
-    lock = conftest.load_lock()
+    from exercises import lock as kit_lock
+
+    lock = kit_lock.load_lock()
     solution = EXERCISES / "solutions" / "01_tiered_policy.ipynb"
-    assert conftest.problems(solution, lock) == []
+    assert kit_lock.problems(solution, lock) == []
     edited = json.loads(json.dumps(lock))
     edited["code"]["checks/ex01_policy.py"] = "0" * 64  # what an edit of the file looks like to the lock
-    assert conftest.problems(solution, edited) == ["exercises/checks/ex01_policy.py (the checks' code) was edited"]
+    assert kit_lock.problems(solution, edited) == ["exercises/checks/ex01_policy.py (the checks' code) was edited"]
     del edited["code"]["checks/kit.py"]
-    assert "exercises/checks/kit.py is not one of the checks' files" in conftest.problems(solution, edited)
-    assert conftest.problems(solution, {**lock, "code": {}})[0] == (
+    assert "exercises/checks/kit.py is not one of the checks' files" in kit_lock.problems(solution, edited)
+    assert kit_lock.problems(solution, {**lock, "code": {}})[0] == (
         "exercises/checks.lock holds no digest of the checks' code")
 
 
 def test_the_learners_pytest_reads_verdicts_of_the_type_the_checks_hand_on():
+    from exercises import plugin
     from exercises.checks import verdict
 
-    spec = importlib.util.spec_from_file_location("_exercises_conftest_mime", EXERCISES / "conftest.py")
-    conftest = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conftest)
-    assert conftest.VERDICT_MIME == verdict.VERDICT_MIME
+    assert plugin.VERDICT_MIME == verdict.VERDICT_MIME

@@ -18,6 +18,7 @@ from harness_lib.tools import TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Cause, Checks, _clock, _t, _valve, calls, cell_error, error_hint, late_bound, not_defined_hint,
                   offline, one_line, one_step, only_result, raised_first, read_as, recorded, recording_approver,
+                  tool_root,
                   unasked_hint, unfinished)
 
 TOOLS_1 = TOOLS + [EMAIL]  # send_email is not in the lesson's TOOLS: a valve must use the `tools` it is given
@@ -32,7 +33,7 @@ def recording_impls(events: list) -> dict:
 
     They are coroutine functions (arun_tool awaits them in the event loop), so the order of "asked" and "ran"
     events is exactly the order your valve did things in."""
-    real = make_tool_impls(clock=_clock)
+    real = make_tool_impls(tool_root(), clock=_clock)
     return recorded(events, {"get_time": real["get_time"], "read_file": real["read_file"],
                              "write_file": lambda i: f"wrote {len(i['content'])} characters to {i['path']}",
                              "delete_file": lambda i: f"deleted {i['path']}",

@@ -16,11 +16,11 @@ from types import SimpleNamespace
 import anthropic
 
 from harness_lib.client import MODEL
-from harness_lib.tools import DEFAULT_ROOT, HIGH_IMPACT, TOOLS, make_tool_impls
+from harness_lib.tools import HIGH_IMPACT, TOOLS, make_tool_impls
 
 from .kit import (EMAIL, Cause, Checks, _clock, _digest, _t, _valve, calls, error_hint, late_bound,
                   not_defined_hint, offline, one_line, one_step, only_result, raised_first, read_as, recorded,
-                  recording_approver, unasked_hint, unfinished)
+                  recording_approver, tool_root, unasked_hint, unfinished)
 
 TOOLS_4 = TOOLS + [EMAIL]  # the lesson's four tools and send_email (a check passes its own high_impact set)
 GATE_TASK = "Read the first line of README.md, then tell me what time it is"  # high-impact: then it saves it
@@ -32,8 +32,8 @@ MIXED = 'Read the first line of README.md, write "draft" to scratch/c.txt, and t
 _STATEMENTS = {"b56927e5", "b92fe69a", "d80913ed", "5d4d7993", "732332a8", "194b6f77", "50186d3b", "ee80071d"}
 _REASONS = {"b56927e5", "b92fe69a", "d80913ed"}
 _ARGUMENT = {"5d4d7993"}  # the colleague's own argument
-_UNTRUE = {"732332a8", "194b6f77", "50186d3b", "ee80071d"}  # what the run shows is not so
-_REFUTED = ("732332a8", "194b6f77", "50186d3b", "ee80071d")  # the same, in the order their refutations are named
+_REFUTED = ("732332a8", "194b6f77", "50186d3b", "ee80071d")  # what the run shows is not so, in the order their
+# refutations are named
 
 
 def check_why_wrong(ns: dict) -> None:
@@ -96,7 +96,7 @@ async def gate_drive(valve, scenario, task, *, answer=True, approver="default", 
         return run
     root = Path(tempfile.mkdtemp(prefix="gate-check-"))
     try:
-        (root / "README.md").write_text((DEFAULT_ROOT / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+        (root / "README.md").write_text((tool_root() / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
         impls = gate_impls(run.events, root)
         client = offline(scenario)
         messages = [{"role": "user", "content": task}]

@@ -38,6 +38,7 @@ import os
 import re
 import sys
 from datetime import datetime, timezone
+from pathlib import Path
 from types import SimpleNamespace
 
 import anthropic
@@ -47,7 +48,7 @@ from harness_ui import practice
 from harness_lib.client import MODEL, make_client, offline_api
 from harness_lib.loop import final_text
 from harness_kit.offline import read_tool_result
-from harness_lib.tools import make_tool_impls
+from harness_lib.tools import DEFAULT_ROOT, make_tool_impls
 
 from . import words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_ex05, words_kit
 from .verdict import VERDICT_MIME, VERDICTS, Cause, Checks, grading  # noqa: F401 - the checks import them from here
@@ -66,6 +67,12 @@ def _t(key: str, **values) -> str:
     exercises/, lang.use("es") in exercises/es/). `values` fill its {fields} (str.format), the same in both
     languages; a text with no values is printed as written. An id missing from the catalogue is a KeyError."""
     return lang.say(MESSAGES, key, **values)
+
+
+def tool_root() -> Path:
+    """The folder the checks' tools read and write: the one HARNESS_TOOL_ROOT names now, else the kit's workspace/
+    (harness_lib.tools.DEFAULT_ROOT). The gradebook's judge names its notebook's own copy (grader/judge.py)."""
+    return Path(os.environ.get("HARNESS_TOOL_ROOT") or DEFAULT_ROOT)
 
 
 _RAISED: dict = {}  # name -> the error its defining cell raised, as cell_error() last found it; "\0runs": each cell
@@ -281,7 +288,7 @@ def recorded(events: list, fns: dict) -> dict:
 
 def counting_impls(calls_made: list) -> dict:
     """get_time (a fixed clock) and read_file, each run recorded in `calls_made`."""
-    real = make_tool_impls(clock=_clock)
+    real = make_tool_impls(tool_root(), clock=_clock)
 
     def recorder(name):
         def impl(tool_input):

@@ -2,7 +2,7 @@
 
 The gradebook decides a check's verdict in its own process (grader/judge.py), where the learner's code cannot
 reach. The check still needs the learner's functions, and they live in the learner's kernel
-(exercises/defendant.py). So the two talk over one socket, one message at a time: a message is 4 bytes of length,
+(grader/defendant.py). So the two talk over one socket, one message at a time: a message is 4 bytes of length,
 then JSON. Either side may call a function of the other, and the callee may call back before it answers
 (the learner's loop asks the judge's model, the judge's approver, the judge's tools).
 
