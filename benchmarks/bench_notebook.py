@@ -262,8 +262,10 @@ def whole(command: list[str], cwd: Path, env: dict | None = None) -> tuple[float
             for pid in pids:
                 try:
                     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                    if pid not in kinds:
-                        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                    # (read again each time: a process forked to exec another program has its parent's at first;
+                    # a zombie has none)
+                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                    if cmdline:
                         kinds[pid] = kind_of(pid, int(fields[1]), proc.pid, cmdline)
                     seen[pid] = (int(fields[11]) + int(fields[12])) / TICK  # its own utime + stime
                 except (OSError, IndexError, ValueError):
