@@ -4,8 +4,10 @@ once. Both give back (exit status, the worker's result line).
 
 Why fork: `python -I grader/worker.py` spends about 1.5 s of CPU importing before it grades anything (the
 anthropic SDK, which the checks use, is most of it). The warm process (multiprocessing's forkserver) imports the
-worker, the notebook machinery and the checks once, and each notebook's worker is forked from it and runs
-worker.py's `_worker`, as the subprocess does.
+worker, the notebook machinery and the checks once (PRELOAD, then grader/warm.py), and each notebook's worker is
+forked from it and runs worker.py's `_worker`, as the subprocess does. multiprocessing skips a preload it cannot
+import without a word (each worker then imports it itself: the same grades, ~1 CPU-s more a notebook): `missing`
+asks the warm process, and the gradebook says so on stderr.
 
 What a forked worker has as the subprocess does:
 - the environment: kernel_env(), set before the warm process starts, so no module read the teacher's API key or
