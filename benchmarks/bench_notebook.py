@@ -263,10 +263,10 @@ def whole(command: list[str], cwd: Path, env: dict | None = None) -> tuple[float
                 try:
                     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                     # (read again each time: a process forked to exec another program has its parent's at first;
-                    # a zombie has none)
+                    # a zombie has none, and an orphan another parent)
                     cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                    if cmdline:
-                        kinds[pid] = kind_of(pid, int(fields[1]), proc.pid, cmdline)
+                    if cmdline and cmdline != kinds.get(pid, ("", ""))[0]:
+                        kinds[pid] = (cmdline, kind_of(pid, int(fields[1]), proc.pid, cmdline))
                     seen[pid] = (int(fields[11]) + int(fields[12])) / TICK  # its own utime + stime
                 except (OSError, IndexError, ValueError):
                     continue
@@ -281,7 +281,7 @@ def whole(command: list[str], cwd: Path, env: dict | None = None) -> tuple[float
             raise SystemExit(f"{command} ended with {proc.returncode}: {errors.read().decode()[-2000:]}")
         by_kind = defaultdict(float)
         for pid, cpu in seen.items():
-            by_kind[kinds.get(pid, "other")] += cpu
+            by_kind[kinds.get(pid, ("", "other"))[1]] += cpu
         return wall, cgroup_seconds(folder), dict(by_kind)
     finally:
         errors.close()
