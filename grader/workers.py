@@ -4,8 +4,10 @@ once. Both give back (exit status, the worker's result line).
 
 Why fork: `python -I grader/worker.py` spends about 1.5 s of CPU importing before it grades anything (the
 anthropic SDK, which the checks use, is most of it). The warm process (multiprocessing's forkserver) imports the
-worker, the notebook machinery and the checks once, and each notebook's worker is forked from it and runs
-worker.py's `_worker`, as the subprocess does.
+worker, the notebook machinery and the checks once (PRELOAD, then grader/warm.py), and each notebook's worker is
+forked from it and runs worker.py's `_worker`, as the subprocess does. multiprocessing skips a preload it cannot
+import without a word (each worker then imports it itself: the same grades, ~1 CPU-s more a notebook): `missing`
+asks the warm process, and the gradebook says so on stderr.
 
 What a forked worker has as the subprocess does:
 - the environment: kernel_env(), set before the warm process starts, so no module read the teacher's API key or
@@ -26,6 +28,7 @@ What is not the same, and how it is handled:
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import multiprocessing
 import os
@@ -41,7 +44,12 @@ from .worker import RESULT_MARK, kernel_env
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "grading"]
+EXERCISES = ROOT / "exercises"
+# What every worker would import, imported once: the notebook machinery, the judge, the checks (the SDK), and what
+# a worker imported on its own before: IPython (jupyter_client finds its kernel specs through IPython.paths), the
+# offline model (the checks' first client), and the SDK's trace propagation (its first request); then grader/warm.py
+PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "grading", "IPython.paths",
+           "harness_lib.offline.api", "opentelemetry.propagate", "grader.warm"]
 
 
 def run(workdir: Path, options: list[str], graded: str, timeout: float) -> tuple[int | None, str]:
@@ -91,7 +99,10 @@ class WarmWorkers:
         self.lifeline, self._alive = self.ctx.Pipe(duplex=False)
         saved_env, saved_dir = dict(os.environ), os.getcwd()
         os.environ.clear()  # what the warm process imports reads the workers' environment; it imports from the kit
-        os.environ.update(self.env, PYTHONPATH=os.pathsep.join(self.path[:2]))  # (its sys.path is not passed on)
+        # (its sys.path is not passed on) and exercises/, last, where `grading` is: the judge's `prepare` puts it on
+        # each worker's path (first: no name there is one of the root's or grader/'s). The forkserver skips a module
+        # it cannot import without a word, and each worker would then import it (the SDK: ~1.3 CPU-s a notebook)
+        os.environ.update(self.env, PYTHONPATH=os.pathsep.join([*self.path[:2], str(EXERCISES)]))
         os.chdir(ROOT)
         try:
             self.ctx.set_forkserver_preload(PRELOAD)
@@ -100,6 +111,24 @@ class WarmWorkers:
             os.chdir(saved_dir)
             os.environ.clear()
             os.environ.update(saved_env)
+        missing = self.missing()  # (multiprocessing skips a preload it cannot import without a word)
+        if missing:
+            print(f"warning: the gradebook's warm process could not import {', '.join(missing)}: each notebook's "
+                  "worker imports it itself (slower, the same grades)", file=sys.stderr)
+
+    def missing(self) -> list[str]:
+        """The modules of PRELOAD that the warm process has not imported (a process forked from it says)."""
+        reader, writer = self.ctx.Pipe(duplex=False)
+        proc = self.ctx.Process(target=unloaded, args=(writer, PRELOAD))
+        proc.start()
+        writer.close()
+        try:
+            return reader.recv() if reader.poll(60) else list(PRELOAD)
+        except (EOFError, OSError):
+            return list(PRELOAD)
+        finally:
+            reader.close()
+            proc.join(10)
 
     def run(self, workdir: Path, options: list[str], graded: str, timeout: float) -> tuple[int | None, str]:
         """(exit status, result line or "") of one worker, forked for `graded` (the notebook's JSON) in `workdir`,
@@ -139,6 +168,7 @@ def stop(proc) -> None:
 def forked(workdir: str, options: list[str], graded: str, env: dict, path: list[str], conn, lifeline) -> None:
     """The forked worker: a session of its own, in `workdir`, with the worker's environment and import path; it
     stops when the gradebook is gone (`lifeline`)."""
+    gc.freeze()  # what it inherited is never collected here: no collection writes into (and so copies) those pages
     threading.Thread(target=watch, args=(lifeline,), daemon=True).start()
     os.setsid()
     os.chdir(workdir)
@@ -155,6 +185,10 @@ def forked(workdir: str, options: list[str], graded: str, env: dict, path: list[
         conn.send(RESULT_MARK + json.dumps(report))
     finally:
         atexit._run_exitfuncs()  # the kernel's socket folder: a forked process ends without running atexit
+
+
+def unloaded(conn, names: list[str]) -> None:
+    conn.send([name for name in names if name not in sys.modules])
 
 
 def watch(lifeline) -> None:

@@ -399,6 +399,8 @@ def test_the_header_and_the_summary(graded):
     assert "- 1 of 1: check-diagnosis: ✗ the cell that defines DIAGNOSIS ran to its end" in mistakes
     assert "DIAGNOSIS is a non-empty dict" not in mistakes
     assert "## To look at" in md and "gina/homework.ipynb" in md
+    # the workers were forked from a warm process that had imported the checks (grader/workers.py's PRELOAD)
+    assert "warm process could not import" not in graded["run"].stderr
 
 
 @SLOW
