@@ -49,7 +49,7 @@ EXERCISES = ROOT / "exercises"
 # a worker imported on its own before: IPython (jupyter_client finds its kernel specs through IPython.paths), the
 # offline model (the checks' first client), and the SDK's trace propagation (its first request); then grader/warm.py
 PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "grading", "IPython.paths",
-           "harness_lib.offline.api", "opentelemetry.propagate", "grader.warm"]
+           "harness_kit.offline.api", "opentelemetry.propagate", "grader.warm"]
 
 
 def run(workdir: Path, options: list[str], graded: str, timeout: float) -> tuple[int | None, str]:
