@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 from kernel_cells import KernelTrouble, NotebookKernel
-from capstone_cases import NAME, RIGHT, WRONG
+from capstone_cases import BLIND_WRONG, NAME, RIGHT, WRONG
 from test_exercises import FOLLOWS, edited as edited_solution, source as _source
 from test_judge import judged, namespace, printed
 
@@ -204,13 +204,14 @@ def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
 
 
 def test_there_are_enough_cases():
-    assert len(WRONG) >= 20 and len(RIGHT) >= 4
+    assert len(WRONG) >= 20 and len(RIGHT) >= 4 and len(BLIND_WRONG) >= 30
 
 
 # ---- one cause, one first ✗, across the four checks -------------------------------------------------------------
 
 ONE_CAUSE = ["progress-names-only", "budget-counts-output-only", "one-message-per-result", "gate-never-consulted",
              "delete-allowed"]  # a valve, the loop, the gate and the policy, each named once and followed elsewhere
+ONE_CAUSE += list(BLIND_WRONG)  # and every answer of the blind round
 ALL_FOUR = set(ONE_CAUSE)  # the wrong answers whose four checks all run (the others: the check their ✗ is in)
 
 
