@@ -100,6 +100,13 @@ BLIND = {
     "44_right_dispatch_archive_allowed": None,  # archive_message 'allow'
 }
 
+# The answers whose later checks had an unmarked ✗ (or none with it) before the checks learned to follow it: their
+# four checks all run, and hold one cause between them (tests/test_capstone.py's ONE_CAUSE); every other answer runs
+# the check of its first ✗ only (the round's whole grade, every check of all 44, was read once by hand).
+ACROSS = ["04_wrong_pause_ends_run", "09_wrong_noprog_after_run", "10_wrong_noprog_period1_only",
+          "11_wrong_noprog_seen_anywhere", "19_wrong_deny_asks_person", "28_wrong_approve_not_awaited",
+          "30_wrong_offers_only_allowed_tools", "36_wrong_class_state_shared"]
+
 
 def cells(case: str) -> dict:
     """{cell id: its source} of the answer's two ✏️ cells, as written."""

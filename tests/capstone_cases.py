@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from capstone_blind import BLIND, cells
+from capstone_blind import ACROSS, BLIND, cells
 from test_exercises import cell as _cell, source as _source
 
 NAME = "05_your_harness.ipynb"
@@ -406,5 +406,6 @@ RIGHT["usage-fields-and-frozensets"] = {"run-agent": FIELDS}
 
 # ---- the blind round (tests/capstone_blind.py: written blind to the checks, each answer whole) ----------------------
 BLIND_WRONG = {f"blind-{case}": (cells(case), *want[:3]) for case, want in BLIND.items() if want}
+BLIND_ACROSS = [f"blind-{case}" for case in ACROSS]  # (their four checks run: tests/test_capstone.py's ONE_CAUSE)
 WRONG |= BLIND_WRONG
 RIGHT |= {f"blind-{case}": cells(case) for case, want in BLIND.items() if want is None}

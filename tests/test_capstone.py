@@ -13,6 +13,8 @@
 - right answers in other styles (RIGHT: asyncio.gather, the library's valves, a `match` on stop_reason returning an
   AgentResult, another policy within the rules, a strict policy with short reasons, the usage fields added by name)
   PASS every check;
+- the blind round (tests/capstone_blind.py: 44 answers written blind to the checks, each whole): each wrong one's
+  first ✗ names its planted cause, each right one PASSES;
 - the gradebook's judge prints the same lines, byte for byte, as the check run beside the notebook (JUDGED: the
   solution and answers of each kind), with the learner's side a thread of this process (as tests/test_judge.py).
 
@@ -35,7 +37,7 @@ from pathlib import Path
 import pytest
 
 from kernel_cells import KernelTrouble, NotebookKernel
-from capstone_cases import BLIND_WRONG, NAME, RIGHT, WRONG
+from capstone_cases import BLIND_ACROSS, BLIND_WRONG, NAME, RIGHT, WRONG
 from test_exercises import FOLLOWS, edited as edited_solution, source as _source
 from test_judge import judged, namespace, printed
 
@@ -211,7 +213,7 @@ def test_there_are_enough_cases():
 
 ONE_CAUSE = ["progress-names-only", "budget-counts-output-only", "one-message-per-result", "gate-never-consulted",
              "delete-allowed"]  # a valve, the loop, the gate and the policy, each named once and followed elsewhere
-ONE_CAUSE += list(BLIND_WRONG)  # and every answer of the blind round
+ONE_CAUSE += BLIND_ACROSS  # and the blind round's answers whose later checks follow an earlier check's ✗
 ALL_FOUR = set(ONE_CAUSE)  # the wrong answers whose four checks all run (the others: the check their ✗ is in)
 
 
