@@ -172,7 +172,7 @@ async def check_harness_gate(ns: dict) -> None:
     none = await drive(fn, "inbox", SEND, approver=False, max_turns=10, token_budget=60_000)
     tier = policy_tier(policy, "send_reply")
     if asked(yes, "send_reply") and ran(no, "send_reply") and not asked(no, "send_reply"):
-        c.cause(_t("kit.state.each_run_afresh"), _t("kit.state.yes_reused", name="send_reply"))
+        c.cause(_t("kit.state.each_run_afresh"), _t("ex05.gate.yes_reused", name="send_reply"))
     elif _gate_cause(yes, no, none, tier):
         c.cause(_t("ex05.gate.consulted"), _gate_cause(yes, no, none, tier))
     for inbox, hidden in ((INJECTED, False), (HIDDEN["injected"], True)):

@@ -221,6 +221,9 @@ MESSAGES = {
         "ex05.valves.budget_one_late": "your budget acted one request late: the total reached token_budget={budget} "
                                        "with response {n}, and your loop asked again — count each response's "
                                        "tokens as soon as it arrives, then check",
+        "ex05.gate.yes_reused": "a yes from an earlier run was reused: in this run nobody was asked about {name}, yet "
+                                "it ran — keep no approvals outside one run of run_agent (a set at module level "
+                                "lives on between runs): ask about every call, every time",
         "ex05.gate.asked_with": "the approver was asked about {name} with {got}: pass the call's own name and input "
                                 "(the dict the model sent), `await approve(block.name, block.input)`",
         "ex05.gate.own_answer": "in one turn read_message m2 got a no and m4 a yes, and the reads that ran were "
@@ -463,6 +466,10 @@ MESSAGES = {
         "ex05.valves.budget_one_late": "tu presupuesto actuó una petición tarde: el total llegó a "
                                        "token_budget={budget} con la respuesta {n} y tu bucle volvió a preguntar — "
                                        "cuenta los tokens de cada respuesta en cuanto llega, y luego comprueba",
+        "ex05.gate.yes_reused": "se reutilizó un sí de una ejecución anterior: en esta nadie fue preguntado por "
+                                "{name} y aun así se ejecutó — no guardes aprobaciones fuera de una ejecución de "
+                                "run_agent (un set a nivel de módulo sobrevive entre ejecuciones): pregunta por cada "
+                                "llamada, cada vez",
         "ex05.gate.asked_with": "al aprobador se le preguntó por {name} con {got}: pasa el nombre y la entrada de la "
                                 "propia llamada (el dict que envió el modelo), `await approve(block.name, "
                                 "block.input)`",
