@@ -7,7 +7,8 @@ answers in other styles, each with the mistake it planted and the cause it expec
 graded with the learner's command before the checks changed for them (5 wrong answers passed: the assistant
 message without its text, a valve's text the model's, the tools offered cut down, the approver asked with a JSON
 string, a turn's answers kept by tool name; of the 32 that failed, 4 opened with a ✗ that did not name the cause
-and 7 had a later ✗ that named another without saying it follows); every one is kept here as written. tests/capstone_blind/<case>.txt holds the learner's two ✏️ cells (`policy`, `run-agent`).
+and 7 had a later ✗ that named another without saying it follows); every one is kept here as written:
+tests/capstone_blind/<case>.txt holds the learner's two ✏️ cells (`policy`, `run-agent`).
 
 BLIND: case -> None (right: PASSES every check) or (check cell, the first ✗'s line starts with, its hint holds,
 the mistake planted). A first ✗ whose scenario depends on what ran before in the kernel (state that outlives a
