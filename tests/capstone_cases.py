@@ -3,7 +3,8 @@ other styles, each an edit of the solution's ✏️ cells (`policy`, `run-agent`
 
 How blind they are: the first set (WRONG down to "state-outlives-the-run", and RIGHT) was written blind to the
 checks; the second set (MORE_WRONG, "strict-short-reasons") was written from the task text and the mistakes a class
-made, by the same hand that then changed the checks: not blind.
+made, by the same hand that then changed the checks: not blind. The blind round (BLIND_WRONG, and the right answers
+named "blind-…") is tests/capstone_blind.py's: written blind, each answer whole.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from capstone_blind import ACROSS, BLIND, cells
 from test_exercises import cell as _cell, source as _source
 
 NAME = "05_your_harness.ipynb"
@@ -56,8 +58,9 @@ WRONG = {
     "cap-after-the-tools": ({"run-agent": [(CAP, ""), (RESULTS, RESULTS + "        if turns >= max_turns:\n"
                              "            return stop('max_turns', 'Stopped: the turn cap.')\n")]},
                             "check-valves", "✗ runaway, max_turns=5", "before sending its results back"),
-    "cap-tuned-to-practice": ({"run-agent": [("if turns >= max_turns:", "if turns >= 5:")]}, "check-valves",
-                              "✗ runaway, max_turns=7", "your loop ran 5 tool turns; use the max_turns"),
+    "cap-tuned-to-practice": ({"run-agent": [("if turns >= max_turns:", "if turns >= 5:")]}, "check-loop",
+                              "✗ plain task", "'max_turns' a run the model finishes: that valve acted where it should "
+                              "not (after 5 of max_turns=10 turns)"),
     "no-budget": ({"run-agent": [(BUDGET, "")]}, "check-valves", "✗ token hog, token_budget=20,000",
                   "no token budget stopped the token hog"),
     "budget-of-one-response": ({"run-agent": [("if spent >= token_budget:",
@@ -112,7 +115,7 @@ WRONG = {
     "retired-tool-asked": ({"policy": [('"forward_all": ("deny"', '"forward_all": ("ask"')]},
                            "check-policy", "✗ forward_all: deny", "forward_all is retired: deny it"),
     "deny-asks-anyway": ({"run-agent": [('    if tier == "ask":', '    if tier in ("ask", "deny"):')]},
-                         "check-gate", "✗ the retired forward_all", "a 'deny' tool never runs"),
+                         "check-loop", "✗ a call of a tool that does not exist", "as your 'deny' calls do"),
     "refused-calls-run-anyway": ({"run-agent": [(RUN_THEN, RAN_FIRST)]}, "check-loop",
                                  "✗ parallel calls, one refused", "ran although the approver did not say yes"),
     "approver-error-uncaught": ({"run-agent": [(ASK_TRY, "        if approve is not None and await approve("
@@ -400,3 +403,9 @@ async def run_agent(client, task, tools, tool_impls, *, policy=POLICY, approve=N
         messages.append({"role": "user", "content": results})
 '''
 RIGHT["usage-fields-and-frozensets"] = {"run-agent": FIELDS}
+
+# ---- the blind round (tests/capstone_blind.py: written blind to the checks, each answer whole) ----------------------
+BLIND_WRONG = {f"blind-{case}": (cells(case), *want[:3]) for case, want in BLIND.items() if want}
+BLIND_ACROSS = [f"blind-{case}" for case in ACROSS]  # (their four checks run: tests/test_capstone.py's ONE_CAUSE)
+WRONG |= BLIND_WRONG
+RIGHT |= {f"blind-{case}": cells(case) for case, want in BLIND.items() if want is None}

@@ -1,18 +1,20 @@
 """Exercise 5, the capstone (exercises/05_your_harness.ipynb), grades as promised:
 
 - the solution PASSES in both editions and the starter FAILS with a ✗ saying what to write first, through the
-  learner's own command (`pytest --nbval-lax <notebooks>`: one run of the four notebooks); a wrong answer saved
-  outside the kit gets, under each check's first ✗, its run drawn beside the reference, as the notebook draws it;
+  learner's own command (`pytest --nbval-lax <notebooks>`: one run of the solution, both starters and a wrong answer
+  saved as a copy); the wrong answer gets, under each check's first ✗, its run drawn beside the reference, as the
+  notebook draws it;
 - wrong answers (tests/capstone_cases.py: WRONG, each valve missing, misplaced or miscounted, two valves in the
   wrong order, a policy that lets the injected delete through, results out of order or split, a gate never
   consulted, asked after running or not awaited, a loop that ignores pause_turn, state that outlives a run, a
   harness tuned to the practice runs ...) each fail, the first ✗ of the check that guards it names the planted
   cause (its line and its hint), and no later ✗ of that check names another;
-- one mistake is one cause across the four checks: the verdicts the gradebook counts hold one ✗ not marked
-  `follows` (ONE_CAUSE);
+- one mistake is one cause across the four checks: the four checks hold one ✗ not marked `follows` (ONE_CAUSE);
 - right answers in other styles (RIGHT: asyncio.gather, the library's valves, a `match` on stop_reason returning an
   AgentResult, another policy within the rules, a strict policy with short reasons, the usage fields added by name)
   PASS every check;
+- the blind round (tests/capstone_blind.py: 44 answers written blind to the checks, each whole): each wrong one's
+  first ✗ names its planted cause, each right one PASSES;
 - the gradebook's judge prints the same lines, byte for byte, as the check run beside the notebook (JUDGED: the
   solution and answers of each kind), with the learner's side a thread of this process (as tests/test_judge.py).
 
@@ -25,21 +27,24 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from kernel_cells import KernelTrouble, NotebookKernel
-from capstone_cases import NAME, RIGHT, WRONG
+from capstone_cases import BLIND_ACROSS, BLIND_WRONG, NAME, RIGHT, WRONG
 from test_exercises import FOLLOWS, edited as edited_solution, source as _source
 from test_judge import judged, namespace, printed
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
 CHECK_IDS = ("check-policy", "check-loop", "check-valves", "check-gate")
+FOLLOWS_FROM = FOLLOWS.split(" the ✗")[0]  # a ✗ whose hint starts so follows from another ✗: not a cause of its own
 
 
 def edited(case: str, changes: dict) -> dict:
@@ -62,7 +67,8 @@ def run_cases() -> dict:
     with NotebookKernel(EXERCISES / "solutions", env, timeout=120) as kernel:
         for case, changes in [*((c, v[0]) for c, v in WRONG.items()), *RIGHT.items()]:
             nb = edited(case, changes)
-            if case in WRONG:  # only the check its assertion reads (the checks change nothing the next one reads)
+            if case in WRONG and case not in ALL_FOUR:  # only the check its assertion reads (the checks change
+                # nothing the next one reads); one-cause cases run all four
                 nb["cells"] = [c for c in nb["cells"] if c["id"] not in CHECK_IDS or c["id"] == WRONG[case][1]]
             try:
                 results[case] = {c.id: c for c in kernel.run(nb)}
@@ -71,34 +77,33 @@ def run_cases() -> dict:
     return results
 
 
-def learners_grade() -> tuple[int, str]:
-    # the English solution and both starters (the Spanish solution is the same program, tests/test_spanish_edition.py;
-    # its checks' words are the starter's)
-    notebooks = [f"exercises/solutions/{NAME}", f"exercises/{NAME}", f"exercises/es/{NAME}"]
+DRAWN = "drawn"  # the wrong answer graded beside the four notebooks, its runs drawn under each check's first ✗
+
+
+def learners_grade(tmp: Path) -> tuple[int, str]:
+    """The learner's command, one run: the English solution, both starters (the Spanish solution is the same program,
+    tests/test_spanish_edition.py; its checks' words are the starter's) and a wrong answer saved as a copy under
+    exercises/ (graded by its file name, as exercises/conftest.py says)."""
+    wrong = tmp / DRAWN / NAME
+    wrong.parent.mkdir(parents=True)
+    wrong.write_text(json.dumps(edited_solution("progress-names-only", NAME, WRONG["progress-names-only"][0])),
+                     encoding="utf-8")
+    notebooks = [f"exercises/solutions/{NAME}", f"exercises/{NAME}", f"exercises/es/{NAME}",
+                 wrong.relative_to(ROOT).as_posix()]
     proc = subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "-p", "no:randomly", *notebooks], cwd=ROOT,
                           env=grading_env(), text=True, timeout=600, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return proc.returncode, proc.stdout
 
 
-def a_wrong_answers_grade(folder: Path) -> str:
-    """The learner's command on a wrong answer saved outside the kit (exercises/grade_anywhere.py): its grade."""
-    path = folder / NAME
-    path.write_text(json.dumps(edited_solution("progress-names-only", NAME, WRONG["progress-names-only"][0])),
-                    encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "-p", "no:randomly", "-p", "no:cacheprovider",
-                           str(path)], cwd=folder, env=grading_env(), text=True, timeout=600, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT)
-    return proc.stdout
-
-
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("saved")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        cases = pool.submit(run_cases)
-        grade = pool.submit(lambda: (learners_grade(), a_wrong_answers_grade(folder)))
-        (code, out), wrong = grade.result()
-        return {"cases": cases.result(), "grade": (code, out), "wrong": wrong}
+def runs():
+    tmp = EXERCISES / f"_grading_tmp_{uuid.uuid4().hex[:8]}"  # (git-ignored; deleted afterwards)
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            cases, grade = pool.submit(run_cases), pool.submit(learners_grade, tmp)
+            return {"cases": cases.result(), "grade": grade.result()}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def crosses(cell) -> list[tuple[str, str]]:
@@ -144,8 +149,9 @@ def test_the_solution_passes_and_the_starter_says_what_to_write_first(runs):
 def test_the_learners_grade_draws_the_run_under_each_checks_first_cross(runs):
     """The drawing the notebook shows under a check's first ✗ with a run (the learner's run beside the reference's),
     in the grade `pytest --nbval-lax` prints too; once per check."""
-    grade = runs["wrong"].split(" exercise grade ", 1)[-1]
-    assert "FAIL — 1 of 4 checks pass" in grade, grade
+    code, out = runs["grade"]
+    grade = out.split(" exercise grade ", 1)[-1].split(f"/{DRAWN}/{NAME}: ", 1)[-1]
+    assert grade.startswith("FAIL — 1 of 4 checks pass"), grade
     header = "your run_agent, this run"
     for check in ("check-loop", "check-valves", "check-gate"):
         block = grade.split(f"  ✗ {check}\n", 1)[1].split("\n  ✗ check-", 1)[0]
@@ -162,7 +168,7 @@ def test_a_wrong_answer_fails_and_its_first_cross_names_the_cause(runs, case):
     _, check_id, line, hint = WRONG[case]
     cell = cells[check_id]
     assert cell.raised and cell.error[0] == "AssertionError", f"{case}: {check_id} did not fail\n{overview(cells)}"
-    named = [(got, said) for got, said in crosses(cell) if not said.startswith(FOLLOWS.split(" the ✗")[0])]
+    named = [(got, said) for got, said in crosses(cell) if not said.startswith(FOLLOWS_FROM)]
     assert named and named[0][0].startswith(line) and hint in named[0][1], \
         f"{case}: {check_id}'s first ✗ is not ({line!r}, …{hint!r}…)\n{overview(cells)}"
     assert len(named) == 1, f"{case}: a later ✗ of {check_id} names another cause\n{overview(cells)}"
@@ -200,30 +206,29 @@ def test_the_judge_prints_what_the_notebook_prints(case, monkeypatch):
 
 
 def test_there_are_enough_cases():
-    assert len(WRONG) >= 20 and len(RIGHT) >= 4
+    assert len(WRONG) >= 20 and len(RIGHT) >= 4 and len(BLIND_WRONG) >= 30
 
 
 # ---- one cause, one first ✗, across the four checks -------------------------------------------------------------
 
 ONE_CAUSE = ["progress-names-only", "budget-counts-output-only", "one-message-per-result", "gate-never-consulted",
              "delete-allowed"]  # a valve, the loop, the gate and the policy, each named once and followed elsewhere
+ONE_CAUSE += BLIND_ACROSS  # and the blind round's answers whose later checks follow an earlier check's ✗
+ALL_FOUR = set(ONE_CAUSE)  # the wrong answers whose four checks all run (the others: the check their ✗ is in)
 
 
 @pytest.mark.parametrize("case", ONE_CAUSE)
-def test_one_mistake_is_one_cause_across_the_four_checks(case, monkeypatch):
-    """The verdicts of all four checks (what the gradebook counts: its "what to re-teach" counts the ✗ that are not
-    marked `follows`) name the case's one mistake once: every other ✗ follows from it, in its check or another."""
-    monkeypatch.delenv("HARNESS_GRADING", raising=False)
-    monkeypatch.setenv("HARNESS_OFFLINE", "1")
-    sys.path.insert(0, str(EXERCISES))
-    from grader.judge import check_call
-
-    nb = edited(case, WRONG[case][0])
-    calls = {c["id"]: check_call(_source(c)) for c in nb["cells"] if "check" in c["metadata"].get("tags", [])}
-    causes = [(check_id, c["criterion"]) for check_id in CHECK_IDS
-              for v in printed(calls[check_id], namespace(nb, check_id))[1] for c in v["criteria"]
-              if not c["passed"] and not c["follows"]]
-    assert len(causes) == 1 and causes[0][0] == WRONG[case][1], causes
+def test_one_mistake_is_one_cause_across_the_four_checks(runs, case):
+    """All four checks, run as the learner's grade runs them, name the case's one mistake once: every other ✗
+    follows from it, in its check or another (its hint says so, as the verdict's `follows` the gradebook's "what to
+    re-teach" counts: exercises/checks/verdict.py prints one with the other)."""
+    cells = runs["cases"][case]
+    assert not isinstance(cells, str), cells
+    assert all(not cells[c].raised or cells[c].error[0] == "AssertionError" for c in CHECK_IDS), \
+        f"{case}: a check raised\n{overview(cells)}"
+    causes = [(check_id, line) for check_id in CHECK_IDS for line, hint in crosses(cells[check_id])
+              if not hint.startswith(FOLLOWS_FROM)]
+    assert len(causes) == 1 and causes[0][0] == WRONG[case][1], f"{case}: {causes}\n{overview(cells)}"
 
 
 def test_the_gauntlets_own_policies_obey_the_reason_rule_it_enforces():

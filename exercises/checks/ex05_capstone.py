@@ -7,7 +7,7 @@ scenario is one run of YOUR run_agent through the gauntlet (ex05_gauntlet.drive)
 shows them, and HIDDEN variants (marked so in the line) with other inboxes, caps, budgets, cycles, texts and
 policies of the checks' own. A ✗'s hint names the cause the run shows: what should have acted, and where; a ✗ whose
 cause an earlier check already named (a tier check-policy fails, what check-loop's plain task shows) says it
-follows from that ✗ (ex05_gauntlet.upstream). The valves' check is ex05_valves.py.
+follows from that ✗ (ex05_upstream.py). The valves' check is ex05_valves.py.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from harness_kit.mailbox import MAIL_TOOL_NAMES, SAMPLE_INBOX
 
 from .ex05_gauntlet import (EXPECTED, FORWARD, HIDDEN, INJECTED, PING_PONG, READS_ASKED, SEND, TWO_ASKED, UNLISTED,
                             ApproverBroke, asked, asked_late, blocks_exact, broke, calls_of, drive, eager, early, field,
-                            finished, label as _label, parallel_cause, policy_tier, ran, refused_ran, scene,
-                            sent_results, unasked, upstream)
-from .ex05_valves import check_harness_valves  # noqa: F401 - grading.py imports the four checks from here
+                            finished, label as _label, policy_tier, ran, refused_ran, scene, sent_results, unasked)
+from .ex05_upstream import as_sent as _as_sent, cycle_named, hidden_plain, parallel_cause, pause, unknown_tool, upstream
+from .ex05_valves import _cycle_hint, check_harness_valves  # noqa: F401 - grading.py imports the four checks from here
 from .kit import Cause, Checks, _t, raised_first, unfinished, unasked_hint
 
 WHY = {  # why each tool has its tier, said when it has another: the hint under its ✗
@@ -110,12 +110,10 @@ async def check_harness_loop(ns: dict) -> None:
         if policy_tier(ns.get("POLICY"), name) not in tiers:
             c.upstream[f"policy:{name}"] = _t("ex05.upstream.policy", name=name, tiers=" / ".join(tiers))
     await scene(c, finished(plain), _label(_t("ex05.scenario.plain")), plain)
-    other = await drive(fn, "inbox", HIDDEN["plain"], answer=True, max_turns=10, token_budget=60_000)
-    hint = early(other) or (None if len(ran(other, "read_message")) == 4 and len(ran(other, "archive_message")) == 1
-                            else _t("ex05.loop.every_message")) or finished(other)
+    other, hint = await hidden_plain(fn, ns.get("POLICY"))
     await scene(c, hint, _label(_t("ex05.scenario.plain"), hidden=True), other)
-    c.ok(blocks_exact(plain) is None and blocks_exact(other) is None, _label(_t("ex05.scenario.blocks")),
-         blocks_exact(plain) or blocks_exact(other), follows=broke(plain) is not None)
+    shape = blocks_exact(plain) or blocks_exact(other) or _as_sent(plain) or _as_sent(other)
+    c.ok(shape is None, _label(_t("ex05.scenario.blocks")), shape, follows=broke(plain) is not None)
     await _parallel(c, fn, ns.get("POLICY"), HIDDEN["parallel"], "m1")
     await _parallel(c, fn, ns.get("POLICY"), HIDDEN["parallel_mid"], "m2")
     raises = await drive(fn, "inbox", SAMPLE_INBOX, broken={"m2"}, max_turns=10, token_budget=60_000)
@@ -126,29 +124,28 @@ async def check_harness_loop(ns: dict) -> None:
             in raises.problem else early(raises) or (_t("ex05.loop.tool_raised_flag") if not (got or {}).get("is_error")
                                                      else finished(raises)))
     await scene(c, hint, _label(_t("ex05.scenario.tool_raises"), hidden=True), raises)
-    unknown = await drive(fn, "inbox", HIDDEN["unknown"], max_turns=10, token_budget=60_000)
-    hint = (Cause(_t("ex05.loop.unknown_crashed", error=(unknown.problem or "")[:120]), key="keyerror")
-            if "purge_spam" in (unknown.problem or "") else early(unknown) or
-            (_t("ex05.loop.unknown_asked") if asked(unknown, "purge_spam") else finished(unknown)))
+    unknown, hint = await unknown_tool(fn)
     await scene(c, hint, _label(_t("ex05.scenario.unknown_tool"), hidden=True), unknown)
     for scenario, hidden in (("inbox-pause", False), ("inbox-pause-twice", True)):
-        run = await drive(fn, scenario, SAMPLE_INBOX, max_turns=10, token_budget=60_000)
-        await scene(c, finished(run), _label(_t("ex05.scenario.pause"), hidden=hidden), run)
+        run, hint = await pause(fn, scenario)
+        await scene(c, hint, _label(_t("ex05.scenario.pause"), hidden=hidden), run)
     cut = await drive(fn, "inbox-cut", SAMPLE_INBOX, max_turns=10, token_budget=60_000)
     cut_at = next((n for n in sorted(cut.replies) if cut.replies[n].get("stop_reason") == "max_tokens"), None)
     hint = broke(cut) or (
         Cause(_t("ex05.loop.cut_ran"), key="cut") if ran(cut, "send_reply") or asked(cut, "send_reply") else
         _t("ex05.loop.cut_went_on") if cut_at is not None and cut.requests > cut_at else eager(cut) or (
-            None if field(cut, "stopped_by") == "max_tokens" else _t("ex05.finish.stopped_by_want", want="max_tokens",
-                                                                       got=repr(field(cut, "stopped_by"))[:40])))
+            None if field(cut, "stopped_by") == "max_tokens" else _stop_reason(cut, "max_tokens")))
     await scene(c, hint, _label(_t("ex05.scenario.cut")), cut)
     for scenario, hidden in (("inbox-refusal", False), ("inbox-refusal-late", True)):
         run = await drive(fn, scenario, SAMPLE_INBOX, max_turns=10, token_budget=60_000)
-        hint = early(run) or (None if field(run, "stopped_by") == "refusal" else
-                              _t("ex05.finish.stopped_by_want", want="refusal",
-                                 got=repr(field(run, "stopped_by"))[:40]))
+        hint = early(run) or (None if field(run, "stopped_by") == "refusal" else _stop_reason(run, "refusal"))
         await scene(c, hint, _label(_t("ex05.scenario.refusal"), hidden=hidden), run)
     c.done()
+
+
+def _stop_reason(run, want):
+    """stopped_by is not the response's own stop reason: one cause, wherever it shows."""
+    return Cause(_t("ex05.finish.stopped_by_want", want=want, got=repr(field(run, "stopped_by"))[:40]), key="stop reason")
 
 
 def _gate_cause(yes, no, none, tier):
@@ -170,12 +167,12 @@ async def check_harness_gate(ns: dict) -> None:
     yes = await drive(fn, "inbox", SEND, answer=True, max_turns=10, token_budget=60_000)
     if unfinished(c, yes.problem, "run_agent"):
         return c.done()
-    await upstream(c, fn, policy)
+    await upstream(c, fn, policy, gate=True)
     no = await drive(fn, "inbox", SEND, answer=False, max_turns=10, token_budget=60_000)
     none = await drive(fn, "inbox", SEND, approver=False, max_turns=10, token_budget=60_000)
     tier = policy_tier(policy, "send_reply")
     if asked(yes, "send_reply") and ran(no, "send_reply") and not asked(no, "send_reply"):
-        c.cause(_t("kit.state.each_run_afresh"), _t("kit.state.yes_reused", name="send_reply"))
+        c.cause(_t("kit.state.each_run_afresh"), _t("ex05.gate.yes_reused", name="send_reply"))
     elif _gate_cause(yes, no, none, tier):
         c.cause(_t("ex05.gate.consulted"), _gate_cause(yes, no, none, tier))
     for inbox, hidden in ((INJECTED, False), (HIDDEN["injected"], True)):
@@ -188,7 +185,7 @@ async def check_harness_gate(ns: dict) -> None:
         Cause(_t("ex05.gate.denied_ask", name="send_reply"), key="policy:send_reply") if not ran(yes, "send_reply")
         and tier == "deny" else unasked(yes, "send_reply", tier, none) if ran(yes, "send_reply") and not asked(yes)
         else Cause(unasked_hint("send_reply", ran=False), key="await") if not asked(yes) and yes.approver else
-        _t("ex05.gate.yes_not_run") if not ran(yes, "send_reply") else finished(yes))
+        _asked_with(yes) or (_t("ex05.gate.yes_not_run") if not ran(yes, "send_reply") else finished(yes)))
     await scene(c, hint, _label(_t("ex05.scenario.send_yes")), yes)
     for i, (line, kwargs) in enumerate(ANSWERS):
         run = no if i == 0 else none if "approver" in kwargs else await drive(fn, "inbox", SEND, max_turns=10,
@@ -204,7 +201,9 @@ async def check_harness_gate(ns: dict) -> None:
         await scene(c, hint, _label(line(), hidden=i > 0), run)
     fwd = await drive(fn, "inbox", FORWARD, answer=True, max_turns=10, token_budget=60_000)
     fwd_tier = policy_tier(policy, "forward_all")
-    hint = (refused_ran(fwd, "forward_all", fwd_tier) if fwd.box.forwarded else early(fwd) or (
+    hint = (Cause(_t("ex05.gate.retired_asked"), key="policy:forward_all") if fwd_tier not in ("deny", "?") and (
+        fwd.box.forwarded or asked(fwd, "forward_all")) else  # a yes ran it: the tier is the cause
+        refused_ran(fwd, "forward_all", fwd_tier) if fwd.box.forwarded else early(fwd) or (
         Cause(_t("ex05.gate.retired_asked"), key="policy:forward_all" if fwd_tier != "deny" else "deny asked")
         if asked(fwd, "forward_all") else finished(fwd)))
     await scene(c, hint, _label(_t("ex05.scenario.retired")), fwd)
@@ -217,7 +216,8 @@ async def check_harness_gate(ns: dict) -> None:
         else finished(reads))
     await scene(c, hint, _label(_t("ex05.scenario.policy_argument"), hidden=True), reads)
     left_out = await drive(fn, "inbox", INJECTED, answer=True, policy=UNLISTED, max_turns=10, token_budget=60_000)
-    key = "policy arg" if "policy arg" in c.causes else "deny ran" if asked(left_out, "delete_message") else "unlisted"
+    key = "policy arg" if "policy arg" in c.causes else "deny asked" if asked(left_out, "delete_message") and \
+        "deny asked" in c.upstream else "unlisted"
     hint = (Cause(_t("ex05.gate.unlisted_ran"), key=key) if "m1" in left_out.box.deleted else
             Cause(_t("ex05.gate.unlisted_asked"), key=key) if asked(left_out, "delete_message") else
             early(left_out) or finished(left_out))
@@ -238,10 +238,28 @@ async def check_harness_gate(ns: dict) -> None:
             Cause(_t("ex05.gate.asked_repeat"), key="gate first") if reads_asked > 3 else
             Cause(_t("ex05.gate.policy_argument_unasked"), key="policy arg") if reads_asked < 3 else
             _t("ex05.finish.stopped_by_want", want="no_progress", got=repr(stopped)[:40])))
+    if hint is not None and await cycle_named(c, fn, lambda run: _cycle_hint(c, run)):  # check-valves names it
+        hint = Cause(str(hint), key="valves:cycle")
     await scene(c, hint, _label(_t("ex05.scenario.gate_and_cycle"), hidden=True), pong)
     plain = await drive(fn, "inbox", SAMPLE_INBOX, answer=True, max_turns=10, token_budget=60_000)
     hint = None if not plain.problem and not asked(plain, "read_message") and not asked(plain, "list_messages") \
         else broke(plain) or Cause(_t("ex05.gate.reads_asked"), key="policy:read_message"
                                    if policy_tier(policy, "read_message") != "allow" else "reads asked")
     await scene(c, hint, _label(_t("ex05.scenario.reads_unasked")), plain)
+    own = await drive(fn, "inbox-parallel", HIDDEN["parallel"], answer=lambda name, i: i == {"id": "m4"},
+                      policy=READS_ASKED, max_turns=10, token_budget=60_000)  # two reads asked: m2 no, m4 yes
+    reads = sorted(i.get("id", "?") for i in ran(own, "read_message"))
+    hint = early(own) or _asked_with(own) or (
+        Cause(_t("ex05.gate.policy_argument_unasked"), key="policy arg") if len(asked(own, "read_message")) != 2 else
+        Cause(_t("ex05.gate.own_answer", ran=", ".join(reads) or "-"), key="by name") if reads != ["m4"] else
+        finished(own))
+    await scene(c, hint, _label(_t("ex05.scenario.own_answer"), hidden=True), own)
     c.done()
+
+
+def _asked_with(run):
+    """None when the approver was asked with each call's own name and input (the dict the model sent)."""
+    calls = [(b["name"], b["input"]) for n in sorted(run.replies) for b in calls_of(run.replies[n])]
+    wrong = next(((name, i) for name, i in run.asked if (name, i) not in calls), None)
+    return Cause(_t("ex05.gate.asked_with", name=wrong[0], got=repr(wrong[1])[:80]), key="asked with") if wrong \
+        else None

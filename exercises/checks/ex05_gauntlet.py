@@ -43,9 +43,10 @@ def label(text: str, hidden: bool = False) -> str:
 
 
 def number(n: int) -> str:
-    """A count as each language writes it: 20,000 in English, 20 000 in Spanish (4 digits: 9000)."""
+    """A count as each language writes it: 20,000 in English, 20 000 in Spanish (4 digits: 9000). The space is a
+    plain one: a no-break space is shown escaped by the one rule (harness_kit.shown), as every unusual space is."""
     if lang.current() == "es":
-        return f"{n:,}".replace(",", "\u00a0") if n >= 10_000 else str(n)
+        return f"{n:,}".replace(",", " ") if n >= 10_000 else str(n)
     return f"{n:,}"
 
 
@@ -304,29 +305,15 @@ def eager(run) -> str | None:
                                                           or run.requests > want[0])):  # (late: another cause)
         return None
     turns = [n for n in sorted(run.replies) if calls_of(run.replies[n])]
+    if run.requests == 1 and (stopped == "max_turns" and cap >= 1 or stopped == "token_budget"
+                              and spent_until(run, 1) < budget):
+        return Cause(_t("ex05.eager.restarted", valve=stopped), key="state")  # nothing of this run could trip it
     shown = (_t("ex05.eager.no_progress", calls=" / ".join(signature_of(calls_of(run.replies[n]))
                                                             for n in turns[-2:])[:160])
              if stopped == "no_progress" else
              _t("ex05.eager.token_budget", budget=budget, spent=spent_until(run, max(run.replies, default=0)))
-             if stopped == "token_budget" else _t("ex05.eager.max_turns", cap=cap, n=len(turns)))
+             if stopped == "token_budget" else _t("ex05.eager.max_turns", cap=cap, n=run.requests - 1))
     return Cause(_t("ex05.finish.valve_too_eager", valve=stopped) + " " + shown, key="eager")
-
-
-async def upstream(c, fn, policy) -> None:
-    """A cause an earlier check names, as this check's `upstream`: each tool whose tier check-policy fails, and
-    what check-loop's plain task shows (the run the model finishes, driven as check-loop drives it). A ✗ here with
-    the same cause says it follows from that ✗ instead of naming it again."""
-    for name, tiers in EXPECTED.items():
-        if policy_tier(policy, name) not in tiers:
-            c.upstream[f"policy:{name}"] = _t("ex05.upstream.policy", name=name, tiers=" / ".join(tiers))
-    plain = await drive(fn, "inbox", SAMPLE_INBOX, max_turns=10, token_budget=50_000)
-    cause = finished(plain)
-    if cause:
-        c.upstream[getattr(cause, "key", cause)] = _t("ex05.upstream.loop", criterion=_t("ex05.scenario.plain"))
-    par, ran_anyway = await parallel_cause(fn, policy, HIDDEN["parallel"], "m1")
-    cause = broke(par) or blocks_exact(par) or ran_anyway  # check-loop's to name: results, order, a refusal run
-    if cause and getattr(cause, "key", cause) not in c.upstream:
-        c.upstream[getattr(cause, "key", cause)] = _t("ex05.upstream.loop", criterion=_t("ex05.scenario.parallel"))
 
 
 def early(run) -> str | None:
@@ -356,19 +343,6 @@ def unasked(run, name: str, tier: str, none) -> str:
     if none is not None and not ran(none, name):
         return Cause(unasked_hint(name, ran=True), key="await")
     return Cause(_t("ex05.gate.never_consulted", name=name, tier=tier), key="unasked")
-
-
-async def parallel_cause(fn, policy, inbox, spam: str):
-    """A parallel turn of four calls whose delete of `spam` the person refuses: (the run, why the delete ran or
-    None). check-loop's scenario; the later checks run it too, to know a cause check-loop names."""
-    par = await drive(fn, "inbox-parallel", inbox, answer=False, max_turns=10, token_budget=60_000)
-    if spam not in par.box.deleted:
-        return par, None
-    cause = refused_ran(par, "delete_message", policy_tier(policy, "delete_message"))
-    if cause.key == "unasked":  # not awaited, or never consulted: what approve=None shows
-        none = await drive(fn, "inbox-parallel", inbox, approver=False, max_turns=10, token_budget=60_000)
-        cause = unasked(par, "delete_message", "ask", none)
-    return par, cause
 
 
 def blocks_exact(run) -> str | None:
@@ -401,7 +375,7 @@ def finished(run, valve_hint: str | None = None) -> str | None:
         return Cause(_t("ex05.finish.pause"), key="pause")
     if stopped != "end_turn":
         return _t("ex05.finish.stopped_by", got=repr(stopped)[:40])
-    if field(run, "text").strip() != model_text(run).strip():
+    if "".join(field(run, "text").split()) != "".join(model_text(run).split()):  # joined with "\n", " " or ""
         return Cause(_t("ex05.finish.own_text", got=repr(field(run, "text"))[:80]), key="own text")
     return None
 

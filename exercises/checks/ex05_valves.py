@@ -15,8 +15,9 @@ from __future__ import annotations
 from harness_kit.mailbox import SAMPLE_INBOX
 
 from .ex05_gauntlet import (CACHED, CYCLE_3, HIDDEN, PING_PONG, budget_stop, broke, calls_of, cycle_stop, drive,
-                            eager, expected_stop, field, finished, label as _label, number as _number, ran, scene,
-                            spent_until, uncounted, upstream)
+                            eager, expected_stop, field, finished, label as _label, model_text, number as _number, ran,
+                            scene, spent_until, uncounted)
+from .ex05_upstream import upstream
 from .kit import Cause, Checks, _t, unfinished
 
 BIG = 10 ** 9  # a limit that never stops a run
@@ -26,10 +27,18 @@ CAP, BUDGET, PROGRESS = "valve:max_turns", "valve:token_budget", "valve:no_progr
 # first ✗ names how it is wrong, and its later ✗ (another scenario, the same valve) follow from that one
 
 
+def _own_words(run):
+    """None when the run a valve stopped says so in a sentence of the harness's own (not empty, not the model's)."""
+    text = field(run, "text")
+    if isinstance(text, str) and text.strip() and "".join(text.split()) != "".join(model_text(run).split()):
+        return None
+    return Cause(_t("ex05.valves.own_words", valve=field(run, "stopped_by"), got=repr(text)[:60]), key="own words")
+
+
 def _cap_hint(run, cap):
     n, stopped = len(ran(run)), field(run, "stopped_by")
     if n == cap and run.requests == cap + 1 and stopped == "max_turns" and not run.problem:
-        return None
+        return _own_words(run)
     if run.runaway:
         return Cause(_t("ex05.valves.cap_never", cap=cap), key=CAP)
     if broke(run):
@@ -47,11 +56,16 @@ def _cap_hint(run, cap):
     return Cause(_t("ex05.finish.stopped_by_want", want="max_turns", got=repr(stopped)[:40]), key=CAP)
 
 
+def _named(c, key) -> bool:
+    """True when this check or an earlier one (c.upstream) already named the cause `key`."""
+    return key in c.causes or key in c.upstream
+
+
 def _other(c, run):
     """A run stopped by another valve than the scenario's: that valve's own cause when an earlier ✗ found it wrong,
     else the valve acting too early (eager)."""
     stopped = field(run, "stopped_by")
-    if f"valve:{stopped}" in c.causes:
+    if _named(c, f"valve:{stopped}"):
         return Cause(eager(run) or _t("ex05.finish.valve_too_eager", valve=stopped), key=f"valve:{stopped}")
     return eager(run)
 
@@ -64,13 +78,15 @@ def _late(run, budget, at):
     left = [f for f in uncounted(run, budget, run.requests) if spent_until(run, max(run.replies), (f,))]
     if left:
         return Cause(_t("ex05.valves.budget_uncounted", fields=", ".join(left), budget=budget), key=BUDGET)
+    if run.requests == at + 1:  # the check saw each response's tokens one request late
+        return Cause(_t("ex05.valves.budget_one_late", budget=budget, n=at), key=BUDGET)
     return Cause(_t("ex05.valves.budget_late", budget=budget, n=at), key=BUDGET)
 
 
 def _budget_hint(c, run, budget):
     at, stopped = budget_stop(run, budget), field(run, "stopped_by")
     if at is not None and run.requests == at and stopped == "token_budget" and len(ran(run)) == at - 1:
-        return None
+        return _own_words(run)
     if run.runaway:
         return Cause(_t("ex05.valves.budget_never", budget=budget), key=BUDGET)
     if broke(run):
@@ -99,8 +115,8 @@ def _cycle_hint(c, run):
     at, period, calls = stop if stop else (None, None, "")
     before = sum(len(calls_of(run.replies[n])) for n in run.replies if stop and n < at)  # the calls that may run
     if stop and run.requests == at and stopped == "no_progress" and len(ran(run)) == before:
-        return None
-    if run.problem:
+        return _own_words(run)
+    if broke(run):
         return broke(run)
     if stopped in ("max_turns", "token_budget") and _other(c, run):
         return _other(c, run)
@@ -109,7 +125,7 @@ def _cycle_hint(c, run):
     if stop and (run.requests > at or len(ran(run)) > before):
         return Cause(_t("ex05.valves.cycle_late"), key=PROGRESS)
     if (stop and run.requests < at) or (not stop and stopped == "no_progress"):
-        return Cause(_t("ex05.valves.cycle_early"), key="eager")
+        return Cause(_t("ex05.valves.cycle_early", n=run.requests), key="eager")
     return Cause(_t("ex05.finish.stopped_by_want", want="no_progress", got=repr(stopped)[:40]), key=PROGRESS)
 
 
@@ -128,15 +144,17 @@ def _order_hint(c, run, cap, budget):
         return None
     if broke(run):
         return broke(run)
-    if stopped in ("max_turns", "token_budget", "no_progress") and f"valve:{stopped}" in c.causes:
+    if stopped in ("max_turns", "token_budget", "no_progress") and _named(c, f"valve:{stopped}"):
         return Cause(_t("ex05.finish.stopped_by_want", want=valve or "end_turn", got=repr(stopped)[:40]),
                      key=f"valve:{stopped}")  # the valve an earlier ✗ found wrong stopped it: that cause again
     pauses = sum(1 for m in run.replies.values() if m.get("stop_reason") == "pause_turn")
-    if valve == "token_budget" and stopped != valve and BUDGET in c.causes:  # (e.g. a total equal to the budget)
+    if stopped == "pause_turn":
+        return Cause(_t("ex05.finish.pause"), key="pause")  # (check-loop's pause_turn ✗ names it)
+    if valve == "token_budget" and stopped != valve and _named(c, BUDGET):  # (e.g. a total equal to the budget)
         return _late(run, budget, n)
     if valve and stopped in ("max_turns", "token_budget", "no_progress") and stopped != valve and run.requests == n:
         key = f"valve:{valve}"  # a valve an earlier ✗ found wrong: this follows from it; else the order is the cause
-        return Cause(_t("ex05.valves.order", n=n, first=valve, got=stopped), key=key if key in c.causes else "order")
+        return Cause(_t("ex05.valves.order", n=n, first=valve, got=stopped), key=key if _named(c, key) else "order")
     if valve is None and want and stopped == "max_turns":
         return Cause(_t("ex05.valves.cap_at_end", cap=cap), key=CAP)
     if valve == "max_turns" and pauses and (run.requests > n or stopped != "max_turns"):
@@ -160,9 +178,12 @@ async def check_harness_valves(ns: dict) -> None:
     if unfinished(c, probe.problem, "run_agent"):
         return c.done()
     again = await drive(fn, "inbox-runaway", max_turns=3, token_budget=BIG, limit=30)
+    await upstream(c, fn, ns.get("POLICY"), paused=True)
     if not probe.problem and not again.problem and len(ran(probe)) != len(ran(again)):
-        c.cause(_t("kit.state.each_run_afresh"), _t("ex05.valves.state", first=len(ran(probe)), second=len(ran(again))))
-    await upstream(c, fn, ns.get("POLICY"))
+        c.cause(_t("kit.state.each_run_afresh"), Cause(_t("ex05.valves.state", first=len(ran(probe)),
+                                                          second=len(ran(again))), key="state"))
+    elif eager(probe) is not None and eager(probe).key == "state":  # stopped before this run took a turn
+        c.cause(_t("kit.state.each_run_afresh"), eager(probe))
     for cap, hidden in ((5, False), (7, True), (2, True)):
         run = await drive(fn, "inbox-runaway", max_turns=cap, token_budget=BIG, limit=30)
         await scene(c, _cap_hint(run, cap), _label(_t("ex05.scenario.runaway", cap=cap), hidden), run)

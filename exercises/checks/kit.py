@@ -50,12 +50,13 @@ from harness_lib.loop import final_text
 from harness_kit.offline import read_tool_result
 from harness_lib.tools import DEFAULT_ROOT, make_tool_impls
 
-from . import words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_ex05, words_kit
+from . import (words_ex01, words_ex02, words_ex03_budget, words_ex03_progress, words_ex04, words_ex05,
+               words_ex05_upstream, words_kit)
 from .verdict import VERDICT_MIME, VERDICTS, Cause, Checks, grading  # noqa: F401 - the checks import them from here
 
 # The checks' catalogue, {language: {message_id: text}}: every module's words (one words_*.py per module of checks/).
 MESSAGES = {language: {key: text for words in (words_kit, words_ex01, words_ex02, words_ex03_budget,
-                                               words_ex03_progress, words_ex04, words_ex05)
+                                               words_ex03_progress, words_ex04, words_ex05, words_ex05_upstream)
                        for key, text in words.MESSAGES[language].items()}
             for language in lang.LANGUAGES}
 

@@ -4,7 +4,7 @@ grader, so no grader ever reads the printed lines back.
 - `Checks(cell_id, title)`: `ok(passed, criterion, hint)` prints a ✓ or a ✗ (a hint under each ✗) and records it;
   `cause(criterion, hint)` is a ✗ found before the criteria (a cell that raised, state kept between runs), and
   every later ✗ follows from it; `upstream[key] = where` marks every ✗ whose cause has that key as following from
-  a ✗ another check already named (`where` says which); `done()` ends the check.
+  a ✗ another check already named (`where` says which; the key "*": every ✗ does); `done()` ends the check.
 - The verdict, as data: `{"check": cell id, "title": ..., "criteria": [{"criterion", "passed", "hint",
   "follows", "key"}, ...]}`, where `follows` is true for a ✗ that fails only because of an earlier one (its hint
   then says so; a ✗ may carry a "drawing" too: the run it judged, as lines), and `key` names a criterion the gradebook gives a column of its own (exercise 5's scenarios). `done()` hands it to whoever grades:
@@ -76,7 +76,7 @@ class Checks:
 
     def ok(self, passed, criterion: str, hint: str = "", follows: bool = False, key: str = "") -> bool:
         passed = bool(passed)
-        where = None if passed else self.upstream.get(getattr(hint, "key", hint))
+        where = None if passed else self.upstream.get(getattr(hint, "key", hint), self.upstream.get("*"))
         follows = not passed and (where is not None or bool(self.failed) and (
             follows or self.blocked or getattr(hint, "key", hint) in self.causes))
         if where is not None:

@@ -12,7 +12,8 @@ MESSAGES = {
         "ex05.drawn.end": "end: {stopped_by}",
         # the scenarios: one ✓ / ✗ line each
         "ex05.scenario.plain": "plain task: finishes with the model's own answer",
-        "ex05.scenario.blocks": "every tool turn answered by one user message of tool_results, one per call, in order",
+        "ex05.scenario.blocks": "every request offers the tools given and sends each response back as it came; "
+                                "each tool turn answered by one user message of tool_results, one per call, in order",
         "ex05.scenario.parallel": "parallel calls, one refused: one result each, in order; the refused one not run",
         "ex05.scenario.tool_raises": "a tool that raises: an is_error result, and the run goes on",
         "ex05.scenario.unknown_tool": "a call of a tool that does not exist: an is_error result, nobody asked",
@@ -61,8 +62,6 @@ MESSAGES = {
         "ex05.policy.reason_same": "all six tools have the same reason ({why!r}): say why each tool has its own tier",
         # check_loop
         "ex05.loop.title": "the loop: stop_reason, exact blocks, and how a response can end",
-        "ex05.loop.every_message": "the run finished without running the call of every message (4 reads, 1 "
-                                   "archive): a call of the turn was dropped",
         "ex05.loop.parallel_refused_result": "the refused call's tool_result must say is_error: true",
         "ex05.loop.parallel_others": "in a turn of four calls, the two reads did not both run: a refusal refuses "
                                      "its own call only",
@@ -70,11 +69,6 @@ MESSAGES = {
                                          "arun_tool, which turns it into an is_error result",
         "ex05.loop.tool_raised_flag": "the failed read_message's result must be is_error: true (pass on "
                                       "arun_tool's is_error)",
-        "ex05.loop.unknown_crashed": "a call of an unknown tool ended your run ({error}): look tools up through "
-                                     "arun_tool (it answers an unknown name with an is_error result), and give a "
-                                     "name POLICY does not list the tier 'deny'",
-        "ex05.loop.unknown_asked": "a tool that does not exist went to the approver: a name POLICY does not list "
-                                   "is denied, nobody asked",
         "ex05.loop.cut_ran": "your loop ran (or asked about) the call of a response cut at max_tokens: its input is "
                              "incomplete. Only 'tool_use' (and 'pause_turn') go round the loop",
         "ex05.loop.cut_went_on": "your loop sent another request after a response cut at max_tokens: stop there",
@@ -136,7 +130,9 @@ MESSAGES = {
                                    "a turn's signature is its calls in any order (sort them)",
         "ex05.scenario.reordered": "the same two reads every turn, in another order: 'no_progress' (a turn's calls "
                                    "in any order)",
-        "ex05.valves.cycle_early": "your loop stopped before the cycle had repeated twice",
+        "ex05.valves.cycle_early": "your loop stopped as 'no_progress' at response {n}, before any cycle had repeated "
+                                   "twice: a turn like one seen earlier is no repeat yet — stop only when the last 1, "
+                                   "2 or 3 turns repeat the 1, 2 or 3 just before them",
         "ex05.valves.chain_stopped": "your loop stopped as {valve!r} a run that was making progress (each turn read "
                                      "another message): compare whole calls, name and input",
         # check_gate
@@ -185,8 +181,6 @@ MESSAGES = {
                                   "asked",
         "ex05.scenario.gate_and_cycle": "ping-pong, read_message 'ask' (yes): 'no_progress' before the repeat is put "
                                         "to the person",
-        "ex05.upstream.policy": "check-policy's ✗ '{name}: {tiers}'",
-        "ex05.upstream.loop": "check-loop's ✗ '{criterion}'",
         "ex05.eager.no_progress": "(its last turns were not alike: {calls}): a signature is the calls' names AND "
                                   "inputs",
         "ex05.eager.token_budget": "(it had spent {spent} of token_budget={budget})",
@@ -215,6 +209,27 @@ MESSAGES = {
                                   "'max_turns': the cap stops only a turn the model asks for",
         "ex05.valves.pause_counts": "this run paused {pauses} time(s), and your loop did not stop it at "
                                     "max_turns={cap}: a pause_turn continuation is a turn of the cap too",
+        "ex05.eager.restarted": "your loop stopped as {valve!r} at this run's first response, before anything of "
+                                "this run could reach it: its count did not start afresh — keep a run's counters "
+                                "inside run_agent, set at its start",
+        "ex05.loop.tools_offered": "request {n} offered the tools {got}, not the {k} run_agent was given: pass "
+                                   "tools=tools as given (the policy decides what runs)",
+        "ex05.loop.content_as_it_came": "the assistant message for response {n} is not its content as it came (it "
+                                        "had {want}, you sent {got}): append response.content, every block",
+        "ex05.valves.own_words": "your harness stopped the run as {valve!r} and returned text={got}: the model's "
+                                 "words, or none. Say in a sentence of your own that the harness stopped it",
+        "ex05.valves.budget_one_late": "your budget acted one request late: the total reached token_budget={budget} "
+                                       "with response {n}, and your loop asked again — count each response's "
+                                       "tokens as soon as it arrives, then check",
+        "ex05.gate.yes_reused": "a yes from an earlier run was reused: in this run nobody was asked about {name}, yet "
+                                "it ran — keep no approvals outside one run of run_agent (a set at module level "
+                                "lives on between runs): ask about every call, every time",
+        "ex05.gate.asked_with": "the approver was asked about {name} with {got}: pass the call's own name and input "
+                                "(the dict the model sent), `await approve(block.name, block.input)`",
+        "ex05.gate.own_answer": "in one turn read_message m2 got a no and m4 a yes, and the reads that ran were "
+                                "{ran}: decide each call by its own answer, not by its tool's name",
+        "ex05.scenario.own_answer": "a parallel turn with two reads asked (m2: no, m4: yes): each call decided by "
+                                    "its own answer",
     },
     "es": {
         "ex05.hidden": "[variante oculta]",
@@ -222,8 +237,9 @@ MESSAGES = {
         "ex05.drawn.not_run": "(sin resultado enviado)",
         "ex05.drawn.end": "fin: {stopped_by}",
         "ex05.scenario.plain": "tarea sencilla: termina con la respuesta del propio modelo",
-        "ex05.scenario.blocks": "cada turno de herramientas se responde con un mensaje de usuario de tool_results, "
-                                "uno por llamada, en orden",
+        "ex05.scenario.blocks": "cada petición ofrece las herramientas recibidas y devuelve cada respuesta tal como "
+                                "llegó; cada turno de herramientas se responde con un mensaje de usuario de "
+                                "tool_results, uno por llamada, en orden",
         "ex05.scenario.parallel": "llamadas en paralelo, una denegada: un resultado cada una, en orden; la "
                                   "denegada no se ejecuta",
         "ex05.scenario.tool_raises": "una herramienta que lanza una excepción: un resultado is_error, y la "
@@ -284,8 +300,6 @@ MESSAGES = {
         "ex05.policy.reason_same": "las seis herramientas tienen la misma razón ({why!r}): di por qué cada una "
                                    "tiene su nivel",
         "ex05.loop.title": "el bucle: stop_reason, bloques exactos y cómo puede terminar una respuesta",
-        "ex05.loop.every_message": "la ejecución terminó sin ejecutar la llamada de cada mensaje (4 lecturas, 1 "
-                                   "archivado): se perdió una llamada del turno",
         "ex05.loop.parallel_refused_result": "el tool_result de la llamada denegada debe decir is_error: true",
         "ex05.loop.parallel_others": "en un turno de cuatro llamadas, las dos lecturas no se ejecutaron ambas: una "
                                      "denegación deniega solo su propia llamada",
@@ -293,11 +307,6 @@ MESSAGES = {
                                          "las herramientas con arun_tool, que la convierte en un resultado is_error",
         "ex05.loop.tool_raised_flag": "el resultado del read_message fallido debe ser is_error: true (pasa el "
                                       "is_error de arun_tool)",
-        "ex05.loop.unknown_crashed": "una llamada a una herramienta desconocida terminó tu ejecución ({error}): "
-                                     "busca las herramientas con arun_tool (responde a un nombre desconocido con "
-                                     "un resultado is_error) y da a un nombre que POLICY no lista el nivel 'deny'",
-        "ex05.loop.unknown_asked": "una herramienta que no existe llegó al aprobador: un nombre que POLICY no "
-                                   "lista se deniega, sin preguntar",
         "ex05.loop.cut_ran": "tu bucle ejecutó (o preguntó por) la llamada de una respuesta cortada en "
                              "max_tokens: su entrada está incompleta. Solo 'tool_use' (y 'pause_turn') dan otra "
                              "vuelta",
@@ -360,7 +369,9 @@ MESSAGES = {
                                    "firma de un turno son sus llamadas en cualquier orden (ordénalas)",
         "ex05.scenario.reordered": "las mismas dos lecturas en cada turno, en otro orden: 'no_progress' (las "
                                    "llamadas de un turno en cualquier orden)",
-        "ex05.valves.cycle_early": "tu bucle paró antes de que el ciclo se repitiera dos veces",
+        "ex05.valves.cycle_early": "tu bucle paró como 'no_progress' en la respuesta {n}, antes de que un ciclo se "
+                                   "repitiera dos veces: un turno igual a uno anterior aún no es una repetición — "
+                                   "para solo cuando los últimos 1, 2 o 3 turnos repiten los 1, 2 o 3 de justo antes",
         "ex05.valves.chain_stopped": "tu bucle paró como {valve!r} una ejecución que avanzaba (cada turno leía otro "
                                      "mensaje): compara llamadas enteras, nombre y entrada",
         "ex05.gate.title": "la válvula de aprobación: los niveles de POLICY, aprobar antes de lo de alto impacto, "
@@ -413,8 +424,6 @@ MESSAGES = {
                                   "pregunta",
         "ex05.scenario.gate_and_cycle": "ping-pong, read_message 'ask' (sí): 'no_progress' antes de preguntar por la "
                                         "repetición",
-        "ex05.upstream.policy": "el ✗ de check-policy '{name}: {tiers}'",
-        "ex05.upstream.loop": "el ✗ de check-loop '{criterion}'",
         "ex05.eager.no_progress": "(sus últimos turnos no eran iguales: {calls}): una firma son los nombres Y las "
                                   "entradas de las llamadas",
         "ex05.eager.token_budget": "(llevaba gastados {spent} de token_budget={budget})",
@@ -445,5 +454,29 @@ MESSAGES = {
                                   "'max_turns': el tope solo para un turno que el modelo pide",
         "ex05.valves.pause_counts": "esta ejecución se pausó {pauses} vez/veces y tu bucle no la paró en "
                                     "max_turns={cap}: la continuación de un pause_turn también es un turno del tope",
+        "ex05.eager.restarted": "tu bucle paró como {valve!r} en la primera respuesta de esta ejecución, antes de "
+                                "que nada de ella pudiera llegar ahí: su cuenta no empezó de cero — guarda los "
+                                "contadores de una ejecución dentro de run_agent, puestos al empezar",
+        "ex05.loop.tools_offered": "la petición {n} ofreció las herramientas {got}, no las {k} que recibió "
+                                   "run_agent: pasa tools=tools tal cual (la política decide qué se ejecuta)",
+        "ex05.loop.content_as_it_came": "el mensaje del asistente de la respuesta {n} no es su contenido tal como "
+                                        "llegó (tenía {want}, enviaste {got}): añade response.content, cada bloque",
+        "ex05.valves.own_words": "tu arnés paró la ejecución como {valve!r} y devolvió text={got}: las palabras del "
+                                 "modelo, o ninguna. Di con una frase propia que el arnés la paró",
+        "ex05.valves.budget_one_late": "tu presupuesto actuó una petición tarde: el total llegó a "
+                                       "token_budget={budget} con la respuesta {n} y tu bucle volvió a preguntar — "
+                                       "cuenta los tokens de cada respuesta en cuanto llega, y luego comprueba",
+        "ex05.gate.yes_reused": "se reutilizó un sí de una ejecución anterior: en esta nadie fue preguntado por "
+                                "{name} y aun así se ejecutó — no guardes aprobaciones fuera de una ejecución de "
+                                "run_agent (un set a nivel de módulo sobrevive entre ejecuciones): pregunta por cada "
+                                "llamada, cada vez",
+        "ex05.gate.asked_with": "al aprobador se le preguntó por {name} con {got}: pasa el nombre y la entrada de la "
+                                "propia llamada (el dict que envió el modelo), `await approve(block.name, "
+                                "block.input)`",
+        "ex05.gate.own_answer": "en un turno read_message m2 recibió un no y m4 un sí, y las lecturas que se "
+                                "ejecutaron fueron {ran}: decide cada llamada por su propia respuesta, no por el "
+                                "nombre de su herramienta",
+        "ex05.scenario.own_answer": "un turno en paralelo con dos lecturas preguntadas (m2: no, m4: sí): cada llamada "
+                                    "decidida por su propia respuesta",
     },
 }
