@@ -260,11 +260,11 @@ LESSON_05_ES = "notebooks/es/05_human_in_the_loop.ipynb"
 
 
 def lesson_05_with_two_more_runs(path: str) -> dict:
-    """Lesson 05 as committed, and after it its approval cell twice more: once with nobody answering (a 2 s
+    """Lesson 05 as committed, and after it its approval cell twice more: once with nobody answering (a 1 s
     timeout, set the way a learner would), once to be stopped."""
     notebook = committed_notebook(path)
     gate = next(c for c in notebook["cells"] if c.get("id") == "approval-demo")
-    extra = ["import os\nos.environ['HARNESS_APPROVAL_TIMEOUT'] = '2'", "".join(gate["source"]),
+    extra = ["import os\nos.environ['HARNESS_APPROVAL_TIMEOUT'] = '1'", "".join(gate["source"]),
              "os.environ.pop('HARNESS_APPROVAL_TIMEOUT')", "".join(gate["source"])]
     notebook["cells"] += [{"cell_type": "code", "execution_count": None, "id": f"extra-{i}", "metadata": {},
                            "outputs": [], "source": source} for i, source in enumerate(extra)]
@@ -331,7 +331,7 @@ def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_
 
     lesson = Lesson05(tab, LESSON_05_ES)  # the Spanish edition: no answer, then Stop, in its own words
     lesson.run("extra-0")
-    assert "→ no aprobada (nadie respondió en 2 s)" in lesson.decide("extra-1", None, "La ejecución terminó.")
+    assert "→ no aprobada (nadie respondió en 1 s)" in lesson.decide("extra-1", None, "La ejecución terminó.")
     assert lesson.run("approval-demo-after") == "¿existe scratch/answer.txt? False\n"
     lesson.run("extra-2")
     shown = lesson.decide("extra-3", "Detener la ejecución", "Se detuvo la ejecución.")
@@ -387,7 +387,7 @@ RUNAWAY = """async def run_agent(client, task, tools, tool_impls, *, policy=POLI
         messages += [{"role": "assistant", "content": response.content},
                      {"role": "user", "content": [tool_result(b.id, "ok", False) for b in response.content
                                                   if b.type == "tool_use"]}]"""
-SPINS = "async def run_agent(*args, **kwargs):\n    while True:\n        pass\n\nPRACTICE_SECONDS = 1"
+SPINS = "async def run_agent(*args, **kwargs):\n    while True:\n        pass\n\nPRACTICE_SECONDS = 0.25"
 
 
 @pytest.mark.timeout(600)
@@ -413,7 +413,7 @@ def test_exercise_5s_practice_runs_end_by_their_bounds_in_the_tab(tab):
         tab.run_cell(HOST, i)
     shown = stdout(tab.cells(HOST)[ids.index("extra-1")]).splitlines()
     assert [line.split(":")[0] for line in shown] == ["inbox", "inbox", "inbox-runaway", "inbox-chase"], shown
-    assert all(line.endswith("still running after 1 s (the practice run's time limit): a loop that does not end?")
+    assert all(line.endswith("still running after 0.25 s (the practice run's time limit): a loop that does not end?")
                for line in shown), shown
     assert errors(path, tab.cells(HOST)[:ids.index("try-it") + 1]) == []
 
