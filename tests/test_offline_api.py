@@ -14,7 +14,7 @@ import pytest
 
 from harness_lib.client import MODEL, is_live, make_client, offline_api
 from harness_kit.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
-from offline_support import LESSON, TOOLS, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
+from offline_support import LESSON, TOOLS, FaultyMessagesAPI, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
 
 def run(coro):
     return asyncio.run(coro)
@@ -395,9 +395,9 @@ def test_a_dropped_connection_raises_api_connection_error_after_retries():
 
 def test_bad_fault_plans_are_refused():
     with pytest.raises(ValueError):
-        OfflineMessagesAPI(faults={1: 404})
+        FaultyMessagesAPI(faults={1: 404})
     with pytest.raises(ValueError):
-        OfflineMessagesAPI(faults={0: 429})
+        FaultyMessagesAPI(faults={0: 429})
 
 
 # ---- make_client --------------------------------------------------------------------------------------
