@@ -71,7 +71,9 @@ class FaultyMessagesAPI(OfflineMessagesAPI):
         if fault == "disconnect":
             raise httpx2.RemoteProtocolError("Server disconnected without sending a response.", request=request)
         error_type, message = FAULTS[fault]
-        return self._error(fault, error_type, message, {"x-should-retry": "true", "retry-after-ms": "1"})
+        request_id = self._id("req_")
+        body = {"type": "error", "error": {"type": error_type, "message": message}, "request_id": request_id}
+        return self._json(fault, body, {"x-should-retry": "true", "retry-after-ms": "1"})
 
 
 def offline_client(*, scenario: str = "demo", faults: dict | None = None, strict: bool = False, max_retries: int = 2,

@@ -74,7 +74,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         max_requests: None (no limit), or how many ``POST /v1/messages`` are answered before the run
             limit refuses every further one (see the module docstring).
         threads: the conversations held for message threads (:class:`.threads.Threads`, at most
-            ``max_threads``); ``api.threads.forget()`` lets go of all of them.
+            ``threads.MAX_THREADS``); ``api.threads.forget()`` lets go of all of them.
         log: the JSON bodies of every ``POST /v1/messages`` received, in order (retries and failed
             requests included) — ``len(api.log)`` is the number of model requests. A threaded
             ``continue`` is logged as sent: only its new messages.
@@ -83,7 +83,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
             place in ``log`` (with ``log``, a run drawn without instrumenting the loop: harness_ui.replay).
     """
 
-    def __init__(self, scenario: str = "demo", *, max_requests: int | None = None, max_threads: int = 64):
+    def __init__(self, scenario: str = "demo", *, max_requests: int | None = None):
         if scenario not in SCENARIOS and scenario not in GAUNTLET:
             raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join([*SCENARIOS, *GAUNTLET])}")
         if max_requests is not None and (not isinstance(max_requests, int) or isinstance(max_requests, bool)
@@ -92,7 +92,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         super().__init__(self.answer)  # httpx2 reads the body, then calls answer(request) instead of a socket
         self.scenario = scenario
         self.max_requests = max_requests
-        self.threads = Threads(max_threads)
+        self.threads = Threads()
         self.log: list = []
         self.count_tokens_log: list = []
         self.replies: dict[int, dict] = {}
@@ -112,13 +112,12 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         base = {"content-type": "application/json", "request-id": payload.get("request_id") or self._id("req_")}
         return httpx2.Response(status, headers={**base, **(headers or {})}, content=json.dumps(payload).encode())
 
-    def _error(self, status: int, error_type: str, message: str, headers: dict | None = None,
-               details: dict | None = None) -> httpx2.Response:
+    def _error(self, status: int, error_type: str, message: str, details: dict | None = None) -> httpx2.Response:
         request_id = self._id("req_")
         error = {"type": error_type, "message": message, **({"details": details} if details else {})}
         body = {"type": "error", "error": error, "request_id": request_id}
         retry = {"x-should-retry": "false"} if 400 <= status < 500 and status != 429 else {}
-        return self._json(status, body, {**retry, **(headers or {})})
+        return self._json(status, body, retry)
 
     def answer(self, request: httpx2.Request) -> httpx2.Response:
         """The HTTP response to one request (its body already read). See the module docstring for the route."""
