@@ -41,7 +41,7 @@ from .worker import RESULT_MARK, kernel_env
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "grading"]
+PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "exercises.grading"]
 
 
 def run(workdir: Path, options: list[str], graded: str, timeout: float) -> tuple[int | None, str]:
