@@ -32,14 +32,12 @@ import io
 import os
 import re
 import socket
-import sys
 import threading
 import time
 from pathlib import Path
 
 from grader import limits, wire
 
-EXERCISES = Path(__file__).resolve().parent.parent / "exercises"  # grading and its checks
 # One worker judges one notebook: what its kernel may send the judge, over all its checks
 QUOTA = wire.Quota(limits.JUDGE_BYTES, limits.JUDGE_MESSAGES)
 CALL = re.compile(r"^\s*(?:await\s+)?grading\.(check_\w+)\(globals\(\)\)\s*$", re.M)
@@ -234,7 +232,7 @@ def hear(listener: socket.socket, call: str, cell_id: str, deadline: float, cell
 
 
 async def _run(call: str, notebook: Notebook, deadline: float, verdicts: list) -> None:
-    import grading
+    from exercises import grading
 
     learner, collected = grading.LEARNER.set(notebook), grading.VERDICTS.set(verdicts)
     try:
@@ -251,9 +249,7 @@ def prepare(language: str, tools_root: Path | None = None) -> None:
     tools the checks hand to the learner's functions in `tools_root` (see `root_tools`)."""
     global QUOTA
     QUOTA = wire.Quota(limits.JUDGE_BYTES, limits.JUDGE_MESSAGES)  # (a fresh one for this worker's notebook)
-    if str(EXERCISES) not in sys.path:
-        sys.path.insert(0, str(EXERCISES))
-    import grading  # noqa: F401 - imported now, so the first check does not pay for it
+    from exercises import grading  # noqa: F401 - imported now (the warm process has: PRELOAD), so no check pays for it
     from harness_kit import lang
 
     lang.use(language)

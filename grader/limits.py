@@ -38,8 +38,8 @@ UNCOUNTED = ("status", "execute_input")  # the kernel's own bookkeeping: a cell 
 class OutputBudget:
     """What the worker keeps of a notebook's output messages (see the module's docstring)."""
 
-    def __init__(self, per_cell: int, per_notebook: int = OUTPUT_PER_NOTEBOOK, messages: int = MESSAGES_PER_CELL):
-        self.per_cell, self.per_notebook, self.messages = per_cell, per_notebook, messages
+    def __init__(self, per_cell: int):
+        self.per_cell, self.per_notebook, self.messages = per_cell, OUTPUT_PER_NOTEBOOK, MESSAGES_PER_CELL
         self.used: dict[int, int] = {}  # cell index -> bytes kept
         self.count: dict[int, int] = {}  # cell index -> messages seen
         self.total = 0  # bytes kept over every cell but the seals

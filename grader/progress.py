@@ -9,9 +9,9 @@ import time
 
 
 class Progress:
-    def __init__(self, total: int, done: int, out=None) -> None:
+    def __init__(self, total: int, done: int) -> None:
         self.total, self.done, self.first = total, done, done  # first: decided before any kernel ran
-        self.out = out or sys.stderr
+        self.out = sys.stderr
         self.tty = self.out.isatty()
         self.started = time.monotonic()
 

@@ -88,6 +88,7 @@ DISK = 256 * 2 ** 20  # bytes of the notebook's folder, of its /tmp, and of any 
 # connection file is mounted read-only.
 IPC = "/ipc"
 IPC_BYTES = 2 ** 20
+START_WAIT = 60  # seconds ipc_outside waits for bwrap to say which process is the sandbox's first
 SHM_BYTES = 64 * 2 ** 20  # the sandbox's /dev/shm (shared memory, POSIX semaphores); /dev itself is read-only
 # A grader running as root starts bwrap as this user (`kernel_user`), so that the kernel's processes are not root's
 # and RLIMIT_NPROC binds them (65534:65534 where the system has no such user). Before that, its launcher binds what
@@ -279,17 +280,18 @@ def ipc_argv(connection_folder: str) -> list[str]:
     return ["--ro-bind", connection_folder, connection_folder, "--size", str(IPC_BYTES), "--tmpfs", IPC]
 
 
-def ipc_outside(info_file: Path, timeout: float = 60) -> str:
+def ipc_outside(info_file: Path) -> str:
     """The sandbox's IPC folder as this side reaches it: IPC under the `root` link procfs keeps for the sandbox's
-    first process, whose pid bwrap wrote to `info_file` (`--info-fd`). Waits for bwrap to write it; TimeoutError else."""
-    deadline = time.monotonic() + timeout
+    first process, whose pid bwrap wrote to `info_file` (`--info-fd`). Waits for bwrap to write it (up to
+    START_WAIT s); TimeoutError else."""
+    deadline = time.monotonic() + START_WAIT
     while time.monotonic() < deadline:
         try:
             pid = int(json.loads(info_file.read_text())["child-pid"])
             return os.path.join("/proc", str(pid), "root") + IPC
         except (OSError, ValueError, KeyError, TypeError):
             time.sleep(0.02)
-    raise TimeoutError(f"the sandbox did not start within {timeout:g} s")
+    raise TimeoutError(f"the sandbox did not start within {START_WAIT} s")
 
 
 def kernel_spec(spec_dir: Path, argv: list[str], *, memory: int = MEMORY, processes: int = PROCESSES,

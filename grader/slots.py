@@ -17,9 +17,9 @@ LEND_AFTER = 30.0  # seconds
 
 
 class Slots:
-    def __init__(self, jobs: int, lend_after: float = LEND_AFTER) -> None:
+    def __init__(self, jobs: int) -> None:
         self.most = 2 * jobs  # the pool's threads: N notebooks in slots, and up to N that lent theirs
-        self.lend_after = lend_after
+        self.lend_after = LEND_AFTER
         self._free = threading.Semaphore(jobs)
 
     def run(self, fn, *args, **kwargs):

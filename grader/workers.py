@@ -44,12 +44,11 @@ from .worker import RESULT_MARK, kernel_env
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-EXERCISES = ROOT / "exercises"
 # What every worker would import, imported once: the notebook machinery, the judge, the checks (the SDK), and what
 # a worker imported on its own before: IPython (jupyter_client finds its kernel specs through IPython.paths), the
 # offline model (the checks' first client), and the SDK's trace propagation (its first request); then grader/warm.py
-PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "grading", "IPython.paths",
-           "harness_kit.offline.api", "opentelemetry.propagate", "grader.warm"]
+PRELOAD = ["nbformat", "nbclient", "jupyter_client", "grader.worker", "grader.judge", "exercises.grading",
+           "IPython.paths", "harness_kit.offline.api", "opentelemetry.propagate", "grader.warm"]
 
 
 def run(workdir: Path, options: list[str], graded: str, timeout: float) -> tuple[int | None, str]:
@@ -99,10 +98,9 @@ class WarmWorkers:
         self.lifeline, self._alive = self.ctx.Pipe(duplex=False)
         saved_env, saved_dir = dict(os.environ), os.getcwd()
         os.environ.clear()  # what the warm process imports reads the workers' environment; it imports from the kit
-        # (its sys.path is not passed on) and exercises/, last, where `grading` is: the judge's `prepare` puts it on
-        # each worker's path (first: no name there is one of the root's or grader/'s). The forkserver skips a module
-        # it cannot import without a word, and each worker would then import it (the SDK: ~1.3 CPU-s a notebook)
-        os.environ.update(self.env, PYTHONPATH=os.pathsep.join([*self.path[:2], str(EXERCISES)]))
+        # (its sys.path is not passed on). The forkserver skips a module it cannot import without a word, and each
+        # worker would then import it (the checks and the SDK: ~1.3 CPU-s a notebook): missing() says so
+        os.environ.update(self.env, PYTHONPATH=os.pathsep.join(self.path[:2]))
         os.chdir(ROOT)
         try:
             self.ctx.set_forkserver_preload(PRELOAD)

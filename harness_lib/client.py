@@ -40,21 +40,20 @@ def is_live() -> bool:
     return live and not refused_in_a_tab()
 
 
-def make_client(*, scenario: str | None = None, max_retries: int = 2,
-                max_requests: int | None = None) -> anthropic.AsyncAnthropic:
+def make_client(*, scenario: str | None = None, max_requests: int | None = None) -> anthropic.AsyncAnthropic:
     """An ``anthropic.AsyncAnthropic``: live when :func:`is_live`, else backed by the offline model.
 
     scenario: the offline behaviour (else ``$HARNESS_SCENARIO``, else ``"demo"``); max_requests: offline, answer at
     most this many requests, then a 400 the SDK does not retry (a bound for a loop that does not stop). Both
-    are ignored live; max_retries is the SDK's own.
+    are ignored live. Retries are the SDK's own (2; ``client.with_options(max_retries=0)`` for none).
     """
     if is_live():
-        return anthropic.AsyncAnthropic(max_retries=max_retries)
+        return anthropic.AsyncAnthropic()
     from harness_kit.offline.api import OfflineMessagesAPI  # here, not at the top: a live run never loads it
 
     transport = OfflineMessagesAPI(scenario or os.environ.get("HARNESS_SCENARIO") or "demo", max_requests=max_requests)
     return anthropic.AsyncAnthropic(api_key="offline",  # explicit: the SDK never looks for credentials
-                                    base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                                    base_url=OFFLINE_BASE_URL,
                                     http_client=httpx2.AsyncClient(transport=transport))
 
 

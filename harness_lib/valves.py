@@ -34,15 +34,13 @@ def signature_of(content: Iterable[Any]) -> str:
     return " | ".join(sorted(calls))
 
 
-def find_cycle(signatures: Sequence[str], *, max_period: int = 3, repeats: int = 2) -> int | None:
-    """The period of a cycle the recent turns repeat (`repeats` times in a row, 1 <= period <= max_period), or
-    None. Period 1 is the lesson's valve 3 (this turn == the last); 2 is ping-pong (A, B, A, B). It never looks
-    further back than max_period * repeats turns, so a cycle the model has left does not count."""
-    for period in range(1, max_period + 1):
-        window = period * repeats
-        if len(signatures) < window:
-            break
-        tail = signatures[-window:]
-        if all(tail[i] == tail[i % period] for i in range(window)):
-            return period
+def find_cycle(signatures: Sequence[str], *, max_period: int = 3) -> int | None:
+    """The period p when the last p signatures repeat the p before them (1 <= p <= max_period), or None.
+    Period 1 is the lesson's valve 3 (this turn == the last); 2 is ping-pong (A, B, A, B). It never looks
+    further back than 2 * max_period turns, so a cycle the model has left does not count."""
+    for p in range(1, max_period + 1):
+        if len(signatures) < 2 * p:
+            return None
+        if signatures[-p:] == signatures[-2 * p:-p]:
+            return p
     return None

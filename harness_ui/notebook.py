@@ -95,10 +95,10 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
     # nothing returned: IPython ignores a handler's return value here
 
 
-def setup(shell=None, *, lang=None) -> None:
+def setup(*, lang=None) -> None:
     """Call once, in a lesson's first cell: print :func:`mode_line`, and from now on show an
-    ``anthropic.APIError`` that ends a cell as one line (see the module docstring). Calling it again is
-    harmless. ``shell`` defaults to the running IPython; outside IPython only the line is printed.
+    ``anthropic.APIError`` that ends a cell as one line in the running IPython (see the module docstring).
+    Calling it again is harmless. Outside IPython only the line is printed.
 
     ``lang``: the language of this notebook, ``"en"`` or ``"es"`` -- what harness_lib prints from now on
     in this kernel (the approver, the transcript, these lines) and the language the offline model answers
@@ -106,12 +106,11 @@ def setup(shell=None, *, lang=None) -> None:
     default) leaves the setting as it is: ``HARNESS_LANG``, else English."""
     if lang is not None:
         _lang.use(lang)
-    if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            get_ipython = lambda: None  # noqa: E731  (no IPython installed: plain Python)
-        shell = get_ipython()
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        get_ipython = lambda: None  # noqa: E731  (no IPython installed: plain Python)
+    shell = get_ipython()
     if shell is not None:
         shell.set_custom_exc((anthropic.APIError,), _one_line)
     print(mode_line())

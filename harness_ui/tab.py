@@ -13,9 +13,9 @@ shows nowhere once its cell has ended, so the transcript is written into the pan
 
 Fail closed, as on the desktop: no answer within `timeout` seconds is a no (``→ not approved (no answer within
 120 s)``); the panel's Stop button ends the run, and a question then waiting is a no (``→ not approved (no answer:
-the run was stopped)``); the first click decides, a later one decides nothing. ``click="approve"`` or ``"reject"``
-presses that button itself (a demonstration, said in the decision line), and HARNESS_AUTO_APPROVE=approve|reject
-(nobody at the screen) presses that one, as widget_approver does; HARNESS_APPROVAL_TIMEOUT, when set, is the timeout.
+the run was stopped)``); the first click decides, a later one decides nothing. HARNESS_AUTO_APPROVE=approve|reject
+(nobody at the screen) presses that button itself, as widget_approver does; HARNESS_APPROVAL_TIMEOUT, when set, is
+the timeout. (A demonstration that clicks in code is widget_approver(click=...), which works in a tab too.)
 
 After a person's click on the panel the keyboard goes on from the cell below (Shift+Enter runs it), as on the desktop.
 
@@ -36,7 +36,7 @@ from harness_kit import lang
 from harness_kit.shown import one_line
 from harness_lib.approval import ApprovalInterrupted, decision_line, question
 from harness_lib.trace import NOBODY_CLICKED, Transcript
-from .widget import CHOICES, GO_ON, GO_ON_FOR, check_timeout, nobody_here, timeout_from_environment, wait_for_click
+from .widget import GO_ON, GO_ON_FOR, check_timeout, nobody_here, timeout_from_environment, wait_for_click
 
 __all__ = ["TabApproval", "in_tab"]
 
@@ -65,15 +65,13 @@ def _html(lines: list[str]) -> str:
 class TabApproval:
     """A panel under the cell: the run's transcript, the pending question with Approve / Reject, and Stop."""
 
-    def __init__(self, *, timeout: float | None = 120.0, click: str | None = None):
+    def __init__(self, *, timeout: float | None = 120.0):
         import IPython.display  # imported here, as in harness_ui.widget: the terminal agent needs neither
         import ipywidgets as widgets
 
-        if click not in (None, *CHOICES):
-            raise ValueError(f"click must be 'approve', 'reject' or None, not {click!r}")
         if timeout is not None:
             timeout = check_timeout(timeout, "timeout")
-        self.timeout, self.click, self.language = timeout, click, lang.current()
+        self.timeout, self.language = timeout, lang.current()
         self.task: asyncio.Task | None = None
         self.result = self.error = None
         self.lines: list[str] = []  # the transcript, as print() would have shown it
@@ -171,7 +169,7 @@ class TabApproval:
         NOBODY_CLICKED.set(None)  # until this decision says otherwise: a person's
         loop = asyncio.get_running_loop()
         self._decision = decision = loop.create_future()
-        auto = self.click or nobody_here()  # a demonstration, or nobody at the screen (HARNESS_AUTO_APPROVE)
+        auto = nobody_here()  # nobody at the screen (HARNESS_AUTO_APPROVE)
 
         def asking(seconds: int | None) -> str:
             what = lang.text("approve.click") if seconds is None else lang.text("approve.countdown", seconds=seconds)
@@ -190,9 +188,9 @@ class TabApproval:
             return False
         approved = decision.result()
         word = "approve.approved" if approved else "approve.rejected"
-        if auto:  # say who pressed it: the code in plain sight, or the switch; never a person
-            NOBODY_CLICKED.set("code" if self.click else "switch")  # and the transcript's record says it too
-            self._decided("approve.by_code" if self.click else "approve.by_switch", outcome=lang.text(word))
+        if auto:  # say who pressed it: the switch, never a person
+            NOBODY_CLICKED.set("switch")  # and the transcript's record says it too
+            self._decided("approve.by_switch", outcome=lang.text(word))
         else:
             self._decided(word)
         return approved

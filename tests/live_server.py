@@ -81,12 +81,8 @@ class _Handler(BaseHTTPRequestHandler):
                                     {"retry-after": "1", "retry-after-ms": str(STORM_RETRY_AFTER_MS)})
         request = httpx2.Request(self.command, f"http://{headers.get('host', '127.0.0.1')}{self.path}",
                                  headers=headers, content=body)
-        try:
-            with self.server.lock:  # one offline model, asked by many threads: one request at a time
-                response = self.server.api.handle_request(request)
-        except httpx2.RemoteProtocolError:  # the fault plan's "disconnect": drop the connection unanswered
-            self.close_connection = True
-            return
+        with self.server.lock:  # one offline model, asked by many threads: one request at a time
+            response = self.server.api.handle_request(request)
         self._send(response.status_code, dict(response.headers), response.content)
 
     def _send_error(self, status: int, error_type: str, message: str, headers: dict):
@@ -114,9 +110,9 @@ class MessagesAPIServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, scenario: str = "demo", *, faults: dict | None = None, storm: bool = False):
+    def __init__(self, scenario: str = "demo", *, storm: bool = False):
         super().__init__(("127.0.0.1", 0), _Handler)  # port 0: the OS picks a free port
-        self.api = OfflineMessagesAPI(scenario, faults)
+        self.api = OfflineMessagesAPI(scenario)
         self.storm = storm
         self.lock = threading.Lock()
         self.requests: list[tuple[str, str, dict]] = []
@@ -131,9 +127,9 @@ class MessagesAPIServer(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve_messages_api(scenario: str = "demo", *, faults: dict | None = None, storm: bool = False):
+def serve_messages_api(scenario: str = "demo", *, storm: bool = False):
     """Start a :class:`MessagesAPIServer` in a background thread; stop it and free its port on exit."""
-    server = MessagesAPIServer(scenario, faults=faults, storm=storm)
+    server = MessagesAPIServer(scenario, storm=storm)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},  # quick to stop
                               name=f"messages-api {server.url}", daemon=True)
     thread.start()

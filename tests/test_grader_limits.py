@@ -37,7 +37,8 @@ def test_an_error_past_the_cap_keeps_its_name_and_the_start_of_its_message_only(
 def test_every_kind_of_output_message_counts_against_the_cell_and_the_notebook(kind):
     """Display updates and comm (widget) messages went around the cap: 1.2 GB and 2.2 GB kept, a clean PASS. Every
     message but the kernel's status counts, by bytes and by number, per cell and per notebook."""
-    budget = OutputBudget(per_cell=10 ** 6, per_notebook=3 * 10 ** 6, messages=50)
+    budget = OutputBudget(per_cell=10 ** 6)
+    budget.per_notebook, budget.messages = 3 * 10 ** 6, 50
     big = message(kind, data={"state": {"v": "w" * 400_000}}, comm_id="c")
     kept = [budget.admit(big, 1) is not None for _ in range(5)]
     assert kept == [True, True, False, False, False] and "bytes of output in the cell" in budget.capped[1]
@@ -51,7 +52,8 @@ def test_every_kind_of_output_message_counts_against_the_cell_and_the_notebook(k
 
 
 def test_a_seal_cell_has_its_own_cap_outside_the_notebooks_total():
-    budget = OutputBudget(per_cell=100, per_notebook=100)
+    budget = OutputBudget(per_cell=100)
+    budget.per_notebook = 100
     assert budget.admit(message("stream", text="s" * 5000), 0, seal=True) is not None  # the seal prints a few KB
     assert budget.admit(message("stream", text="s" * limits.SEAL_OUTPUT), 0, seal=True) is None
     assert budget.total == 0

@@ -120,21 +120,22 @@ def test_stop_while_asked_is_a_no_and_ends_the_run(tmp_path):
     assert not (tmp_path / "scratch" / "answer.txt").exists()
 
 
-def test_a_demonstration_click_says_the_code_clicked(tmp_path):
+def test_nobody_at_the_screen_the_switch_presses_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_AUTO_APPROVE", "reject")
+
     async def scene():
-        panel = await start(tmp_path, click="reject")
+        panel = await start(tmp_path)
         await panel.task
         return panel
 
     panel = asyncio.run(scene())
-    assert any(line.endswith("→ rejected (clicked by the code, not by a person)") for line in panel.lines)
+    assert any(line.endswith("→ rejected (pressed by HARNESS_AUTO_APPROVE, not by a person: nobody clicked)")
+               for line in panel.lines), panel.lines
 
 
 def test_one_run_per_panel_and_the_options_are_checked(tmp_path):
     with pytest.raises(ValueError):
         TabApproval(timeout=0)
-    with pytest.raises(ValueError):
-        TabApproval(click="yes")
     assert repr(TabApproval().panel).startswith("(the run's panel")
 
 

@@ -185,7 +185,7 @@ def run_cell(shell, source: str):
 
 def test_setup_says_offline_or_live(monkeypatch, server, capsys):
     monkeypatch.setenv("HARNESS_OFFLINE", "1")
-    kit_notebook.setup(shell=None)
+    kit_notebook.setup()
     assert capsys.readouterr().out == f"offline: the kit's offline model answers, no API key used (model {MODEL})\n"
     go_live(monkeypatch, server.url)
     kit_notebook.setup()
@@ -251,8 +251,8 @@ def test_one_line_for_401_and_for_an_unreachable_server(monkeypatch, server, she
     with serve_messages_api() as gone:  # a port that was just free, and is closed again
         closed = gone.url
     monkeypatch.setenv("ANTHROPIC_BASE_URL", closed)
-    result, printed = run_cell(shell, "await make_client(max_retries=0).messages.create(model=MODEL, max_tokens=64,\n"
-                                      "    messages=[{'role': 'user', 'content': 'hi'}])")
+    result, printed = run_cell(shell, "await make_client().with_options(max_retries=0).messages.create(\n"
+                                      "    model=MODEL, max_tokens=64, messages=[{'role': 'user', 'content': 'hi'}])")
     assert isinstance(result.error_in_exec, anthropic.APIConnectionError)
     [line] = printed.splitlines()
     assert line.startswith(f"connection error: could not reach {closed} (ConnectError: ")
@@ -273,9 +273,9 @@ def test_one_line_for_an_unknown_model(monkeypatch, server, shell):
 
 def test_nbval_still_sees_the_error_after_setup(tmp_path):
     """The one-line handler changes the picture, not the verdict: a raises-exception cell passes, an
-    untagged failing cell still fails nbval (offline here, with the offline API's injected 429s)."""
-    failing = ("import anthropic, httpx2\nfrom harness_kit.offline.api import OfflineMessagesAPI\n"
-               "transport = OfflineMessagesAPI('demo', {1: 429, 2: 429, 3: 429})  # three 429s: the SDK gives up\n"
+    untagged failing cell still fails nbval (offline here, with the tests' fault plan: three 429s)."""
+    failing = ("import anthropic, httpx2\nfrom offline_support import FaultyMessagesAPI\n"
+               "transport = FaultyMessagesAPI('demo', {1: 429, 2: 429, 3: 429})  # three 429s: the SDK gives up\n"
                "client = anthropic.AsyncAnthropic(api_key='offline', base_url='https://offline.invalid',\n"
                "                                  http_client=httpx2.AsyncClient(transport=transport))\n"
                "await client.messages.create(model='claude-sonnet-5', max_tokens=64,\n"
@@ -284,7 +284,8 @@ def test_nbval_still_sees_the_error_after_setup(tmp_path):
                              new_code_cell(failing, metadata={"tags": ["raises-exception"]}),
                              new_code_cell(failing)])
     nbformat.write(nb, tmp_path / "check.ipynb")
-    env = {**live_env("http://unused.invalid"), "HARNESS_OFFLINE": "1"}
+    env = {**live_env("http://unused.invalid"), "HARNESS_OFFLINE": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))}
     # Only nbval is loaded, as the kit's own pytest settings do: other installed plugins cost a second.
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--disable-plugin-autoload",
                           "-p", "nbval.plugin", "--nbval-lax", "check.ipynb"], cwd=tmp_path, env=env, text=True,
@@ -296,7 +297,7 @@ def test_nbval_still_sees_the_error_after_setup(tmp_path):
 
 
 def test_other_errors_keep_their_traceback(shell):
-    kit_notebook.setup(shell)
+    kit_notebook.setup()  # the shell fixture's IPython is the running one
     result, printed = run_cell(shell, "def f():\n    return 1 / 0\nf()")
     assert isinstance(result.error_in_exec, ZeroDivisionError)
     assert "Traceback" in printed and "return 1 / 0" in printed

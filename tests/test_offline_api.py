@@ -14,7 +14,7 @@ import pytest
 
 from harness_lib.client import MODEL, is_live, make_client, offline_api
 from harness_kit.offline import GAUNTLET, SCENARIOS, OfflineMessagesAPI, count_input_tokens
-from offline_support import LESSON, TOOLS, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
+from offline_support import LESSON, TOOLS, FaultyMessagesAPI, no_network, offline_client  # noqa: F401 (no_network: autouse fixture)
 
 def run(coro):
     return asyncio.run(coro)
@@ -266,14 +266,14 @@ def test_harness_model_is_a_known_model(monkeypatch):
 
 
 def test_streaming_is_refused_with_a_clear_message():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     with pytest.raises(anthropic.BadRequestError) as info:
         run(client.messages.create(model=MODEL, max_tokens=10, messages=[USER], stream=True))
     assert "does not stream" in info.value.api_message
 
 
 def test_other_paths_are_404():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     with pytest.raises(anthropic.NotFoundError) as info:
         run(client.models.retrieve(MODEL))
     assert info.value.body["error"]["type"] == "not_found_error"
@@ -395,9 +395,9 @@ def test_a_dropped_connection_raises_api_connection_error_after_retries():
 
 def test_bad_fault_plans_are_refused():
     with pytest.raises(ValueError):
-        OfflineMessagesAPI(faults={1: 404})
+        FaultyMessagesAPI(faults={1: 404})
     with pytest.raises(ValueError):
-        OfflineMessagesAPI(faults={0: 429})
+        FaultyMessagesAPI(faults={0: 429})
 
 
 # ---- make_client --------------------------------------------------------------------------------------
@@ -427,9 +427,8 @@ def test_live_only_with_a_key_and_not_forced_offline(monkeypatch):
     assert isinstance(offline_api(make_client()), OfflineMessagesAPI)
 
 
-def test_the_sdk_gets_make_clients_retries_and_its_default_validation():
+def test_the_sdk_keeps_its_default_validation():
     assert make_client()._strict_response_validation is False
-    assert make_client(max_retries=5).max_retries == 5
 
 
 # ---- fail closed: every malformed body gets the API's 400, through the real SDK, never a retry ----------

@@ -233,9 +233,10 @@ def test_the_workflow_is_dispatched_by_hand_and_grades_sandboxed_in_a_matrix():
     assert uploads == ["class", "results-${{ matrix.shard }}", "grades"]
 
 
-def test_the_progress_line_estimates_the_time_left_from_the_notebooks_graded_so_far():
+def test_the_progress_line_estimates_the_time_left_from_the_notebooks_graded_so_far(monkeypatch):
     """Rows decided before any kernel (a broken file, a link) count as done and take no time."""
     import io
+    import sys
 
     from grader.progress import Progress
 
@@ -244,7 +245,8 @@ def test_the_progress_line_estimates_the_time_left_from_the_notebooks_graded_so_
             return True
 
     out = Terminal()
-    progress = Progress(total=62, done=2, out=out)
+    monkeypatch.setattr(sys, "stderr", out)  # the gradebook's terminal
+    progress = Progress(total=62, done=2)
     assert progress.line() == "graded 2 of 62"  # nothing graded yet: no estimate
     progress.step()
     progress.step()
@@ -256,7 +258,8 @@ def test_the_progress_line_estimates_the_time_left_from_the_notebooks_graded_so_
     progress.end()
     assert out.getvalue().startswith("\rgraded 3 of 62") and out.getvalue().endswith("\n")
     quiet = io.StringIO()  # not a terminal (a CI log): no progress line
-    Progress(total=3, done=0, out=quiet).step()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    Progress(total=3, done=0).step()
     assert quiet.getvalue() == ""
 
 
@@ -303,13 +306,15 @@ def test_a_notebook_still_running_lends_its_slot_and_gets_it_back_once():
 
     from grader.slots import Slots
 
-    slots, second_ran, order = Slots(1, lend_after=0.05), threading.Event(), []
+    slots, second_ran, order = Slots(1), threading.Event(), []
+    slots.lend_after = 0.05
     with ThreadPoolExecutor(max_workers=slots.most) as pool:
         first = pool.submit(slots.run, lambda: second_ran.wait(60))
         second = pool.submit(slots.run, second_ran.set)
         assert first.result(timeout=90) is True and second.result(timeout=90) is None
     assert slots._free.acquire(blocking=False) and not slots._free.acquire(blocking=False)  # one slot, not two
-    slots, order = Slots(1, lend_after=60), []
+    slots, order = Slots(1), []
+    slots.lend_after = 60
     with ThreadPoolExecutor(max_workers=slots.most) as pool:
         first = pool.submit(slots.run, lambda: (second_ran.clear(), second_ran.wait(0.3), order.append("first")))
         second = pool.submit(slots.run, lambda: (second_ran.set(), order.append("second")))

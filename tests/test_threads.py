@@ -111,7 +111,7 @@ async def create(client, **body):
 
 
 def test_a_continue_from_an_unknown_id_is_thread_not_found():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     with pytest.raises(anthropic.NotFoundError) as info:
         run(create(client, messages=[{"role": "user", "content": "go on"}],
                    thread={"type": "continue", "previous_message_id": "msg_01nothingheldunderthisid"}))
@@ -153,7 +153,8 @@ def test_the_runner_stops_threading_when_the_replayed_thread_is_lost_too():
 
 
 def test_held_threads_are_bounded_and_the_oldest_is_let_go():
-    api = OfflineMessagesAPI(max_threads=1)
+    api = OfflineMessagesAPI()
+    api.threads.max_threads = 1  # (64 in the kit: threads.MAX_THREADS)
     client = anthropic.AsyncAnthropic(api_key="offline", base_url="https://offline.invalid", max_retries=0,
                                       http_client=httpx2.AsyncClient(transport=api))
     first = run(create(client, tools=TOOLS, messages=[{"role": "user", "content": LESSON}], thread={"type": "create"}))
@@ -171,7 +172,7 @@ def _answer(message, text="# Agent harness fundamentals"):
 
 
 def test_a_reply_can_be_continued_only_once():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     first = run(create(client, tools=TOOLS, messages=[{"role": "user", "content": LESSON}], thread={"type": "create"}))
     cont = {"type": "continue", "previous_message_id": first.id}
     second = run(create(client, messages=[_answer(first)], thread=cont))
@@ -201,7 +202,7 @@ def test_the_thread_helper_replays_when_its_reply_was_already_continued():
 
 
 def test_an_unthreadable_request_is_refused_with_the_features_named():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     with pytest.raises(anthropic.BadRequestError) as info:
         run(create(client, messages=[{"role": "user", "content": LESSON}], thread={"type": "create"},
                    thinking={"type": "adaptive"}))
@@ -221,7 +222,7 @@ def test_the_runner_continues_unthreaded_when_the_request_cannot_be_threaded():
 # ---- plain 400s, and what a failed continue leaves behind ------------------------------------------------
 
 def test_malformed_threads_get_a_400():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     user = [{"role": "user", "content": LESSON}]
     first = run(create(client, messages=user, tools=TOOLS, thread={"type": "create"}))
     cases = [
@@ -241,7 +242,7 @@ def test_malformed_threads_get_a_400():
 
 
 def test_a_continue_that_breaks_a_rule_leaves_the_thread_to_continue():
-    client = make_client(max_retries=0)
+    client = make_client().with_options(max_retries=0)
     first = run(create(client, tools=TOOLS, messages=[{"role": "user", "content": LESSON}], thread={"type": "create"}))
     cont = {"type": "continue", "previous_message_id": first.id}
     with pytest.raises(anthropic.BadRequestError) as info:  # the tool_result is missing: positions count the thread

@@ -38,7 +38,7 @@ def test_find_cycle():
     assert find_cycle(["A", "B", "A", "C"]) is None
     assert find_cycle(["X", "A", "B", "A"]) is None  # not yet two full periods
     assert find_cycle(["A", "B", "C", "D", "A", "B", "C", "D"]) is None  # longer than max_period
-    assert find_cycle(["A", "B", "A", "B", "A", "B"], repeats=3) == 2
+    assert find_cycle(["A", "B", "A", "B", "A", "B"]) == 2
     assert find_cycle(["A", "B", "A", "B", "C"]) is None  # a cycle the model has left is not counted
     assert find_cycle(["A"] * 50 + ["B", "C", "D", "E", "F", "G"]) is None  # the look-back is bounded
 

@@ -6,7 +6,7 @@ is faked or patched:
 returns a real ``anthropic.types.Message`` — or raises the real ``anthropic.BadRequestError`` when the
 request breaks a rule of the API. No socket is ever opened.
 
-    api.py          the transport: routes, fault injection, the run limit, the request log
+    api.py          the transport: routes, the run limit, the request log
     threads.py      message threads (beta): conversations held between turns, by reply id
     validation.py   the API's 400/404 rules and their error texts
     tokens.py       the token estimate, prompt caching, max_tokens / stop_sequences
@@ -27,7 +27,7 @@ import importlib
 # Loaded on first use (PEP 562), so ``import harness_kit.offline`` alone loads nothing heavy: the planner,
 # the scenarios and jsonschema come in only when a name below is used.
 _EXPORTS = {
-    "OfflineMessagesAPI": ".api", "FAULTS": ".api", "SCENARIOS": ".scenarios", "GAUNTLET": ".scenarios",
+    "OfflineMessagesAPI": ".api", "SCENARIOS": ".scenarios", "GAUNTLET": ".scenarios",
     "count_input_tokens": ".tokens", "known_models": ".validation", "read_tool_result": ".planner",
 }
 __all__ = list(_EXPORTS)

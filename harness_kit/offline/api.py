@@ -10,7 +10,7 @@ response (the same for ``httpx2.AsyncClient`` and ``httpx2.Client``). So
 raises the real ``anthropic.BadRequestError``, and the SDK's retries run for real.
 
 Routes: ``POST /v1/messages`` (create), ``POST /v1/messages/count_tokens``; anything else → 404.
-Each create goes: count it and log it → over ``max_requests``? (400) → injected fault? → a ``thread``?
+Each create goes: count it and log it → over ``max_requests``? (400) → a ``thread``?
 (resolve it, :mod:`.threads`) → validate (400) → model known? (404) → the scenario plans a reply →
 ``max_tokens``/``stop_sequences`` are applied → usage is estimated (→ a thread holds the conversation).
 
@@ -26,17 +26,10 @@ one gets a 400 ``invalid_request_error`` "offline run limit reached: …", which
 so a grader can bound a loop that does not stop without patching anything. The refused requests are
 logged too.
 
-Fault injection, ``faults={n: kind}``: the n-th ``POST /v1/messages`` this transport receives (1-based,
-SDK retries included) fails with ``429`` (rate_limit_error), ``500`` (api_error), ``529``
-(overloaded_error) — with ``retry-after-ms: 1`` so the SDK's retry waits 1 ms instead of its 0.5–8 s
-backoff (it ignores a value of 0) — or ``"disconnect"``: the connection drops
-(``httpx2.RemoteProtocolError``), which the SDK retries with its normal backoff and finally raises
-as ``anthropic.APIConnectionError``.
-
 Message threads (``thread: {"type": "create" | "continue"}``, beta): see :mod:`.threads`.
 
 NOT modelled: streaming (``stream: true`` gets a 400 saying so), the Batches/Models/Files APIs,
-authentication, rate limits other than injected faults, latency.
+authentication, rate limits, overload and other server errors, latency.
 """
 
 from __future__ import annotations
@@ -53,14 +46,8 @@ from .threads import Threads
 from .tokens import apply_limits, count_input_tokens, split_usage
 from .validation import APIError, check_model, validate_request
 
-__all__ = ["OfflineMessagesAPI", "FAULTS"]
+__all__ = ["OfflineMessagesAPI"]
 
-FAULTS = {
-    429: ("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit (offline fault injection)."),
-    500: ("api_error", "Internal server error (offline fault injection)."),
-    529: ("overloaded_error", "Overloaded (offline fault injection)."),
-    "disconnect": None,
-}
 _ALPHABET = string.ascii_letters + string.digits
 _UNPARSEABLE = "There was an error parsing the body of your request: {why}."
 
@@ -84,11 +71,10 @@ class OfflineMessagesAPI(httpx2.MockTransport):
 
     Attributes:
         scenario: the behaviour (a key of ``SCENARIOS``, the lessons', or of ``GAUNTLET``, exercise 5's).
-        faults: ``{request_number: 429 | 500 | 529 | "disconnect"}``.
         max_requests: None (no limit), or how many ``POST /v1/messages`` are answered before the run
             limit refuses every further one (see the module docstring).
         threads: the conversations held for message threads (:class:`.threads.Threads`, at most
-            ``max_threads``); ``api.threads.forget()`` lets go of all of them.
+            ``threads.MAX_THREADS``); ``api.threads.forget()`` lets go of all of them.
         log: the JSON bodies of every ``POST /v1/messages`` received, in order (retries and failed
             requests included) — ``len(api.log)`` is the number of model requests. A threaded
             ``continue`` is logged as sent: only its new messages.
@@ -97,22 +83,16 @@ class OfflineMessagesAPI(httpx2.MockTransport):
             place in ``log`` (with ``log``, a run drawn without instrumenting the loop: harness_ui.replay).
     """
 
-    def __init__(self, scenario: str = "demo", faults: dict | None = None, *, max_requests: int | None = None,
-                 max_threads: int = 64):
+    def __init__(self, scenario: str = "demo", *, max_requests: int | None = None):
         if scenario not in SCENARIOS and scenario not in GAUNTLET:
             raise ValueError(f"unknown scenario {scenario!r}; valid scenarios: {', '.join([*SCENARIOS, *GAUNTLET])}")
-        faults = dict(faults or {})
-        for n, kind in faults.items():
-            if not isinstance(n, int) or n < 1 or kind not in FAULTS:
-                raise ValueError(f"bad fault {n!r}: {kind!r}; use {{request_number >= 1: 429 | 500 | 529 | 'disconnect'}}")
         if max_requests is not None and (not isinstance(max_requests, int) or isinstance(max_requests, bool)
                                          or max_requests < 0):
             raise ValueError(f"max_requests must be None or an integer >= 0, got {max_requests!r}")
         super().__init__(self.answer)  # httpx2 reads the body, then calls answer(request) instead of a socket
         self.scenario = scenario
-        self.faults = faults
         self.max_requests = max_requests
-        self.threads = Threads(max_threads)
+        self.threads = Threads()
         self.log: list = []
         self.count_tokens_log: list = []
         self.replies: dict[int, dict] = {}
@@ -121,7 +101,7 @@ class OfflineMessagesAPI(httpx2.MockTransport):
 
     def __repr__(self) -> str:
         limit = f", max_requests={self.max_requests}" if self.max_requests is not None else ""
-        return f"OfflineMessagesAPI(scenario={self.scenario!r}, faults={self.faults!r}{limit}, requests={len(self.log)})"
+        return f"OfflineMessagesAPI(scenario={self.scenario!r}, {limit}, requests={len(self.log)})"
 
     # ---- routing ----------------------------------------------------------------------------------
 
@@ -132,13 +112,12 @@ class OfflineMessagesAPI(httpx2.MockTransport):
         base = {"content-type": "application/json", "request-id": payload.get("request_id") or self._id("req_")}
         return httpx2.Response(status, headers={**base, **(headers or {})}, content=json.dumps(payload).encode())
 
-    def _error(self, status: int, error_type: str, message: str, headers: dict | None = None,
-               details: dict | None = None) -> httpx2.Response:
+    def _error(self, status: int, error_type: str, message: str, details: dict | None = None) -> httpx2.Response:
         request_id = self._id("req_")
         error = {"type": error_type, "message": message, **({"details": details} if details else {})}
         body = {"type": "error", "error": error, "request_id": request_id}
         retry = {"x-should-retry": "false"} if 400 <= status < 500 and status != 429 else {}
-        return self._json(status, body, {**retry, **(headers or {})})
+        return self._json(status, body, retry)
 
     def answer(self, request: httpx2.Request) -> httpx2.Response:
         """The HTTP response to one request (its body already read). See the module docstring for the route."""
@@ -152,12 +131,6 @@ class OfflineMessagesAPI(httpx2.MockTransport):
                 return self._error(400, "invalid_request_error", (
                     f"offline run limit reached: more than {self.max_requests} requests "
                     f"(max_requests={self.max_requests}) — the loop is not stopping"))
-            fault = self.faults.get(len(self.log))
-            if fault == "disconnect":
-                raise httpx2.RemoteProtocolError("Server disconnected without sending a response.", request=request)
-            if fault is not None:
-                error_type, message = FAULTS[fault]
-                return self._error(fault, error_type, message, {"x-should-retry": "true", "retry-after-ms": "1"})
         else:
             self.count_tokens_log.append(body)
         if unparseable:

@@ -30,7 +30,7 @@ Errors, in the shape the SDK's recovery reads (``error.details.error_code``):
   ``thread`` without the beta header.
 
 Held state belongs to one transport (one client) and goes with it. It is bounded: at most
-``max_threads`` held conversations (64 by default), the least recently used let go first — a
+``MAX_THREADS`` (64) held conversations, the least recently used let go first — a
 ``continue`` from one of those gets ``thread_not_found``, which is also how the live API reports an
 expired thread.
 
@@ -52,6 +52,7 @@ __all__ = ["BETA", "UNSUPPORTED", "Threads", "thread_error"]
 BETA = "message-threads-2026-08-12"
 UNSUPPORTED = ("thinking", "context_management", "fallbacks")
 HELD_FIELDS = ("system", "tools")  # taken from the thread on a continue
+MAX_THREADS = 64  # conversations one transport holds
 
 
 def thread_error(status: int, error_type: str, code: str, message: str, **details) -> APIError:
@@ -72,10 +73,8 @@ class Held:
 class Threads:
     """The conversations one transport holds, by reply id (an LRU of at most ``max_threads``)."""
 
-    def __init__(self, max_threads: int = 64):
-        if not isinstance(max_threads, int) or max_threads < 1:
-            raise ValueError(f"max_threads must be an integer >= 1, got {max_threads!r}")
-        self.max_threads = max_threads
+    def __init__(self):
+        self.max_threads = MAX_THREADS
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._continued: OrderedDict[str, None] = OrderedDict()  # ids already continued (bounded the same way)
 
