@@ -8,7 +8,8 @@ Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The brow
 2. Pyodide itself: the npm package pyodide@PYODIDE_VERSION, fetched from the npm registry as a tarball and
    checked against its sha256 (no npm needed);
 3. the tab's wheels, pinned with hashes in lite/requirements-tab.txt (pip download for Pyodide's platform), the
-   Pyodide kernel's own stub wheels, and a wheel of this repository's harness_lib;
+   Pyodide kernel's own stub wheels, and a wheel of this repository's harness_lib; jedi's wheel without the type
+   stubs of packages the tab cannot import (most of its size);
 4. Pyodide's lock rewritten to name exactly those wheels (lite/lock.py), and a jupyter-lite.json that preloads
    the kit when the kernel starts (no install cell) and points the kernel at the site's own Pyodide;
 5. the contents: notebooks/ and exercises/ (the starters, never the solutions), both editions, what the exercises'
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +37,7 @@ import tarfile
 import tempfile
 import urllib.request
 import venv
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -135,7 +138,47 @@ def tab_wheels(python: Path) -> list[Path]:
         stamp.write_text(key)
     stubs = BUILD_VENV / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
     kernel = sorted(p for p in stubs.glob("*.whl") if p.name.startswith(KERNEL_STUBS))
-    return sorted(folder.glob("*.whl")) + kernel + [kit_wheel(python)]
+    wheels = sorted(folder.glob("*.whl")) + kernel + [kit_wheel(python)]
+    return [jedi_for_the_tab(w, wheels) if w.name.startswith("jedi-") else w for w in wheels]
+
+
+def distribution(name: str) -> str:
+    """A distribution's name as PEP 503 compares them (Pygments, pygments, python_dotenv -> python-dotenv)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def jedi_for_the_tab(wheel: Path, wheels: list[Path]) -> Path:
+    """jedi's wheel without the type stubs of packages the tab cannot import.
+
+    jedi (the kernel's completion: the Pyodide kernel turns it on, and installs it if it is not preloaded) ships
+    typeshed's stubs of ~200 third-party distributions and django's: 3.3 of its 4.9 MB, thousands of files that
+    every kernel start unpacks. The tab can import only the site's own wheels (PyPI is off), so only their stubs are
+    kept (Pygments, decorator, jsonschema); jedi's code and the standard library's stubs are untouched. The wheel's
+    RECORD lists what it holds.
+    """
+    served = {distribution(w.name.split("-")[0]) for w in wheels}
+    stubs = "jedi/third_party/typeshed/stubs/"
+
+    def kept(name: str) -> bool:
+        if name.startswith("jedi/third_party/django-stubs/"):
+            return "django" in served
+        return not name.startswith(stubs) or distribution(name[len(stubs):].split("/")[0]) in served
+
+    out = CACHE / "jedi" / digest(wheel) / wheel.name
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(out.with_suffix(".tmp"), "w", zipfile.ZIP_DEFLATED) as trimmed:
+        for info in source.infolist():
+            if not kept(info.filename):
+                continue
+            data = source.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                data = b"".join(line for line in data.splitlines(keepends=True)
+                                if kept(line.decode().partition(",")[0]))
+            trimmed.writestr(info, data)
+    out.with_suffix(".tmp").rename(out)
+    return out
 
 
 def kit_wheel(python: Path) -> Path:
