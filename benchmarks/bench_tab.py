@@ -149,7 +149,7 @@ def main() -> int:
             to_output = SENT[0]
             page.wait_for_timeout(5000)  # what the first visit goes on fetching (the service worker's offline copy)
             first_visit_mb, after_output = SENT[0] / 1e6, [path for sent, path in ORDER if sent > to_output]
-            first_files = dict(FILES)
+            first_files, first_order = dict(FILES), list(ORDER)
             cpu = browser_cpu(profile)
             second_kernel = open_notebook(page, "notebooks/02_the_core_loop.ipynb")
             second_cpu = browser_cpu(profile) - cpu
@@ -183,7 +183,7 @@ def main() -> int:
         for path, size in sorted(first_files.items(), key=lambda item: -item[1])[:25]:
             print(f"  {size / 1e6:6.2f} MB  {path}")
         every = SITE.parent / "bench_tab_files.json"  # every file, in the order sent (build/, git-ignored)
-        every.write_text(json.dumps([[path, FILES[path], sent <= to_output] for sent, path in ORDER][:len(first_files)],
+        every.write_text(json.dumps([[path, FILES[path], sent <= to_output] for sent, path in first_order],
                                     indent=0))
         print(f"every file of the first visit, in order: {every.relative_to(ROOT)}")
     return 0 if first_visit_mb <= 35 and warm <= 10 else 1

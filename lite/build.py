@@ -290,15 +290,27 @@ def build() -> Path:
 
 
 # JupyterLite's service worker (jupyterlite-core 0.8.6), with enableServiceWorkerCache on (lite/jupyter-lite.json),
-# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Two changes make
-# a second notebook work offline too: its install step stores the course's contents (the notebooks and their folder
-# listings, ~2 MB), and the folder listings (api/contents/, plain files of the site) are served from the cache
-# instead of being left to the network. Each is a replacement in the minified file; the build stops if one no
-# longer applies (a newer JupyterLite: look again).
+# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Three changes,
+# made by replacements in the minified file (the build stops if one no longer applies: a newer JupyterLite, look
+# again):
+# - it knows it should serve its copies from the moment it starts, not only when it is first activated (a browser
+#   stops an idle worker and starts it again for the next request: the started copy served nothing from its cache);
+# - the folder listings (api/contents/, plain files of the site) are served from its copy, not left to the network;
+# - it stores the course's contents (the notebooks and their folder listings, ~1.8 MB) so that a notebook not
+#   opened yet opens offline; not when it installs (that held up the first page until they were all fetched) but
+#   once a kernel's file system first asks it something, when the kernel's own files are all loaded; once per
+#   version of the worker (a marker in its cache, which a new version's install removes).
 SW_PATCHES = (
+    ('let enableCache=!1;',
+     'let enableCache="true"===new URL(location.href).searchParams.get("enableCache"),precaching=null;'),
     ('t.pathname.includes("/api/")}',
      't.pathname.includes("/api/")&&!/\\/api\\/(contents|translations)\\//.test(t.pathname)}'),
-    ("return await e.addAll([])", "return await e.addAll(PRECACHE)"),
+    ("function onInstall(e){self.skipWaiting(),e.waitUntil(cacheAll())}",
+     "function onInstall(e){self.skipWaiting(),e.waitUntil(openCache().then(c=>c.delete(PRECACHED)))}"),
+    ("shouldBroadcast(a)?n=broadcastOne(t,a):",
+     "shouldBroadcast(a)?(n=broadcastOne(t,a),enableCache&&e.waitUntil(precaching??=cacheAll())):"),
+    ("return await e.addAll([])",
+     'await e.match(PRECACHED)||(await e.addAll(PRECACHE),await e.put(PRECACHED,new Response("")))'),
 )
 
 
@@ -314,7 +326,8 @@ def offline_service_worker(site: Path) -> None:
                        if p.is_file())
     strict = '"use strict";'
     head = strict if text.startswith(strict) else ""
-    worker.write_text(f"{head}const PRECACHE={json.dumps(precache)};{text[len(head):]}", encoding="utf-8")
+    worker.write_text(f'{head}const PRECACHE={json.dumps(precache)},PRECACHED="precached-course";{text[len(head):]}',
+                      encoding="utf-8")
 
 
 def outside_urls(site: Path) -> list[str]:

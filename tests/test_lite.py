@@ -17,9 +17,9 @@ Pyodide kernel and nothing installed:
   after a click the keyboard goes on from the cell below (a real Shift+Enter runs it);
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
-- the root address opens the welcome page in the browser's language; with the server gone (the network cut), a
-  reload shows it again and another notebook opens and runs, from what the service worker kept (last: it stops the
-  server);
+- the root address opens the welcome page in the browser's language; with the server gone (the network cut) and
+  the service worker stopped (as a browser stops an idle one), a reload shows it again and another notebook opens
+  and runs, from what the service worker kept (last: it stops the server);
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -447,6 +447,9 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
 
     tab.server.terminate()
     tab.server.wait(timeout=10)
+    cdp = page.context.new_cdp_session(page)  # and the worker stopped, as a browser stops an idle one (the next
+    cdp.send("ServiceWorker.enable")           # request starts it again, from its script)
+    cdp.send("ServiceWorker.stopAllWorkers")
     page.reload()
     welcome(page, "in your browser")
     page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-cell')", timeout=60_000)
