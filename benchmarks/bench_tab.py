@@ -2,6 +2,7 @@
 
     python benchmarks/bench_tab.py            # --files: also the 25 largest files of the first visit (and all,
                                               # in the order sent, in build/lite/bench_tab_files.json)
+    python benchmarks/bench_tab.py --site DIR # another build of the site, to compare two
 
 Serves build/lite/site/ on 127.0.0.1 (counting the bytes it sends) and, as a learner would:
   1. first visit: the site's root address -> the welcome page -> lesson 00 opened from it -> its first code cell run;
@@ -36,6 +37,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 
 SITE = ROOT / "build" / "lite" / "site"
+if "--site" in sys.argv:  # another build of the site (to compare two), e.g. --site /tmp/old-site
+    SITE = Path(sys.argv[sys.argv.index("--site") + 1]).resolve()
 APP = "window.jupyterapp"
 SENT = [0]
 FILES: dict[str, int] = {}  # path -> bytes sent, for --files
@@ -182,7 +185,7 @@ def main() -> int:
         print(f"first visit: {len(first_files)} files; the largest:")
         for path, size in sorted(first_files.items(), key=lambda item: -item[1])[:25]:
             print(f"  {size / 1e6:6.2f} MB  {path}")
-        every = SITE.parent / "bench_tab_files.json"  # every file, in the order sent (build/, git-ignored)
+        every = ROOT / "build" / "lite" / "bench_tab_files.json"  # every file, in the order sent (build/, git-ignored)
         every.write_text(json.dumps([[path, FILES[path], sent <= to_output] for sent, path in first_order],
                                     indent=0))
         print(f"every file of the first visit, in order: {every.relative_to(ROOT)}")

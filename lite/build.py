@@ -151,8 +151,8 @@ def jedi_for_the_tab(wheel: Path, wheels: list[Path]) -> Path:
     """jedi's wheel without the type stubs of packages the tab cannot import.
 
     jedi (the kernel's completion: the Pyodide kernel turns it on, and installs it if it is not preloaded) ships
-    typeshed's stubs of ~200 third-party distributions and django's: 3.3 of its 4.9 MB, thousands of files that
-    every kernel start unpacks. The tab can import only the site's own wheels (PyPI is off), so only their stubs are
+    typeshed's stubs of ~200 third-party distributions and django's: 3.8 of its 4.9 MB, 4,739 of its 5,626 files,
+    which every kernel start unpacks. The tab can import only the site's own wheels (PyPI is off), so only their stubs are
     kept (Pygments, decorator, jsonschema); jedi's code and the standard library's stubs are untouched. The wheel's
     RECORD lists what it holds.
     """
