@@ -152,9 +152,9 @@ def jedi_for_the_tab(wheel: Path, wheels: list[Path]) -> Path:
 
     jedi (the kernel's completion: the Pyodide kernel turns it on, and installs it if it is not preloaded) ships
     typeshed's stubs of ~200 third-party distributions and django's: 3.8 of its 4.9 MB, 4,739 of its 5,626 files,
-    which every kernel start unpacks. The tab can import only the site's own wheels (PyPI is off), so only their stubs are
-    kept (Pygments, decorator, jsonschema); jedi's code and the standard library's stubs are untouched. The wheel's
-    RECORD lists what it holds.
+    which every kernel start unpacks. The tab can import only the site's own wheels (PyPI is off), so only their
+    stubs are kept (Pygments, decorator, jsonschema); jedi's code and the standard library's stubs are untouched.
+    The wheel's RECORD lists what it holds.
     """
     served = {distribution(w.name.split("-")[0]) for w in wheels}
     stubs = "jedi/third_party/typeshed/stubs/"
@@ -168,7 +168,8 @@ def jedi_for_the_tab(wheel: Path, wheels: list[Path]) -> Path:
     if out.is_file():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(out.with_suffix(".tmp"), "w", zipfile.ZIP_DEFLATED) as trimmed:
+    partial = out.with_suffix(".tmp")
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as trimmed:
         for info in source.infolist():
             if not kept(info.filename):
                 continue
@@ -177,7 +178,7 @@ def jedi_for_the_tab(wheel: Path, wheels: list[Path]) -> Path:
                 data = b"".join(line for line in data.splitlines(keepends=True)
                                 if kept(line.decode().partition(",")[0]))
             trimmed.writestr(info, data)
-    out.with_suffix(".tmp").rename(out)
+    partial.rename(out)
     return out
 
 
