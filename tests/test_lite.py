@@ -9,6 +9,7 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- completion comes from jedi (served without the stubs of packages the tab cannot import);
 - exercise 5's practice runs end by their own bounds (Stop cannot interrupt a cell in the tab): a run_agent with no
   turn cap by the cap on requests, one spinning in Python by the time limit;
 - lesson 05's own approval cells, which in the tab start the run in harness_lib.tab's panel: a real click on
@@ -416,6 +417,18 @@ def test_exercise_5s_practice_runs_end_by_their_bounds_in_the_tab(tab):
     assert all(line.endswith("still running after 1 s (the practice run's time limit): a loop that does not end?")
                for line in shown), shown
     assert errors(path, tab.cells(HOST)[:ids.index("try-it") + 1]) == []
+
+
+def test_completion_in_the_tab_comes_from_jedi_with_its_stubs(tab):
+    """jedi, served without the stubs of packages the tab cannot import (lite/build.py), still completes in the tab's
+    kernel: names it finds in the code (not imported yet), typed, with the standard library's and jsonschema's stubs."""
+    tab.open(HOST)
+    ask = (f"async (code) => (await {tab._find(HOST)}.sessionContext.session.kernel"
+           ".requestComplete({code, cursor_pos: code.length})).content.metadata._jupyter_types_experimental")
+    assert [(c["text"], c["type"]) for c in tab.page.evaluate(ask, "import csv\ncsv.DictR")] == [("DictReader", "class")]
+    dump = tab.page.evaluate(ask, "import json\njson.du")[0]
+    assert dump["text"] == "dump" and "fp: SupportsWrite[str]" in dump["signature"], dump  # typeshed's stdlib stub
+    assert "Draft202012Validator" in [c["text"] for c in tab.page.evaluate(ask, "import jsonschema\njsonschema.Draft20")]
 
 
 def welcome(page, title: str) -> None:
