@@ -1,6 +1,8 @@
 """What does the browser tab cost a learner? The built site (python -m lite.build) in headless Chromium, a fresh profile.
 
-    python benchmarks/bench_tab.py            # --files: also the 25 largest files of the first visit
+    python benchmarks/bench_tab.py            # --files: also the 25 largest files of the first visit (and all,
+                                              # in the order sent, in build/lite/bench_tab_files.json)
+    python benchmarks/bench_tab.py --site DIR # another build of the site, to compare two
 
 Serves build/lite/site/ on 127.0.0.1 (counting the bytes it sends) and, as a learner would:
   1. first visit: the site's root address -> the welcome page -> lesson 00 opened from it -> its first code cell run;
@@ -11,6 +13,11 @@ Serves build/lite/site/ on 127.0.0.1 (counting the bytes it sends) and, as a lea
      browser (its cache and the site's service worker full): the time from the root address to lesson 00's first
      output, and the bytes sent this time. (Notebooks left open are restored on the next visit, each starting its
      kernel beside lesson 00's: on 2 cores that doubles the time.)
+Each visit is split into phases (the welcome page shown, JupyterLab ready, the kernel idle, the first output) and
+the browser's CPU-seconds are counted beside the wall-clock (every Chromium process of the run, from /proc: Linux
+only), since on a shared machine the CPU is the figure that does not move with the load. The download is grouped by
+kind (JupyterLab, Pyodide, wheels, the course's files) and split at the first output: what a learner waits for, and
+what the service worker fetches afterwards for offline use.
 Goals (issue 51): download <= 35 MB, warm <= 10 s to the first output. Wall-clock times depend on the machine's
 load: it prints the load average beside them. Exit status 1 when a goal is missed.
 """
@@ -30,9 +37,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 
 SITE = ROOT / "build" / "lite" / "site"
+if "--site" in sys.argv:  # another build of the site (to compare two), e.g. --site /tmp/old-site
+    SITE = Path(sys.argv[sys.argv.index("--site") + 1]).resolve()
 APP = "window.jupyterapp"
 SENT = [0]
 FILES: dict[str, int] = {}  # path -> bytes sent, for --files
+ORDER: list[tuple[int, str]] = []  # (bytes sent so far, path) as each file is sent: what came before an instant
 
 
 class Counting(http.server.SimpleHTTPRequestHandler):
@@ -41,9 +51,40 @@ class Counting(http.server.SimpleHTTPRequestHandler):
         super().copyfile(source, outputfile)
         SENT[0] += source.tell() - start
         FILES[self.path.split("?")[0]] = FILES.get(self.path.split("?")[0], 0) + source.tell() - start
+        ORDER.append((SENT[0], self.path.split("?")[0]))
 
     def log_message(self, *args):
         pass
+
+
+def kind(path: str) -> str:
+    """What a file of the site is, for the download's breakdown."""
+    if path.startswith("/static/pyodide/"):
+        return "wheels" if path.endswith(".whl") else "Pyodide (runtime, stdlib, lock)"
+    if path.startswith(("/files/", "/api/")):
+        return "the course (notebooks, listings)"
+    if path.startswith("/extensions/"):
+        return "lab extensions (widgets, kernel)"
+    return "JupyterLab (pages, scripts, styles)"
+
+
+def browser_cpu(profile: str) -> float:
+    """CPU-seconds of every process of the Chromium using `profile` (the browser and its children, from /proc)."""
+    procs = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        procs[int(stat.parent.name)] = (int(fields[1]), sum(map(int, fields[11:15])), cmdline)
+    roots = {pid for pid, (_, _, cmdline) in procs.items() if profile.encode() in cmdline}
+    tree, grew = set(roots), True
+    while grew:
+        more = {pid for pid, (ppid, _, _) in procs.items() if ppid in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(procs[pid][1] for pid in tree) / os.sysconf("SC_CLK_TCK")
 
 
 def find(path: str) -> str:
@@ -70,15 +111,25 @@ def first_output(page, path: str) -> None:
                            polling=50)
 
 
-def visit(page, url: str) -> float:
-    """Root address -> welcome page -> lesson 00 -> its first output; -> seconds."""
-    start = time.monotonic()
+def visit(page, url: str, profile: str) -> dict[str, float]:
+    """Root address -> welcome page -> lesson 00 -> its first output; -> seconds at each step, and CPU-seconds."""
+    start, cpu = time.monotonic(), browser_cpu(profile)
+    marks = {}
     page.goto(url)
     page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown h1").first.wait_for(timeout=600_000)
+    marks["welcome page shown"] = time.monotonic() - start
     page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-cell')", timeout=600_000)
+    marks["JupyterLab ready"] = time.monotonic() - start
     open_notebook(page, "notebooks/00_setup.ipynb")
+    marks["lesson 00's kernel idle"] = time.monotonic() - start
     first_output(page, "notebooks/00_setup.ipynb")
-    return time.monotonic() - start
+    marks["its first output"] = time.monotonic() - start
+    marks["browser CPU-seconds"] = browser_cpu(profile) - cpu
+    return marks
+
+
+def show(name: str, marks: dict[str, float]) -> str:
+    return f"{name}: " + ", ".join(f"{k} {v:.1f} s" if "CPU" not in k else f"{v:.1f} {k}" for k, v in marks.items())
 
 
 def main() -> int:
@@ -97,10 +148,14 @@ def main() -> int:
                 args=[f for f in CHROMIUM_FLAGS if not f.startswith("--js-flags")],
                 viewport={"width": 1280, "height": 900})
             page = context.new_page()
-            cold = visit(page, url)
-            first_visit_mb = SENT[0] / 1e6
-            first_files = dict(FILES)
+            cold = visit(page, url, profile)
+            to_output = SENT[0]
+            page.wait_for_timeout(5000)  # what the first visit goes on fetching (the service worker's offline copy)
+            first_visit_mb, after_output = SENT[0] / 1e6, [path for sent, path in ORDER if sent > to_output]
+            first_files, first_order = dict(FILES), list(ORDER)
+            cpu = browser_cpu(profile)
             second_kernel = open_notebook(page, "notebooks/02_the_core_loop.ipynb")
+            second_cpu = browser_cpu(profile) - cpu
             sent_before = SENT[0]
             # The learner closes the notebooks before leaving (else the next visit restores them: one more kernel
             # starting beside lesson 00's, for each notebook left open).
@@ -108,20 +163,32 @@ def main() -> int:
             page.wait_for_timeout(2000)
             warm_page = context.new_page()
             page.close()
-            warm = visit(warm_page, url)
+            warm = visit(warm_page, url, profile)
             warm_mb = (SENT[0] - sent_before) / 1e6
             context.close()
     finally:
         server.shutdown()
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"first visit: {first_visit_mb:.1f} MB downloaded; root address to lesson 00's first output {cold:.1f} s")
-    print(f"second notebook (lesson 02): its kernel in {second_kernel:.1f} s")
-    print(f"warm (a new page, same browser): root address to lesson 00's first output {warm:.1f} s, {warm_mb:.1f} MB")
+    print(f"first visit: {first_visit_mb:.1f} MB downloaded ({to_output / 1e6:.1f} MB to the first output, "
+          f"{first_visit_mb - to_output / 1e6:.1f} MB after it in {len(after_output)} files), {len(first_files)} files")
+    groups: dict[str, int] = {}
+    for path, size in first_files.items():
+        groups[kind(path)] = groups.get(kind(path), 0) + size
+    for group, size in sorted(groups.items(), key=lambda item: -item[1]):
+        print(f"  {size / 1e6:6.2f} MB  {group}")
+    print(show("cold (root address, times from it)", cold))
+    print(f"second notebook (lesson 02): its kernel in {second_kernel:.1f} s, {second_cpu:.1f} browser CPU-seconds")
+    print(show("warm (a new page, same browser)", warm) + f"; {warm_mb:.1f} MB sent")
     print(f"load average (1/5/15 min): {load}")
+    cold, warm = cold["its first output"], warm["its first output"]
     if "--files" in sys.argv:
         print(f"first visit: {len(first_files)} files; the largest:")
         for path, size in sorted(first_files.items(), key=lambda item: -item[1])[:25]:
             print(f"  {size / 1e6:6.2f} MB  {path}")
+        every = ROOT / "build" / "lite" / "bench_tab_files.json"  # every file, in the order sent (build/, git-ignored)
+        every.write_text(json.dumps([[path, FILES[path], sent <= to_output] for sent, path in first_order],
+                                    indent=0))
+        print(f"every file of the first visit, in order: {every.relative_to(ROOT)}")
     return 0 if first_visit_mb <= 35 and warm <= 10 else 1
 
 

@@ -8,7 +8,8 @@ Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The brow
 2. Pyodide itself: the npm package pyodide@PYODIDE_VERSION, fetched from the npm registry as a tarball and
    checked against its sha256 (no npm needed);
 3. the tab's wheels, pinned with hashes in lite/requirements-tab.txt (pip download for Pyodide's platform), the
-   Pyodide kernel's own stub wheels, and a wheel of this repository's harness_lib;
+   Pyodide kernel's own stub wheels, and a wheel of this repository's harness_lib; jedi's wheel without the type
+   stubs of packages the tab cannot import (most of its size);
 4. Pyodide's lock rewritten to name exactly those wheels (lite/lock.py), and a jupyter-lite.json that preloads
    the kit when the kernel starts (no install cell) and points the kernel at the site's own Pyodide;
 5. the contents: notebooks/ and exercises/ (the starters, never the solutions), both editions, what the exercises'
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +37,7 @@ import tarfile
 import tempfile
 import urllib.request
 import venv
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -135,7 +138,48 @@ def tab_wheels(python: Path) -> list[Path]:
         stamp.write_text(key)
     stubs = BUILD_VENV / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
     kernel = sorted(p for p in stubs.glob("*.whl") if p.name.startswith(KERNEL_STUBS))
-    return sorted(folder.glob("*.whl")) + kernel + [kit_wheel(python)]
+    wheels = sorted(folder.glob("*.whl")) + kernel + [kit_wheel(python)]
+    return [jedi_for_the_tab(w, wheels) if w.name.startswith("jedi-") else w for w in wheels]
+
+
+def distribution(name: str) -> str:
+    """A distribution's name as PEP 503 compares them (Pygments, pygments, python_dotenv -> python-dotenv)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def jedi_for_the_tab(wheel: Path, wheels: list[Path]) -> Path:
+    """jedi's wheel without the type stubs of packages the tab cannot import.
+
+    jedi (the kernel's completion: the Pyodide kernel turns it on, and installs it if it is not preloaded) ships
+    typeshed's stubs of ~200 third-party distributions and django's: 3.8 of its 4.9 MB, 4,739 of its 5,626 files,
+    which every kernel start unpacks. The tab can import only the site's own wheels (PyPI is off), so only their
+    stubs are kept (Pygments, decorator, jsonschema); jedi's code and the standard library's stubs are untouched.
+    The wheel's RECORD lists what it holds.
+    """
+    served = {distribution(w.name.split("-")[0]) for w in wheels}
+    stubs = "jedi/third_party/typeshed/stubs/"
+
+    def kept(name: str) -> bool:
+        if name.startswith("jedi/third_party/django-stubs/"):
+            return "django" in served
+        return not name.startswith(stubs) or distribution(name[len(stubs):].split("/")[0]) in served
+
+    out = CACHE / "jedi" / digest(wheel) / wheel.name
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_suffix(".tmp")
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as trimmed:
+        for info in source.infolist():
+            if not kept(info.filename):
+                continue
+            data = source.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                data = b"".join(line for line in data.splitlines(keepends=True)
+                                if kept(line.decode().partition(",")[0]))
+            trimmed.writestr(info, data)
+    partial.rename(out)
+    return out
 
 
 def kit_wheel(python: Path) -> Path:
@@ -247,15 +291,27 @@ def build() -> Path:
 
 
 # JupyterLite's service worker (jupyterlite-core 0.8.6), with enableServiceWorkerCache on (lite/jupyter-lite.json),
-# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Two changes make
-# a second notebook work offline too: its install step stores the course's contents (the notebooks and their folder
-# listings, ~2 MB), and the folder listings (api/contents/, plain files of the site) are served from the cache
-# instead of being left to the network. Each is a replacement in the minified file; the build stops if one no
-# longer applies (a newer JupyterLite: look again).
+# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Three changes,
+# made by replacements in the minified file (the build stops if one no longer applies: a newer JupyterLite, look
+# again):
+# - it knows it should serve its copies from the moment it starts, not only when it is first activated (a browser
+#   stops an idle worker and starts it again for the next request: the started copy served nothing from its cache);
+# - the folder listings (api/contents/, plain files of the site) are served from its copy, not left to the network;
+# - it stores the course's contents (the notebooks and their folder listings, ~1.8 MB) so that a notebook not
+#   opened yet opens offline; not when it installs (that held up the first page until they were all fetched) but
+#   once a kernel's file system first asks it something, when the kernel's own files are all loaded; once per
+#   version of the worker (a marker in its cache, which a new version's install removes).
 SW_PATCHES = (
+    ('let enableCache=!1;',
+     'let enableCache="true"===new URL(location.href).searchParams.get("enableCache"),precaching=null;'),
     ('t.pathname.includes("/api/")}',
      't.pathname.includes("/api/")&&!/\\/api\\/(contents|translations)\\//.test(t.pathname)}'),
-    ("return await e.addAll([])", "return await e.addAll(PRECACHE)"),
+    ("function onInstall(e){self.skipWaiting(),e.waitUntil(cacheAll())}",
+     "function onInstall(e){self.skipWaiting(),e.waitUntil(openCache().then(c=>c.delete(PRECACHED)))}"),
+    ("shouldBroadcast(a)?n=broadcastOne(t,a):",
+     "shouldBroadcast(a)?(n=broadcastOne(t,a),enableCache&&e.waitUntil(precaching??=cacheAll())):"),
+    ("return await e.addAll([])",
+     'await e.match(PRECACHED)||(await e.addAll(PRECACHE),await e.put(PRECACHED,new Response("")))'),
 )
 
 
@@ -271,7 +327,8 @@ def offline_service_worker(site: Path) -> None:
                        if p.is_file())
     strict = '"use strict";'
     head = strict if text.startswith(strict) else ""
-    worker.write_text(f"{head}const PRECACHE={json.dumps(precache)};{text[len(head):]}", encoding="utf-8")
+    worker.write_text(f'{head}const PRECACHE={json.dumps(precache)},PRECACHED="precached-course";{text[len(head):]}',
+                      encoding="utf-8")
 
 
 def outside_urls(site: Path) -> list[str]:

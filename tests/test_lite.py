@@ -9,6 +9,7 @@ Pyodide kernel and nothing installed:
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
 - the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
+- completion comes from jedi (served without the stubs of packages the tab cannot import);
 - exercise 5's practice runs end by their own bounds (Stop cannot interrupt a cell in the tab): a run_agent with no
   turn cap by the cap on requests, one spinning in Python by the time limit;
 - lesson 05's own approval cells, which in the tab start the run in harness_ui.tab's panel: a real click on
@@ -17,9 +18,9 @@ Pyodide kernel and nothing installed:
   after a click the keyboard goes on from the cell below (a real Shift+Enter runs it);
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
-- the root address opens the welcome page in the browser's language; with the server gone (the network cut), a
-  reload shows it again and another notebook opens and runs, from what the service worker kept (last: it stops the
-  server);
+- the root address opens the welcome page in the browser's language; with the server gone (the network cut) and
+  the service worker stopped (as a browser stops an idle one), a reload shows it again and another notebook opens
+  and runs, from what the service worker kept (last: it stops the server);
 - no request leaves 127.0.0.1.
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
@@ -418,6 +419,18 @@ def test_exercise_5s_practice_runs_end_by_their_bounds_in_the_tab(tab):
     assert errors(path, tab.cells(HOST)[:ids.index("try-it") + 1]) == []
 
 
+def test_completion_in_the_tab_comes_from_jedi_with_its_stubs(tab):
+    """jedi, served without the stubs of packages the tab cannot import (lite/build.py), still completes in the tab's
+    kernel: names it finds in the code (not imported yet), typed, with the standard library's and jsonschema's stubs."""
+    tab.open(HOST)
+    ask = (f"async (code) => (await {tab._find(HOST)}.sessionContext.session.kernel"
+           ".requestComplete({code, cursor_pos: code.length})).content.metadata._jupyter_types_experimental")
+    assert [(c["text"], c["type"]) for c in tab.page.evaluate(ask, "import csv\ncsv.DictR")] == [("DictReader", "class")]
+    dump = tab.page.evaluate(ask, "import json\njson.du")[0]
+    assert dump["text"] == "dump" and "fp: SupportsWrite[str]" in dump["signature"], dump  # typeshed's stdlib stub
+    assert "Draft202012Validator" in [c["text"] for c in tab.page.evaluate(ask, "import jsonschema\njsonschema.Draft20")]
+
+
 def welcome(page, title: str) -> None:
     """The welcome page whose heading says `title` is shown (the one in view, not a tab behind it)."""
     page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown h1", has_text=title).first.wait_for(timeout=60_000)
@@ -447,6 +460,9 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
 
     tab.server.terminate()
     tab.server.wait(timeout=10)
+    cdp = page.context.new_cdp_session(page)  # and the worker stopped, as a browser stops an idle one (the next
+    cdp.send("ServiceWorker.enable")           # request starts it again, from its script)
+    cdp.send("ServiceWorker.stopAllWorkers")
     page.reload()
     welcome(page, "in your browser")
     page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-cell')", timeout=60_000)
