@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 
 SITE = ROOT / "build" / "lite" / "site"
-if "--site" in sys.argv:  # another build of the site (to compare two), e.g. --site /tmp/old-site
+if "--site" in sys.argv:  # another build of the site (to compare two), e.g. --site ../old-site
     SITE = Path(sys.argv[sys.argv.index("--site") + 1]).resolve()
 APP = "window.jupyterapp"
 SENT = [0]
