@@ -1,5 +1,6 @@
 """Words the book prints in the reader's language: a call in short (the approval question's last line, the
-transcript's record) and a run's stop sentence (translating what the loop wrote in English is the kit's job).
+transcript's record), a run's stop sentence (translating what the loop wrote in English is the kit's job) and a
+count as the reader's language writes it.
 
 Not handled: a loop that records no `note` (its text is shown as it is).
 """
@@ -48,3 +49,12 @@ def in_short(name: str, tool_input) -> str:
             key_text = key_text[1:-1]
         fields.append(f"{key_text}={value_text}")
     return f"{one_word(name)}({', '.join(fields)})"
+
+
+def number(n: int, space: str = " ") -> str:
+    """A count as the reader's language writes it: 42,870 in English, 42 870 in Spanish (four digits stay: 4870).
+    `space` groups the Spanish digits: a plain one in a line the one rule shows (it escapes every other space), a
+    no-break one in HTML (the inspector's, so that a count is never broken over two lines)."""
+    if lang.current() == "es":
+        return f"{n:,}".replace(",", space) if abs(n) >= 10_000 else str(n)
+    return f"{n:,}"

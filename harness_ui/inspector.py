@@ -51,7 +51,7 @@ from typing import Any, Iterable
 
 from harness_kit import lang
 from harness_kit.shown import compact, one_word, show_call, visible, visible_text
-from harness_kit.words import stop_text
+from harness_kit.words import number, stop_text
 from harness_lib.tools import HIGH_IMPACT
 from harness_lib.trace import preview, summary
 from harness_lib.valves import find_cycle, signature_of
@@ -89,10 +89,7 @@ def _t(key: str, **values) -> str:
 
 
 def _n(value: int) -> str:
-    """A count as each language writes it: 42,870 in English, 42 870 in Spanish (4 digits: 4870)."""
-    if lang.current() == "es":
-        return f"{value:,}".replace(",", "\u00a0") if abs(value) >= 10_000 else str(value)
-    return f"{value:,}"
+    return number(value, space="\u00a0")  # a count as the reader's language writes it, never broken in the HTML
 
 
 @dataclass

@@ -20,7 +20,6 @@ from __future__ import annotations
 from itertools import zip_longest
 from types import SimpleNamespace
 
-from harness_kit import lang
 from harness_lib.client import offline_api
 from harness_lib.loop import run_agent
 from harness_kit.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
@@ -40,14 +39,6 @@ EXPECTED = {"list_messages": ("allow",), "read_message": ("allow",), "archive_me
 def label(text: str, hidden: bool = False) -> str:
     """A scenario's line: its words, marked when it is a hidden variant."""
     return text + (" " + _t("ex05.hidden") if hidden else "")
-
-
-def number(n: int) -> str:
-    """A count as each language writes it: 20,000 in English, 20 000 in Spanish (4 digits: 9000). The space is a
-    plain one: a no-break space is shown escaped by the one rule (harness_kit.shown), as every unusual space is."""
-    if lang.current() == "es":
-        return f"{n:,}".replace(",", " ") if n >= 10_000 else str(n)
-    return f"{n:,}"
 
 
 def _msg(i, body, subject=None, sender="team@example.com"):

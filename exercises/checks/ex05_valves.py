@@ -13,9 +13,10 @@ against it.
 from __future__ import annotations
 
 from harness_kit.mailbox import SAMPLE_INBOX
+from harness_kit.words import number as _number
 
 from .ex05_gauntlet import (CACHED, CYCLE_3, HIDDEN, PING_PONG, budget_stop, broke, calls_of, cycle_stop, drive,
-                            eager, expected_stop, field, finished, label as _label, model_text, number as _number, ran,
+                            eager, expected_stop, field, finished, label as _label, model_text, ran,
                             scene, spent_until, uncounted)
 from .ex05_upstream import upstream
 from .kit import Cause, Checks, _t, unfinished
