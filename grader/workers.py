@@ -13,7 +13,7 @@ What a forked worker has as the subprocess does:
 - the environment: kernel_env(), set before the warm process starts, so no module read the teacher's API key or
   HARNESS_* settings while it was imported;
 - the working folder (the notebook's temporary folder) and a session of its own;
-- the import path: the kit's root and exercises/ first, never the working folder, so a file that a learner's
+- the import path: the kit's root and grader/ first, never the working folder, so a file that a learner's
   kernel writes there is never imported by the worker.
 
 What is not the same, and how it is handled:
