@@ -99,7 +99,7 @@ OWN_GRADING = ("class Checks:\n    def __init__(self, *a): pass\n    def ok(self
 
 def class_of_submissions():
     """{relative path: bytes or notebook dict}. Each notebook run in a kernel (~2.5 CPU-s) shows behaviours no other
-    one shows; where one notebook can show two without hiding either, it does (carol, erin, mia, nick). The refusals
+    one shows; where one notebook can show two without hiding either, it does (carol, erin, mia, nick, eve). The refusals
     (not a notebook, not an exercise, tampered, a key) are decided before any kernel starts."""
     tampered = edit(solution(EX1), "check-deny", prepend="# all good!\n")
     own_lock = load(EXERCISES / "checks.lock")
@@ -147,20 +147,23 @@ def class_of_submissions():
         f"nick/{EX1}": edit(edit(starter(EX1), "policy", prepend=PATCH_IN_PLAIN_SIGHT + PATCH_HIDDEN),
                             "run-tool-uses", prepend='import os\nos.environ["HARNESS_GRADING"] = "0"\n'),
         # the library's answer by a route no word scan sees (exec of its source): found from where the function
-        # was defined (an import, importlib, pkgutil or runpy: the same decision, test_a_function_not_written_…)
-        f"wes/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
+        # was defined (an import, importlib, pkgutil or runpy: the same decision, test_a_function_not_written_…).
+        # (abe's was wes's, whose refused notebook below took its place in this dict: the row was never graded)
+        f"abe/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
             "import inspect, importlib\nlib = importlib.import_module('harness_lib.loop')\nns = dict(vars(lib))\n"
             "exec(compile(inspect.getsource(lib), '<mine>', 'exec'), ns)\nrun_tool_uses = ns['run_tool_uses']\n")),
         # an honest import of a library module the grader had not imported (its package gains an attribute)
         f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_ui.inspector\n"),
-        # the judge's own tools, turned on the host: what its read_file finds comes back in the feedback
-        f"lena/{EX1}": edit(solution(EX1), "run-tool-uses", whole=src(next(
-            c for c in solution(EX1)["cells"] if c.get("id") == "run-tool-uses")) + "\n\n" + LEAK.format(tag=TAG)),
         f"quinn/{EX2}": starter(EX2),
         "quinn/grading.py": OWN_GRADING.encode(),
         # untouched starters whose policy cell forges the checks from inside the kernel (see FORGERIES below): graded
         # here, outside the sandbox, where nothing but the judge stands between them and a PASS
-        **{f"{who}/{EX1}": edit(starter(EX1), "policy", prepend=code + "\n") for who, code in FORGERIES.items()},
+        **{f"{who}/{EX1}": edit(starter(EX1), "policy", prepend=code + "\n") for who, code in FORGERIES.items()
+           if who != "eve"},
+        # ... and eve's, whose run_tool_uses turns the judge's own tools on the host: what its read_file finds comes
+        # back in her feedback
+        f"eve/{EX1}": edit(edit(starter(EX1), "policy", prepend=ALWAYS_EQUAL + "\n"), "run-tool-uses", whole=src(next(
+            c for c in starter(EX1)["cells"] if c.get("id") == "run-tool-uses")) + "\n\n" + LEAK.format(tag=TAG)),
         # refused before any kernel starts
         f"bob/{EX1}": own_check,
         "gina/homework.ipynb": b'{"cells": [ this is not json',
@@ -229,14 +232,13 @@ HOSTILE_ROWS = {
 
 # file -> (exercise, verdict, passed, total, [substrings of failed_criteria], [substrings of reason])
 EXPECTED = {
-    f"lena/{EX1}": (EX1, "FAIL", None, "6", [], []),
     f"carol/{EX1}": (EX1, "FAIL", "3", "6", ["check-ask: ✗ no approver (approve=None): write_file does not run",
                                              "check-deny: ✗ ... saying the tool is forbidden by policy"], []),
     f"erin/{EX2}": (EX2, "FAIL", "1", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
     f"syd/{EX1}": (EX1, "FAIL", "5", "6", ["check-policy: ✗ POLICY is a dict"], []),
     f"ada/{EX1}": (EX1, "PASS", "6", "6", [], []),
-    f"wes/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
+    f"abe/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
                                              "its code was compiled from <mine> (module harness_lib.loop)"]),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
                    ["cell 'run-tool-uses' still running after"]),
@@ -301,7 +303,7 @@ def graded(tmp_path_factory):
     for rel, target in LINKS.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         os.symlink(target, folder / rel)
-    planted = ROOT / "workspace" / "scratch" / f"planted-{TAG}.txt"  # lena's judge reads it, if it reads the kit's
+    planted = ROOT / "workspace" / "scratch" / f"planted-{TAG}.txt"  # eve's judge reads it, if it reads the kit's
     planted.write_text(SECRET, encoding="utf-8")
     out = tmp_path_factory.mktemp("out") / "grades.csv"
     before_kit, before_subs = git_status(), tree_digest(folder)
@@ -475,10 +477,10 @@ def test_what_a_teacher_opens_is_inert(graded):
 
 @SLOW
 def test_the_judges_tools_read_the_notebooks_own_copy_of_the_workspace(graded):
-    """lena's run_tool_uses reads, with the read_file the judge hands it, a file planted in the kit's own
+    """eve's run_tool_uses reads, with the read_file the judge hands it, a file planted in the kit's own
     workspace/scratch, and raises what it read (so it reaches her feedback). The judge's tools are rooted in the
     notebook's private copy of the workspace: she read nothing, and nothing was written in the kit's."""
-    fb = (graded["out"].parent / "fb" / "lena" / EX1.replace(".ipynb", ".md")).read_text(encoding="utf-8")
+    fb = (graded["out"].parent / "fb" / "eve" / EX1.replace(".ipynb", ".md")).read_text(encoding="utf-8")
     assert "LEAKED: nothing (file not found" in fb, fb
     everything = fb + graded["out"].read_text(encoding="utf-8") + graded["out"].with_suffix(".md").read_text("utf-8")
     assert SECRET not in everything
@@ -808,7 +810,7 @@ for _p in _found:
         POLICY = dict(_r.findall(r'^\\s*"(\\w+)": "(\\w+)"', _cell, _r.M))
         DEFAULT_TIER = _r.search(r'^DEFAULT_TIER = "(\\w+)"', _cell, _r.M).group(1)
 """
-# flo's answer is right; two cells it adds send what the worker once kept whole: display updates and widget (comm)
+# mallory's answer is right; two cells she adds send what the worker once kept whole: display updates and widget (comm)
 # messages of 100 KB each (4 MB of each), and an error of 3 MB
 FLOOD = """\
 import comm as _c
@@ -833,7 +835,7 @@ _big = bytearray(3 * 2 ** 30)
 
 @pytest.fixture(scope="module")
 def sandboxed(tmp_path_factory):
-    """One run of the gradebook in the sandbox (-j 2) over five learners whose notebooks try what only the sandbox
+    """One run of the gradebook in the sandbox (-j 2) over four learners whose notebooks try what only the sandbox
     stops (without it, each one succeeds):
     - mallory's exercise cell tries to connect to a listener on 127.0.0.1, write into the kit (a sitecustomize.py,
       the README), delete a doc of the kit, write into the class folder and the CSV's folder, read a classmate's
@@ -841,7 +843,8 @@ def sandboxed(tmp_path_factory):
     - cat's policy cell leaves a detached process that rewrites the CSV after the run, looks for the teacher's
       solution (SEEKER), and reads a classmate's answer (ned's, outside the graded folder) from the disk;
     - trudy forges the grading worker's result line through /proc;
-    - hog writes past --disk and asks for more memory than --memory; flo floods the worker with output.
+    - hog writes past --disk and asks for more memory than --memory; mallory's two added cells flood the worker
+      with output (her escapes and her flood, each with a test of its own, in one kernel).
     (The forgeries only the judge stops are graded outside the sandbox, in the class above: FORGERIES.)"""
     import socket
     import threading
@@ -871,7 +874,8 @@ def sandboxed(tmp_path_factory):
     checks = ["check-policy", "check-allow", "check-deny", "check-ask", "check-default-tier", "check-parallel"]
     attack = ESCAPES.format(port=listener.getsockname()[1], kit=str(ROOT), klass=str(klass), out=str(out), tag=tag)
     notebooks = {
-        "mallory": edit(solution(EX1), "policy", prepend=attack + "\n"),
+        "mallory": added(edit(solution(EX1), "policy", prepend=attack + "\n"), "run-tool-uses",
+                         {"flood": FLOOD, "boom": 'raise ValueError("e" * 3_000_000)'}),
         # cat's policy cell: a detached process first (DETACHED), the starter's cell, then both ways to a right
         # answer from outside the notebook, SEEKER and COPYCAT (in a try: the cell must not raise when the
         # classmate's file is not there, or a policy SEEKER found would count for nothing): either one found, the
@@ -882,7 +886,6 @@ def sandboxed(tmp_path_factory):
                     + "except OSError:\n    pass\n"),
         "trudy": edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n"),
         "hog": edit(solution(EX1), "run-tool-uses", prepend=HOG + "\n"),
-        "flo": added(solution(EX1), "run-tool-uses", {"flood": FLOOD, "boom": 'raise ValueError("e" * 3_000_000)'}),
     }
     for who, nb in notebooks.items():
         (klass / who).mkdir(parents=True)
@@ -1064,10 +1067,10 @@ def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_pat
 
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
     rows = sandboxed["rows"]
-    assert sorted(rows) == ["cat", "flo", "hog", "mallory", "trudy"]
+    assert sorted(rows) == ["cat", "hog", "mallory", "trudy"]
     for who, row in rows.items():
         assert row["sandbox"] == "bwrap", row
-        if who not in ("mallory", "hog", "flo"):  # (their own answers are right)
+        if who not in ("mallory", "hog"):  # (their own answers are right)
             assert row["verdict"] != "PASS" and row["points"] == "0", row
             assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
 
@@ -1103,10 +1106,10 @@ def test_a_notebook_over_a_limit_is_stopped_and_its_row_says_which(sandboxed):
 
 
 def test_output_over_the_workers_limits_is_dropped_and_the_row_says_which(sandboxed):
-    """flo's added cells send display updates, widget messages and a 3 MB error: the worker keeps at most the
+    """mallory's added cells send display updates, widget messages and a 3 MB error: the worker keeps at most the
     cell's cap of each (grader/limits.py; it once kept them whole, a clean PASS), the row is still its answer's
     grade, and it names the cells and the limit."""
-    row = sandboxed["rows"]["flo"]
+    row = sandboxed["rows"]["mallory"]
     assert row["verdict"] == "PASS", row
     assert "output capped in cell(s) 'flood', 'boom' (more than 1000000 bytes of output in the cell" in row["reason"]
 
