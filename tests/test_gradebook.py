@@ -1148,25 +1148,27 @@ def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(sandboxed):
     assert sandboxed["rows"]["cat"]["verdict"] == "FAIL"
 
 
-@pytest.mark.parametrize("learners", [1, 2])
-def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, learners):
+def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path):
     """Ctrl-C or a kill of the gradebook ends its graders and their kernels too (they run in sessions of their own,
-    so the terminal's signal does not reach them): none goes on running an endless loop unseen. One notebook: its
-    worker is a `python -I` subprocess; two: the workers are forked from the warm process (grader/workers.py),
-    whose workers outlive it unless they watch the gradebook themselves."""
+    so the terminal's signal does not reach them): none goes on running an endless loop unseen. Two gradebooks at
+    once: one grading one notebook, whose worker is a `python -I` subprocess; one grading two, whose workers are
+    forked from the warm process (grader/workers.py), whose workers outlive it unless they watch the gradebook
+    themselves."""
     import signal
     import time
 
     nb = edit(solution(EX1), "policy", prepend="import time\nwhile True:\n    time.sleep(0.1)\n")
-    for who in ("lou", "max")[:learners]:
-        (tmp_path / "class" / who).mkdir(parents=True)
-        (tmp_path / "class" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
-    gradebook = subprocess.Popen([sys.executable, "-m", "grader.gradebook", str(tmp_path / "class"), "--out",
-                                  str(tmp_path / "grades.csv"), "-j", "2", "--cell-timeout", "300"],
-                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    tag = f"{gradebook.pid}_"  # its folders: exercises/_grading_tmp_gradebook_<pid>_*
+    runs = []
+    for learners in (1, 2):
+        for who in ("lou", "max")[:learners]:
+            (tmp_path / f"class{learners}" / who).mkdir(parents=True)
+            (tmp_path / f"class{learners}" / who / EX1).write_text(json.dumps(nb), encoding="utf-8")
+        gradebook = subprocess.Popen([sys.executable, "-m", "grader.gradebook", str(tmp_path / f"class{learners}"),
+                                      "--out", str(tmp_path / f"grades{learners}.csv"), "-j", "2", "--cell-timeout",
+                                      "300"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        runs.append((learners, gradebook, f"{gradebook.pid}_"))  # its folders: exercises/_grading_tmp_gradebook_<pid>_*
 
-    def graders():
+    def graders(tag):
         """The processes named after the run's folder (a subprocess worker, a sandboxed kernel) or working in it."""
         found = set(subprocess.run(["pgrep", "-f", f"_grading_tmp_gradebook_{tag}"], capture_output=True,
                                    text=True).stdout.split())
@@ -1177,17 +1179,27 @@ def test_stopping_the_gradebook_stops_every_notebook_it_was_grading(tmp_path, le
             except OSError:
                 pass
         return sorted(found)
-    deadline = time.monotonic() + 60
-    while len(graders()) < 2 * learners and time.monotonic() < deadline:  # each worker and its kernel are running
-        time.sleep(0.1)
-    assert graders(), "the notebook never started"
-    gradebook.send_signal(signal.SIGKILL)
-    gradebook.wait()
-    deadline = time.monotonic() + 20
-    while graders() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert graders() == [], "a grader outlived the gradebook"
-    shutil.rmtree(next(iter(EXERCISES.glob(f"_grading_tmp_gradebook_{tag}*")), tmp_path / "none"), ignore_errors=True)
+    try:
+        for learners, gradebook, tag in runs:
+            deadline = time.monotonic() + 60
+            while len(graders(tag)) < 2 * learners and time.monotonic() < deadline:  # each worker and its kernel run
+                time.sleep(0.1)
+            assert graders(tag), f"the notebook never started ({learners} notebook(s))"
+        for _, gradebook, _ in runs:
+            gradebook.send_signal(signal.SIGKILL)
+            gradebook.wait()
+        deadline = time.monotonic() + 20
+        while any(graders(tag) for _, _, tag in runs) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for learners, _, tag in runs:
+            assert graders(tag) == [], f"a grader outlived the gradebook ({learners} notebook(s))"
+    finally:
+        for _, gradebook, tag in runs:
+            if gradebook.poll() is None:
+                gradebook.kill()
+                gradebook.wait()
+            shutil.rmtree(next(iter(EXERCISES.glob(f"_grading_tmp_gradebook_{tag}*")), tmp_path / "none"),
+                          ignore_errors=True)
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
