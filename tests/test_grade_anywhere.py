@@ -131,9 +131,11 @@ def test_the_grader_cell_in_jupyterlab_from_another_folder_and_in_a_run_without_
     committed = {c["id"]: "".join("".join(o.get("text", "")) for o in c.get("outputs", []))
                  for c in json.loads(copy.read_text(encoding="utf-8"))["cells"]}
     ids = ["setup", "send-email", "loop", "grader-kit", "policy", "check-policy"]
-    in_lab = run_cells(copy, learner_env() | {"JPY_SESSION_NAME": str(copy), "HARNESS_OFFLINE": "1"}, ids)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the two kernels at once
+        lab = pool.submit(run_cells, copy, learner_env() | {"JPY_SESSION_NAME": str(copy), "HARNESS_OFFLINE": "1"}, ids)
+        alone = pool.submit(run_cells, copy, learner_env() | {"HARNESS_OFFLINE": "1"}, ["setup", "grader-kit"])
+        in_lab, headless = lab.result(), alone.result()
     assert in_lab["grader-kit"][1] == [] and in_lab["check-policy"] == (committed["check-policy"], [])
-    headless = run_cells(copy, learner_env() | {"HARNESS_OFFLINE": "1"}, ["setup", "grader-kit"])
     out, tb = headless["grader-kit"]
     assert len(tb) == 1 and tb[0].startswith("ModuleNotFoundError: the grader was not loaded: grade with `pytest "
                                              "--nbval-lax NOTEBOOK` run by the kit's venv"), tb  # one line
