@@ -12,7 +12,7 @@ short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the
 submitted files are unchanged, and nothing the submissions wrote is left behind.
 
 What only the sandbox stops (the network, the kit's and the class's files, a classmate's work, the grading worker's
-output, a process left behind) is tried by four more learners, graded by one run in the sandbox (`sandboxed`).
+output, a process left behind) is tried by three more learners, graded by one run in the sandbox (`sandboxed`).
 """
 
 import contextlib
@@ -141,6 +141,8 @@ def class_of_submissions():
         # the grader (it was NOT GRADED, "module grading changed", once the checks began to remember it)
         f"syd/{EX1}": edit(solution(EX1), "policy", whole="POLICY = {\n"),
         "mia/my_homework.ipynb": edit(edit(solution(EX1), "policy", prepend=(  # renamed; it writes files ...
+            "import harness_ui.inspector\n"  # (and imports a library module the grader had not: its package gains
+            # an attribute, no change to the grader)
             "from pathlib import Path\nPath('notes-from-mia.txt').write_text('hi')\n"
             "Path('../mia-was-here.txt').write_text('hi')\n")),
             "run-tool-uses", prepend='print("x" * 3_000_000)\n'),  # ... and prints megabytes
@@ -152,8 +154,6 @@ def class_of_submissions():
         f"abe/{EX1}": edit(solution(EX1), "run-tool-uses", whole=(
             "import inspect, importlib\nlib = importlib.import_module('harness_lib.loop')\nns = dict(vars(lib))\n"
             "exec(compile(inspect.getsource(lib), '<mine>', 'exec'), ns)\nrun_tool_uses = ns['run_tool_uses']\n")),
-        # an honest import of a library module the grader had not imported (its package gains an attribute)
-        f"ada/{EX1}": edit(solution(EX1), "policy", prepend="import harness_ui.inspector\n"),
         f"quinn/{EX2}": starter(EX2),
         "quinn/grading.py": OWN_GRADING.encode(),
         # untouched starters whose policy cell forges the checks from inside the kernel (see FORGERIES below): graded
@@ -237,7 +237,6 @@ EXPECTED = {
     f"erin/{EX2}": (EX2, "FAIL", "1", "3", ["check-diagnosis: ✗ DIAGNOSIS is a non-empty dict",
                                             "check-turn-cap: ✗ a turn of 2 parallel calls counts as ONE turn"], []),
     f"syd/{EX1}": (EX1, "FAIL", "5", "6", ["check-policy: ✗ POLICY is a dict"], []),
-    f"ada/{EX1}": (EX1, "PASS", "6", "6", [], []),
     f"abe/{EX1}": (EX1, None, None, "6", [], ["to look at: run_tool_uses was not written in a cell of the notebook: "
                                              "its code was compiled from <mine> (module harness_lib.loop)"]),
     f"kim/{EX1}": (EX1, "FAIL", "1", "6", ["check-allow: not run (cell 'run-tool-uses' still running after"],
@@ -450,7 +449,7 @@ def test_a_malformed_notebook_costs_only_its_own_row(graded):
     for rel in (f"nora/{EX1}", f"owen/{EX1}", f"hugo/{MARKUP}.ipynb"):
         assert graded["rows"][rel]["cause"] == "not-a-notebook", graded["rows"][rel]
     assert graded["out"].with_suffix(".md").is_file() and (graded["out"].parent / "fb" / "carol").is_dir()
-    assert graded["rows"][f"carol/{EX1}"]["verdict"] == "FAIL" and graded["rows"][f"ada/{EX1}"]["verdict"] == "PASS"
+    assert graded["rows"][f"carol/{EX1}"]["verdict"] == "FAIL" and graded["rows"]["mia/my_homework.ipynb"]["verdict"] == "PASS"
 
 
 @SLOW
@@ -821,7 +820,7 @@ _w = _c.create_comm(target_name="jupyter.widget", data={"state": {"v": "w"}, "bu
 for _i in range(40):
     _w.send({"method": "update", "state": {"v": "w" * 100_000}, "buffer_paths": []})
 """
-# hog runs into the sandbox's limits: a file over --disk (caught), then 3 GB of memory (over --memory, 2 GB)
+# cat's exercise cell runs into the sandbox's limits: a file over --disk (caught), then 3 GB of memory (over --memory, 2 GB)
 HOG = """\
 try:
     with open("big.bin", "wb") as _f:
@@ -835,16 +834,18 @@ _big = bytearray(3 * 2 ** 30)
 
 @pytest.fixture(scope="module")
 def sandboxed(tmp_path_factory):
-    """One run of the gradebook in the sandbox (-j 2) over four learners whose notebooks try what only the sandbox
+    """One run of the gradebook in the sandbox (-j 2) over three learners whose notebooks try what only the sandbox
     stops (without it, each one succeeds):
     - mallory's exercise cell tries to connect to a listener on 127.0.0.1, write into the kit (a sitecustomize.py,
       the README), delete a doc of the kit, write into the class folder and the CSV's folder, read a classmate's
       work, and leave a process behind; her honest answer runs after that;
     - cat's policy cell leaves a detached process that rewrites the CSV after the run, looks for the teacher's
-      solution (SEEKER), and reads a classmate's answer (ned's, outside the graded folder) from the disk;
+      solution (SEEKER), and reads a classmate's answer (ned's, outside the graded folder) from the disk; her
+      exercise cell then writes past --disk and asks for more memory than --memory (HOG);
     - trudy forges the grading worker's result line through /proc;
-    - hog writes past --disk and asks for more memory than --memory; mallory's two added cells flood the worker
-      with output (her escapes and her flood, each with a test of its own, in one kernel).
+    - mallory's two added cells flood the worker with output.
+    (Where one notebook shows two of these, each has a test of its own: mallory's escapes and her flood; cat's
+    search, her detached process and the limits, her policy judged before her exercise cell runs.)
     (The forgeries only the judge stops are graded outside the sandbox, in the class above: FORGERIES.)"""
     import socket
     import threading
@@ -880,12 +881,11 @@ def sandboxed(tmp_path_factory):
         # answer from outside the notebook, SEEKER and COPYCAT (in a try: the cell must not raise when the
         # classmate's file is not there, or a policy SEEKER found would count for nothing): either one found, the
         # check passes (measured with --sandbox none). One kernel for the three, each with a test of its own.
-        "cat": edit(starter(EX1), "policy", whole=DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
+        "cat": edit(edit(starter(EX1), "run-tool-uses", prepend=HOG + "\n"), "policy", whole=DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
                     + src(next(c for c in starter(EX1)["cells"] if c.get("id") == "policy"))
                     + "\n" + SEEKER + "try:\n" + textwrap.indent(COPYCAT.format(theirs=str(theirs)), "    ")
                     + "except OSError:\n    pass\n"),
         "trudy": edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n"),
-        "hog": edit(solution(EX1), "run-tool-uses", prepend=HOG + "\n"),
     }
     for who, nb in notebooks.items():
         (klass / who).mkdir(parents=True)
@@ -1066,10 +1066,10 @@ def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_pat
 
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
     rows = sandboxed["rows"]
-    assert sorted(rows) == ["cat", "hog", "mallory", "trudy"]
+    assert sorted(rows) == ["cat", "mallory", "trudy"]
     for who, row in rows.items():
         assert row["sandbox"] == "bwrap", row
-        if who not in ("mallory", "hog"):  # (their own answers are right)
+        if who != "mallory":  # (her own answers are right)
             assert row["verdict"] != "PASS" and row["points"] == "0", row
             assert all(row[column] in ("0", "") for column in row if column.startswith("01:")), row
 
@@ -1097,9 +1097,10 @@ def test_the_teachers_solutions_are_not_in_the_sandbox(sandboxed):
 
 
 def test_a_notebook_over_a_limit_is_stopped_and_its_row_says_which(sandboxed):
-    """hog writes past --disk (its folder is a tmpfs of that size, any one file at most that big: caught) and then
-    asks for 3 GB (over --memory): its row names the memory limit; the host has nothing of the file."""
-    row = sandboxed["rows"]["hog"]
+    """cat's exercise cell writes past --disk (its folder is a tmpfs of that size, any one file at most that big:
+    caught) and then asks for 3 GB (over --memory): her row names the memory limit; the host has nothing of the
+    file."""
+    row = sandboxed["rows"]["cat"]
     assert row["verdict"] == "FAIL" and "was stopped by the memory limit (--memory)" in row["reason"], row
     assert not [d for d, _, fs in os.walk(EXERCISES) if "big.bin" in fs]
 

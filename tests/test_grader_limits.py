@@ -2,7 +2,7 @@
 sandbox keep more than its limits, and a row over one says which. Unit-level and cheap: the worker's output budget
 on the message kinds the kernel can send (errors, display updates, comm and widget messages), the judge's quota on
 its line (grader/wire.py's Quota), and the gradebook's bound on the cells it parses. The same limits in a real
-sandboxed run: tests/test_gradebook.py's `sandboxed` class (flo)."""
+sandboxed run: tests/test_gradebook.py's `sandboxed` class (mallory's flood)."""
 
 import contextlib
 import socket
