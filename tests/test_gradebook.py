@@ -99,8 +99,8 @@ OWN_GRADING = ("class Checks:\n    def __init__(self, *a): pass\n    def ok(self
 
 def class_of_submissions():
     """{relative path: bytes or notebook dict}. Each notebook run in a kernel (~2.5 CPU-s) shows behaviours no other
-    one shows; where one notebook can show two without hiding either, it does (carol, erin, mia, nick, eve). The refusals
-    (not a notebook, not an exercise, tampered, a key) are decided before any kernel starts."""
+    one shows; where one notebook can show two without hiding either, it does (carol, erin, mia, nick, eve). The
+    refusals (not a notebook, not an exercise, tampered, a key) are decided before any kernel starts."""
     tampered = edit(solution(EX1), "check-deny", prepend="# all good!\n")
     own_lock = load(EXERCISES / "checks.lock")
     digest = hashlib.sha256(("# all good!\n" + src(next(c for c in tampered["cells"] if c["id"] == "check-deny"))
@@ -449,7 +449,8 @@ def test_a_malformed_notebook_costs_only_its_own_row(graded):
     for rel in (f"nora/{EX1}", f"owen/{EX1}", f"hugo/{MARKUP}.ipynb"):
         assert graded["rows"][rel]["cause"] == "not-a-notebook", graded["rows"][rel]
     assert graded["out"].with_suffix(".md").is_file() and (graded["out"].parent / "fb" / "carol").is_dir()
-    assert graded["rows"][f"carol/{EX1}"]["verdict"] == "FAIL" and graded["rows"]["mia/my_homework.ipynb"]["verdict"] == "PASS"
+    assert graded["rows"][f"carol/{EX1}"]["verdict"] == "FAIL"
+    assert graded["rows"]["mia/my_homework.ipynb"]["verdict"] == "PASS"
 
 
 @SLOW
@@ -820,7 +821,8 @@ _w = _c.create_comm(target_name="jupyter.widget", data={"state": {"v": "w"}, "bu
 for _i in range(40):
     _w.send({"method": "update", "state": {"v": "w" * 100_000}, "buffer_paths": []})
 """
-# cat's exercise cell runs into the sandbox's limits: a file over --disk (caught), then 3 GB of memory (over --memory, 2 GB)
+# cat's exercise cell runs into the sandbox's limits: a file over --disk (caught), then 3 GB of memory (over
+# --memory, 2 GB)
 HOG = """\
 try:
     with open("big.bin", "wb") as _f:
@@ -881,7 +883,8 @@ def sandboxed(tmp_path_factory):
         # answer from outside the notebook, SEEKER and COPYCAT (in a try: the cell must not raise when the
         # classmate's file is not there, or a policy SEEKER found would count for nothing): either one found, the
         # check passes (measured with --sandbox none). One kernel for the three, each with a test of its own.
-        "cat": edit(edit(starter(EX1), "run-tool-uses", prepend=HOG + "\n"), "policy", whole=DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
+        "cat": edit(edit(starter(EX1), "run-tool-uses", prepend=HOG + "\n"), "policy",
+                    whole=DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
                     + src(next(c for c in starter(EX1)["cells"] if c.get("id") == "policy"))
                     + "\n" + SEEKER + "try:\n" + textwrap.indent(COPYCAT.format(theirs=str(theirs)), "    ")
                     + "except OSError:\n    pass\n"),
