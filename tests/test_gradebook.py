@@ -12,7 +12,7 @@ short timeouts), and the CSV must say exactly what EXPECTED says. Afterwards the
 submitted files are unchanged, and nothing the submissions wrote is left behind.
 
 What only the sandbox stops (the network, the kit's and the class's files, a classmate's work, the grading worker's
-output, a process left behind) is tried by three more learners, graded by one run in the sandbox (`sandboxed`).
+output, a process left behind) is tried by two more learners, graded by one run in the sandbox (`sandboxed`).
 """
 
 import contextlib
@@ -836,18 +836,19 @@ _big = bytearray(3 * 2 ** 30)
 
 @pytest.fixture(scope="module")
 def sandboxed(tmp_path_factory):
-    """One run of the gradebook in the sandbox (-j 2) over three learners whose notebooks try what only the sandbox
+    """One run of the gradebook in the sandbox (-j 2) over two learners whose notebooks try what only the sandbox
     stops (without it, each one succeeds):
     - mallory's exercise cell tries to connect to a listener on 127.0.0.1, write into the kit (a sitecustomize.py,
       the README), delete a doc of the kit, write into the class folder and the CSV's folder, read a classmate's
       work, and leave a process behind; her honest answer runs after that;
     - cat's policy cell leaves a detached process that rewrites the CSV after the run, looks for the teacher's
       solution (SEEKER), and reads a classmate's answer (ned's, outside the graded folder) from the disk; her
-      exercise cell then writes past --disk and asks for more memory than --memory (HOG);
-    - trudy forges the grading worker's result line through /proc;
+      exercise cell then writes past --disk and asks for more memory than --memory (HOG); and a cell she adds after
+      the last check forges the grading worker's result line through /proc (FORGE, trudy's once);
     - mallory's two added cells flood the worker with output.
     (Where one notebook shows two of these, each has a test of its own: mallory's escapes and her flood; cat's
-    search, her detached process and the limits, her policy judged before her exercise cell runs.)
+    search, her detached process, the limits and the forgery, her policy judged before her exercise cell runs and
+    every check before the forgery.)
     (The forgeries only the judge stops are graded outside the sandbox, in the class above: FORGERIES.)"""
     import socket
     import threading
@@ -883,12 +884,11 @@ def sandboxed(tmp_path_factory):
         # answer from outside the notebook, SEEKER and COPYCAT (in a try: the cell must not raise when the
         # classmate's file is not there, or a policy SEEKER found would count for nothing): either one found, the
         # check passes (measured with --sandbox none). One kernel for the three, each with a test of its own.
-        "cat": edit(edit(starter(EX1), "run-tool-uses", prepend=HOG + "\n"), "policy",
+        "cat": added(edit(edit(starter(EX1), "run-tool-uses", prepend=HOG + "\n"), "policy",
                     whole=DETACHED.format(csv=str(out / "grades.csv"), out=str(out), tag=tag)
                     + src(next(c for c in starter(EX1)["cells"] if c.get("id") == "policy"))
                     + "\n" + SEEKER + "try:\n" + textwrap.indent(COPYCAT.format(theirs=str(theirs)), "    ")
-                    + "except OSError:\n    pass\n"),
-        "trudy": edit(starter(EX1), "policy", prepend=FORGE.format(checks=checks) + "\n"),
+                    + "except OSError:\n    pass\n"), "check-parallel", {"forge": FORGE.format(checks=checks)}),
     }
     for who, nb in notebooks.items():
         (klass / who).mkdir(parents=True)
@@ -1069,7 +1069,7 @@ def test_run_as_root_the_sandbox_starts_as_another_user_or_bwrap_refuses(tmp_pat
 
 def test_every_sandboxed_row_says_so_and_no_forgery_gets_points(sandboxed):
     rows = sandboxed["rows"]
-    assert sorted(rows) == ["cat", "mallory", "trudy"]
+    assert sorted(rows) == ["cat", "mallory"]
     for who, row in rows.items():
         assert row["sandbox"] == "bwrap", row
         if who != "mallory":  # (her own answers are right)
@@ -1133,10 +1133,11 @@ def test_a_classmates_notebook_cannot_be_copied_in(sandboxed):
 
 
 def test_a_forged_result_line_written_into_the_graders_output_is_no_pass(sandboxed):
-    """trudy writes a complete, well-formed "every check passed" result line into the stdout of every process it can
-    reach through /proc (the grading worker's among them, without the sandbox), then kills its parent. In the
-    sandbox it reaches no grader process. (Without the sandbox this forgery got PASS.)"""
-    assert sandboxed["rows"]["trudy"]["verdict"] in ("FAIL", "ERROR"), sandboxed["rows"]["trudy"]
+    """cat's last cell (an untouched starter's answers: every check fails) writes a complete, well-formed "every check
+    passed" result line into the stdout of every process it can reach through /proc (the grading worker's among
+    them, without the sandbox), then kills its parent. In the sandbox it reaches no grader process. (Without the
+    sandbox this forgery, trudy's, got PASS.)"""
+    assert sandboxed["rows"]["cat"]["verdict"] in ("FAIL", "ERROR"), sandboxed["rows"]["cat"]
 
 
 def test_a_detached_process_cannot_rewrite_the_grades_after_the_run(sandboxed):
