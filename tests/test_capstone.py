@@ -19,8 +19,9 @@
   solution and answers of each kind), with the learner's side a thread of this process (as tests/test_judge.py).
 
 The cases edit only the solution's ✏️ cells (`policy`, `run-agent`; every edit must apply exactly once) and run in
-one long-lived kernel (tests/kernel_cells.py), as nbval runs a notebook, with the environment of a grading run
-(HARNESS_GRADING=1: a check with a ✗ raises), beside the learner's grading command: two threads at most.
+two long-lived kernels (tests/kernel_cells.py; every other case in each), as nbval runs a notebook, with the
+environment of a grading run (HARNESS_GRADING=1: a check with a ✗ raises), beside the learner's grading command:
+two threads at most.
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ def grading_env() -> dict:
     return env | {"HARNESS_OFFLINE": "1", "PYTHON_DOTENV_DISABLED": "1"}
 
 
-def run_cases() -> dict:
+def run_cases(half: int) -> dict:
+    """{case: {cell id: Cell}} of every other case (`half` 0: the first, 1: the second) in one kernel: the fixture
+    runs the two halves in two kernels at once."""
     results = {}
     env = grading_env() | {"HARNESS_GRADING": "1"}
+    cases = [*((c, v[0]) for c, v in WRONG.items()), *RIGHT.items()]
     with NotebookKernel(EXERCISES / "solutions", env, timeout=120) as kernel:
-        for case, changes in [*((c, v[0]) for c, v in WRONG.items()), *RIGHT.items()]:
+        for case, changes in cases[half::2]:
             nb = edited(case, changes)
             if case in WRONG and case not in ALL_FOUR:  # only the check its assertion reads (the checks change
                 # nothing the next one reads); one-cause cases run all four
@@ -99,9 +103,9 @@ def learners_grade(tmp: Path) -> tuple[int, str]:
 def runs():
     tmp = EXERCISES / f"_grading_tmp_{uuid.uuid4().hex[:8]}"  # (git-ignored; deleted afterwards)
     try:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            cases, grade = pool.submit(run_cases), pool.submit(learners_grade, tmp)
-            return {"cases": cases.result(), "grade": grade.result()}
+        with ThreadPoolExecutor(max_workers=2) as pool:  # the learner's grade while the first kernel runs
+            halves = [pool.submit(run_cases, 0), pool.submit(learners_grade, tmp), pool.submit(run_cases, 1)]
+            return {"cases": halves[0].result() | halves[2].result(), "grade": halves[1].result()}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -21,8 +21,9 @@ apply, and to touch only an `exercise` cell), so the grader's cells are the ship
 is what its check cells do. Each case runs in one long-lived kernel (tests/kernel_cells.py), in a stable
 order, with a fresh namespace and fresh kit modules every time, run as nbval runs it: every code cell in order, on
 past a cell that raises, with the environment of a grading run (HARNESS_GRADING=1: a check with a ✗ raises). A
-check "fails with criterion C" when its cell raised AssertionError after printing the ✗ line C. That kernel and
-the pytest runs share two threads, so at most two of them are busy at once.
+check "fails with criterion C" when its cell raised AssertionError after printing the ✗ line C. The cases are
+split between two such kernels (every other case to each), and the kernels and the pytest runs share two threads,
+so at most two of them are busy at once.
 """
 
 import ast
@@ -1469,11 +1470,18 @@ def run_cases(cases):
     return results
 
 
+def halved(cases):
+    """The cases in two halves for two kernels, every other case of run_cases' order in each (so each half holds
+    as many of each notebook's cases, and the two kernels take about as long)."""
+    order = sorted(cases, key=lambda c: (cases[c][0], c))
+    return [{c: cases[c] for c in order[i::2]} for i in (0, 1)]
+
+
 @pytest.fixture(scope="module")
 def runs():
     """{group: (returncode, stdout, {notebook: grade section})} of the end-to-end runs, "cases": run_cases(WRONG |
-    CORRECT), "paths": {refused case: its copy}. The cases' kernel and the pytest runs share two threads, the longest
-    first: two of them run at once, at most (the machine has 2 cores, and the suite's other worker is busy too)."""
+    CORRECT | BUSY) in two kernels of half the cases each, "paths": {refused case: its copy}. The two kernels and the
+    pytest runs share two threads, the longest first: two of them run at once, at most (the machine has 2 cores)."""
     tmp = EXERCISES / f"_grading_tmp_{uuid.uuid4().hex[:8]}"
     elsewhere = Path(tempfile.mkdtemp(prefix="grading-cwd-"))
     env = grading_env()
@@ -1484,7 +1492,7 @@ def runs():
             path.parent.mkdir(parents=True)
             path.write_text(json.dumps(refused(case), indent=1, ensure_ascii=False), encoding="utf-8")
             paths[case] = path.relative_to(ROOT).as_posix()
-        groups = {  # the longest first
+        groups = {
             "root": (ROOT, [*sorted(paths.values()), *(f"exercises/solutions/{n}" for n in (EX1, EX2, EX3, EX4)),
                             *(f"exercises/{n}" for n in (EX1, EX2, EX3, EX4))]),
             "root-es": (ROOT, [f"exercises/es/solutions/{EX1}", f"exercises/es/solutions/{EX2}",
@@ -1493,10 +1501,13 @@ def runs():
             "from-elsewhere": (elsewhere, [str(EXERCISES / EX2)]),
             "from-es": (EXERCISES / "es", [EX1]),
         }
+        halves = halved({c: v[:2] for c, v in (WRONG | CORRECT | BUSY).items()})
+        jobs = {"cases-1": (run_cases, halves[0]), "root": (grade, *groups.pop("root"), env),  # the longest first
+                "cases-2": (run_cases, halves[1])} | {g: (grade, cwd, nbs, env) for g, (cwd, nbs) in groups.items()}
         with ThreadPoolExecutor(max_workers=2) as pool:
-            pending = {"cases": pool.submit(run_cases, {c: v[:2] for c, v in (WRONG | CORRECT | BUSY).items()})}
-            pending |= {g: pool.submit(grade, cwd, nbs, env) for g, (cwd, nbs) in groups.items()}
+            pending = {g: pool.submit(*job) for g, job in jobs.items()}
             results = {g: future.result() for g, future in pending.items()}
+        results["cases"] = results.pop("cases-1") | results.pop("cases-2")
         results["paths"] = paths
         yield results
     finally:
