@@ -1397,6 +1397,23 @@ def grade(cwd, notebooks, env):
     return proc.returncode, proc.stdout, grade_sections(proc.stdout)
 
 
+# The lessons' demonstrations in the exercise notebooks: they print a run for the learner to read, and define
+# nothing a check or a later cell uses.
+DEMOS = {"it-works", "runaway", "see-cache", "inspector-kit", "try-guarded", "see-it"}
+
+
+def checks_read(case, nb):
+    """A wrong answer's copy `nb` cut after the last check cell its expectations read (WRONG[case][2], and the checks
+    CAUSES names), without the other check cells (no test reads them) and without the DEMOS: what each cell it keeps
+    prints, and its error, are the same, byte for byte, as in the whole copy (compared for every wrong answer, those
+    whose state outlives a run too, when this cut was made; a check runs the learner's code on runs of its own)."""
+    read = {check_id for check_id, _ in WRONG[case][2]} | {check for name in case.split(" + ")
+                                                             for check, _, _ in CAUSES[name]}
+    nb = up_to(nb, read)
+    return nb | {"cells": [c for c in nb["cells"] if c.get("id") not in DEMOS and (
+        "check" not in c["metadata"].get("tags", []) or c.get("id") in read)]}
+
+
 def up_to(nb, check_ids):
     """`nb` cut after the last of its cells whose id is in `check_ids`."""
     last = max((i for i, c in enumerate(nb["cells"]) if c.get("id") in check_ids), default=len(nb["cells"]) - 1)
@@ -1450,9 +1467,8 @@ def run_cases(cases):
 
     One kernel, cwd exercises/solutions/ as nbval's would be, the environment of a grading run; the cases in a
     stable order (by notebook, then name) though each starts from a fresh kernel state (see kernel_cells).
-    A wrong answer's copy stops at the last check cell its expectations name (WRONG[case][2]): cells after it
-    cannot change what those checks say, and only those are asserted on (a third of the check cells it ran before
-    were checks no test read). A right answer's copy runs to the end (every cell must pass)."""
+    A wrong answer's copy runs only the cells that can change what the checks its expectations read say
+    (checks_read). A right answer's copy runs to the end (every cell must pass)."""
     env = grading_env(HARNESS_GRADING="1", HARNESS_OFFLINE="1", HARNESS_AUTO_APPROVE="notebook",
                       PYTHON_DOTENV_DISABLED="1")
     env.pop("ANTHROPIC_API_KEY", None)
@@ -1463,7 +1479,7 @@ def run_cases(cases):
             try:
                 nb = busy(case) if case in BUSY else edited(case, name, changes)
                 if case in WRONG:
-                    nb = up_to(nb, {check_id for check_id, _ in WRONG[case][2]})
+                    nb = checks_read(case, nb)
                 results[case] = kernel.run(nb)
             except KernelTrouble as err:
                 results[case] = f"{case}: {err}"
