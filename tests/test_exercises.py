@@ -1397,16 +1397,16 @@ def grade(cwd, notebooks, env):
     return proc.returncode, proc.stdout, grade_sections(proc.stdout)
 
 
-# The lessons' demonstrations in the exercise notebooks: they print a run for the learner to read, and define
-# nothing a check or a later cell uses.
+# The lessons' demonstrations in the exercise notebooks: they print a run for the learner to read and define nothing
+# a check uses (inspector-kit's names serve the "try it" cells, which a wrong answer's copy cuts off or drops).
 DEMOS = {"it-works", "runaway", "see-cache", "inspector-kit", "try-guarded", "see-it"}
 
 
 def checks_read(case, nb):
     """A wrong answer's copy `nb` cut after the last check cell its expectations read (WRONG[case][2], and the checks
     CAUSES names), without the other check cells (no test reads them) and without the DEMOS: what each cell it keeps
-    prints, and its error, are the same, byte for byte, as in the whole copy (compared for every wrong answer, those
-    whose state outlives a run too, when this cut was made; a check runs the learner's code on runs of its own)."""
+    prints, and its error, were the same, byte for byte, as in the copy run whole up to that check (compared for all
+    129 wrong answers when this cut was made, those whose state outlives a run too)."""
     read = {check_id for check_id, _ in WRONG[case][2]} | {check for name in case.split(" + ")
                                                              for check, _, _ in CAUSES[name]}
     nb = up_to(nb, read)
