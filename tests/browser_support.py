@@ -562,10 +562,12 @@ def booted_page(server: Lab, profile_dir: Path):
             context.close()
 
 
-def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: str | None = None) -> list[str]:
+def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: str | None = None,
+                   keep_open: bool = False) -> list[str]:
     """Open `path` in a tab (the kernel of `next_path`, if given, starts meanwhile), run `check(nb)` -> [problem,
-    ...], and close the tab. Takes a screenshot into .test-output/screenshots/`shot`: the window, or the whole notebook (a
-    tall screenshot: ~1-2 s) when something is wrong. A browser run that saved the notebook is a problem too."""
+    ...], and close the tab -- or, with keep_open and no problem, leave it open for the next test that works in it
+    (take_tab). Takes a screenshot into .test-output/screenshots/`shot`: the window, or the whole notebook (a tall
+    screenshot: ~1-2 s) when something is wrong. A browser run that saved the notebook is a problem too."""
     source = (REPO / path).read_bytes()
     nb = lab_page.open_notebook(path)
     if next_path and next_path != path:
@@ -575,10 +577,42 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
         problems = check(nb)
     finally:
         nb.screenshot(ARTIFACTS / shot, whole_notebook=problems != [])
-        nb.close()
-    if (REPO / path).read_bytes() != source:
-        problems.append(f"{path}: the browser run saved the notebook")
+        if (REPO / path).read_bytes() != source:
+            problems.append(f"{path}: the browser run saved the notebook")
+        if keep_open and problems == []:
+            park(nb)
+        else:
+            nb.close()
     return problems
+
+
+# --- tabs left open for the next test that works in them --------------------------------------------------------
+
+_PARKED: dict[str, NotebookView] = {}  # by notebook path: an open tab, its kernel as the last test left it
+
+
+def park(nb: NotebookView) -> None:
+    """Leave `nb` open (its kernel running) for the next test that asks for it (take_tab)."""
+    old = _PARKED.pop(nb.path, None)
+    if old is not None and old is not nb and _alive(old):
+        old.close()
+    _PARKED[nb.path] = nb
+
+
+def take_tab(path: str) -> NotebookView | None:
+    """The tab of `path` a test left open (park), activated; None when there is none (the test then opens the
+    notebook itself: run alone, or after the browser was closed and opened again)."""
+    nb = _PARKED.pop(path, None)
+    if nb is None or not _alive(nb):
+        return None
+    nb.page.evaluate(f"() => {_APP}.shell.activateById({json.dumps(nb.panel_id)})")
+    nb.wait_kernel_idle()
+    return nb
+
+
+def _alive(nb: NotebookView) -> bool:
+    """The tab is still open in a page that is still open."""
+    return not nb.page.is_closed() and nb.page.evaluate(f"() => !!({nb._js})")
 
 
 # --- Run All, once per notebook and test session ---------------------------------------------------
@@ -664,28 +698,37 @@ def shot_name(path: str) -> str:
 
 
 def run_all_once(lab_page: LabPage, path: str, env: dict[str, str] = RUN_ALL_ENV, next_path: str | None = None,
-                 shot: str | None = None) -> RunAll:
+                 shot: str | None = None, keep_open: bool = False) -> RunAll:
     """Run All on `path` under `env` once per test session: the first call opens it in a tab, runs it, reads
     everything (RunAll), takes its screenshots and closes it; later calls get that record. So the test files
     share the work, whichever runs first, and each still works run alone. `next_path`'s kernel (when it has not
-    run yet) starts meanwhile. Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the window, or
-    the whole notebook when the run went wrong; `inspector-<shot>-<cell id>-<light|dark|saved>.png`."""
+    run yet) starts meanwhile. keep_open: a clean first run leaves its tab open for the caller (take_tab). An
+    INSPECTED notebook's tab stays open until pictures_in_every_theme() has read its pictures in the dark theme
+    too. Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the window, or the whole notebook when
+    the run went wrong; `inspector-<shot>-<cell id>-<light|dark|saved>.png`."""
     key = _key(path, env)
     if key not in _RUNS:
         if next_path and not any(k[0] == next_path for k in _RUNS):
             prestart = next_path
         else:
             prestart = None
-        _RUNS[key] = _run_all(lab_page, path, env, prestart, shot or shot_name(path))
+        _RUNS[key] = _run_all(lab_page, path, env, prestart, shot or shot_name(path), keep_open)
     return _RUNS[key]
 
 
-def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str | None, shot: str) -> RunAll:
+# Tabs whose inspector pictures were read in the light theme only, by _key(): (tab, run, notebook as committed,
+# shot). pictures_in_every_theme() reads them all in the dark theme in one switch (a theme switch restyles the whole
+# page: ~1-2 CPU-s each way), then closes them.
+_UNREAD: dict[tuple, tuple] = {}
+
+
+def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str | None, shot: str,
+             keep_open: bool) -> RunAll:
     source = (REPO / path).read_bytes()
     nb = lab_page.open_notebook(path)
     if next_path and next_path != path:
         lab_page.lab.start_kernel(next_path)
-    run, window_taken = RunAll(path, dict(env)), False
+    run, window_taken, left_open = RunAll(path, dict(env)), False, False
     try:
         handle = nb.page.evaluate_handle(f"() => {nb._js}")
         for cell_id in SAVED_PICTURES.get(path, ()):  # opened as committed: not run, so not trusted
@@ -695,15 +738,50 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
         nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=bool(lesson_problems(run, decisions=False)))
         window_taken = True
         if run.finished and path in INSPECTED:
-            _read_pictures(nb, handle, run, INSPECTED[path], shot)
+            set_theme(nb.page, THEMES[0])  # (no switch: the page's theme, which every test leaves as it is)
+            _read_pictures(nb, handle, run, INSPECTED[path], shot, THEMES[0])
+            _UNREAD[_key(path, env)], left_open = (nb, run, source, shot), True
+        elif keep_open and run.finished and run.state == "ok":
+            park(nb)
+            left_open = True
     finally:
         try:
             if not window_taken:  # something failed on the way: the whole notebook, to see where
                 nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=True)
         finally:
-            nb.close()
+            if not left_open:
+                nb.close()
     run.saved = (REPO / path).read_bytes() != source
     return run
+
+
+def pictures_in_every_theme(lab_page: LabPage) -> None:
+    """Run All (once per session, run_all_once) on every INSPECTED notebook, then read the pictures of those whose
+    tabs wait for it (_UNREAD) in the dark theme, all in one theme switch, and close those tabs."""
+    for key, (nb, *_) in list(_UNREAD.items()):
+        if not _alive(nb):  # the browser was closed and opened again since: that run is done again below
+            del _UNREAD[key], _RUNS[key]
+    for path in INSPECTED:
+        run_all_once(lab_page, path)
+    pending = list(_UNREAD.values())
+    _UNREAD.clear()
+    if not pending:
+        return
+    page = lab_page.page
+    try:
+        set_theme(page, THEMES[1])
+        for nb, run, _, shot in pending:
+            page.evaluate(f"() => {_APP}.shell.activateById({json.dumps(nb.panel_id)})")
+            page.wait_for_function(f"() => {{ const w = {nb._js}; return w.isVisible && w.node.offsetParent !== null; }}",
+                                   timeout=30_000, polling=POLL_MS)
+            _read_pictures(nb, page.evaluate_handle(f"() => {nb._js}"), run, INSPECTED[run.path], shot, THEMES[1])
+    finally:
+        try:
+            set_theme(page, THEMES[0])  # the page is shared with the other browser tests
+        finally:
+            for nb, run, source, _ in pending:
+                nb.close()
+                run.saved = run.saved or (REPO / run.path).read_bytes() != source
 
 
 def _cell_shot(nb: NotebookView, handle, cell_id: str, path: Path) -> None:
@@ -716,25 +794,24 @@ def _cell_shot(nb: NotebookView, handle, cell_id: str, path: Path) -> None:
 
 
 def set_theme(page, theme: str) -> None:
+    """Switch JupyterLab to `theme` (nothing to do when it is on already)."""
     light = "true" if "Light" in theme else "false"
+    if page.evaluate(f"() => document.body.dataset.jpThemeLight === '{light}' && {_APP}.commands.isToggled"
+                     f"('apputils:change-theme', {{theme: {json.dumps(theme)}}})"):
+        return
     page.evaluate(f"() => {_APP}.commands.execute('apputils:change-theme', {{theme: {json.dumps(theme)}}})")
     page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
     page.wait_for_timeout(300)  # the theme's CSS variables reach every element
 
 
-def _read_pictures(nb: NotebookView, handle, run: RunAll, cells, shot: str) -> None:
-    """The inspector's tables and colours of `cells`, in each theme, with a screenshot of each cell."""
-    try:
-        for theme in THEMES:
-            set_theme(nb.page, theme)
-            for cell_id in cells:
-                tables = nb.page.evaluate(READ_TABLES, [handle, cell_id])
-                colours = nb.page.evaluate(COLOURS, [handle, cell_id]) if tables else None
-                run.pictures[(cell_id, theme)] = {"tables": tables, "colours": colours}
-                suffix = "light" if "Light" in theme else "dark"
-                _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-{suffix}.png")
-    finally:
-        set_theme(nb.page, THEMES[0])  # the page is shared with the other browser tests
+def _read_pictures(nb: NotebookView, handle, run: RunAll, cells, shot: str, theme: str) -> None:
+    """The inspector's tables and colours of `cells` in the page's theme `theme`, with a screenshot of each cell."""
+    for cell_id in cells:
+        tables = nb.page.evaluate(READ_TABLES, [handle, cell_id])
+        colours = nb.page.evaluate(COLOURS, [handle, cell_id]) if tables else None
+        run.pictures[(cell_id, theme)] = {"tables": tables, "colours": colours}
+        suffix = "light" if "Light" in theme else "dark"
+        _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-{suffix}.png")
 
 
 def lesson_notebooks() -> list[str]:
