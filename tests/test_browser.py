@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, REPO, RUN_AGAIN, STDERR_OUTPUT, NetLog,
+from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, POLL_MS, REPO, RUN_AGAIN, STDERR_OUTPUT, NetLog,
                              focus_goes_on, focus_state, lesson_notebooks, lesson_problems, run_all_once, take_tab)
 
 pytestmark = pytest.mark.browser
@@ -360,12 +360,17 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
 
         live = read_page("live")
         nb.command("docmanager:save")
-        page.wait_for_timeout(1500)
+        page.wait_for_function(f"() => {nb._js}.context.model.dirty === false", timeout=30_000, polling=POLL_MS)
         nb.close()
-        page.wait_for_timeout(500)
+        while any(s["path"] == PROBE for s in lab.api("/api/sessions")):  # its kernel is gone: the next one is new
+            page.wait_for_timeout(100)
         saved = json.loads(probe.read_text(encoding="utf-8"))
+        assert all(cell["outputs"] for cell in saved["cells"][1:]), "the save wrote the run's outputs"
         nb = lab_page.open_notebook(PROBE)
-        page.wait_for_timeout(1500)
+        page.wait_for_function(  # the saved outputs are drawn again (then a moment for anything they might run)
+            f"() => document.getElementById({json.dumps(nb.panel_id)}).querySelectorAll('.hl-inspector').length >= 2",
+            timeout=30_000, polling=POLL_MS)
+        page.wait_for_timeout(500)
         reopened = read_page("reopened")
     finally:
         if nb is not None:

@@ -12,7 +12,8 @@ keeps a sample, one lesson per edition: 02, the lesson that promises any cell ca
 by-hand steps (`response_1`, `turn_1`, `results_1`, ...) are what a learner re-runs most. What only the browser
 adds (widgets rendering, the output area, Shift-Enter on a cell) is the same for every lesson.
 
-Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Skipped (loudly) without
+Runs in the session's JupyterLab and Chromium page (tests/conftest.py). A clean tab is left open for
+tests/test_browser_restart.py, which restarts its kernel (browser_support.take_tab). Skipped (loudly) without
 Debian's Chromium or playwright, failing instead when CI=true.
 """
 
@@ -82,6 +83,7 @@ def test_every_cell_can_be_run_again_after_run_all(browser, path):
         return run_all_and_check(nb) or run_every_cell_again(nb)  # again only when Run All was clean
 
     problems = open_and_check(lab_page, path, run_all_then_every_cell_again,
-                              f"rerun-{path.rsplit('/', 1)[-1].removesuffix('.ipynb')}.png", next_path)
+                              f"rerun-{path.rsplit('/', 1)[-1].removesuffix('.ipynb')}.png", next_path,
+                              keep_open=True)  # test_browser_restart.py goes on in this tab
     assert not problems, f"{path}:\n" + "\n\n".join(problems)
     assert not netlog.outside_loopback(), "the page made requests that leave 127.0.0.1"

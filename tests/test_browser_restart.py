@@ -3,7 +3,9 @@ kernel (Kernel → Restart Kernel…, then Restart in the dialog) and runs the n
 the missing name and says what to do (harness_ui.restart_hint); the menu item that line names is clicked, and the
 cell then runs as in the saved notebook. In each edition: the Spanish line in the Spanish lesson.
 
-Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Needs the kit's IPython kernel configuration
+The learner's cells before the restart: in the tab test_browser_rerun.py leaves open (Run All, then every cell
+again: the cells above ran), or, when there is none (this file run alone), the cells above the next one in a tab of
+its own. Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Needs the kit's IPython kernel configuration
 in the venv (requirements.txt installs kernel_config/). Skipped (loudly) without Debian's Chromium or playwright,
 failing instead when CI=true.
 """
@@ -14,7 +16,7 @@ import json
 
 import pytest
 
-from browser_support import ARTIFACTS, POLL_MS, REPO
+from browser_support import ARTIFACTS, POLL_MS, REPO, take_tab
 from harness_kit import lang
 
 pytestmark = pytest.mark.browser
@@ -55,10 +57,13 @@ def test_a_restart_mid_lesson_says_in_one_line_to_run_the_cells_above(browser, e
     path = LESSON[edition]
     source = (REPO / path).read_bytes()
     index = cell_index(path, NEXT_CELL)
-    nb = lab_page.open_notebook(path)
+    nb = ran = take_tab(path)  # lesson 02 after its Run All and every cell run again (test_browser_rerun.py)
+    if nb is None:
+        nb = lab_page.open_notebook(path)
     try:
-        nb.run_all_above(index)  # the learner's first cells
-        nb.wait_executed(range(index))
+        if ran is None:
+            nb.run_all_above(index)  # the learner's first cells
+            nb.wait_executed(range(index))
         restart_kernel(nb)
         run_and_wait(nb, index)  # the next cell, after the restart
         shown = nb.output_text(index).strip()
