@@ -14,7 +14,10 @@ Why the gate itself waits the way it does: docs/architecture.md, "Why the approv
 A notebook's Run All is done once per test session (run_all_once): the first test that asks runs it and reads
 everything any browser test asserts on (RunAll: cells, outputs, the run inspector's pictures in both themes); the
 others read that record. So the browser test files share the work, whichever runs first, and each still works run
-alone.
+alone. Likewise a tab a test leaves open (park) is taken by the next test that works in that notebook (take_tab):
+the approval tests click in lesson 05's Run All tab, the restart test restarts lesson 02's re-run tab; run alone,
+each opens its own. The inspected notebooks' tabs stay open until their pictures are read in the dark theme, all in
+one switch (pictures_in_every_theme).
 """
 
 from __future__ import annotations
@@ -374,17 +377,19 @@ class NotebookView:
         return None
 
     def wait_kernel_idle(self, timeout_ms: int = 60_000, settle_polls: int = 2) -> None:
-        """Poll the server until the notebook's kernel reports idle `settle_polls` times in a row.
+        """Poll the server until the notebook's kernel reports idle `settle_polls` times in a row, 50 ms apart.
 
         (The toolbar says "idle" before the kernel even exists, so the server is asked.)
         """
         deadline, idle_seen = time.monotonic() + timeout_ms / 1000, 0
-        while idle_seen < settle_polls:
+        while True:
             if time.monotonic() > deadline:
                 raise AssertionError(f"kernel of {self.path} not idle after {timeout_ms} ms "
                                      f"(state {self.kernel_state()!r})\n{self.lab.log_tail()}")
             idle_seen = idle_seen + 1 if self.kernel_state() == "idle" else 0
-            self.page.wait_for_timeout(100)  # never time.sleep: Playwright's sync API would stall
+            if idle_seen >= settle_polls:
+                return
+            self.page.wait_for_timeout(50)  # never time.sleep: Playwright's sync API would stall
 
     # cells -----------------------------------------------------------------------------------------
 
