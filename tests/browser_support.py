@@ -16,8 +16,8 @@ everything any browser test asserts on (RunAll: cells, outputs, the run inspecto
 others read that record. So the browser test files share the work, whichever runs first, and each still works run
 alone. Likewise a tab a test leaves open (park) is taken by the next test that works in that notebook (take_tab):
 the approval tests click in lesson 05's Run All tab, the restart test restarts lesson 02's re-run tab; run alone,
-each opens its own. The inspected notebooks' tabs stay open until their pictures are read in the dark theme, all in
-one switch (pictures_in_every_theme).
+each opens its own. An inspected notebook's pictures are read in the page's theme, then in the other one, which the
+page keeps (one theme switch per notebook, not two).
 """
 
 from __future__ import annotations
@@ -719,9 +719,8 @@ def run_all_once(lab_page: LabPage, path: str, env: dict[str, str] = RUN_ALL_ENV
     """Run All on `path` under `env` once per test session: the first call opens it in a tab, runs it, reads
     everything (RunAll), takes its screenshots and closes it; later calls get that record. So the test files
     share the work, whichever runs first, and each still works run alone. `next_path`'s kernel (when it has not
-    run yet) starts meanwhile. keep_open: a clean first run leaves its tab open for the caller (take_tab). An
-    INSPECTED notebook's tab stays open until pictures_in_every_theme() has read its pictures in the dark theme
-    too. Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the window, or the whole notebook when
+    run yet) starts meanwhile. keep_open: a clean first run leaves its tab open for the caller (take_tab).
+    Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the window, or the whole notebook when
     the run went wrong; `inspector-<shot>-<cell id>-<light|dark|saved>.png`."""
     key = _key(path, env)
     if key not in _RUNS:
@@ -731,12 +730,6 @@ def run_all_once(lab_page: LabPage, path: str, env: dict[str, str] = RUN_ALL_ENV
             prestart = None
         _RUNS[key] = _run_all(lab_page, path, env, prestart, shot or shot_name(path), keep_open)
     return _RUNS[key]
-
-
-# Tabs whose inspector pictures were read in the light theme only, by _key(): (tab, run, notebook as committed,
-# shot). pictures_in_every_theme() reads them all in the dark theme in one switch (a theme switch restyles the whole
-# page: ~1-2 CPU-s each way), then closes them.
-_UNREAD: dict[tuple, tuple] = {}
 
 
 def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str | None, shot: str,
@@ -755,10 +748,8 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
         nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=bool(lesson_problems(run, decisions=False)))
         window_taken = True
         if run.finished and path in INSPECTED:
-            set_theme(nb.page, THEMES[0])  # (no switch: the page's theme, which every test leaves as it is)
-            _read_pictures(nb, handle, run, INSPECTED[path], shot, THEMES[0])
-            _UNREAD[_key(path, env)], left_open = (nb, run, source, shot), True
-        elif keep_open and run.finished and run.state == "ok":
+            _read_pictures(nb, handle, run, INSPECTED[path], shot)
+        if keep_open and run.finished and run.state == "ok":
             park(nb)
             left_open = True
     finally:
@@ -770,35 +761,6 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
                 nb.close()
     run.saved = (REPO / path).read_bytes() != source
     return run
-
-
-def pictures_in_every_theme(lab_page: LabPage) -> None:
-    """Run All (once per session, run_all_once) on every INSPECTED notebook, then read the pictures of those whose
-    tabs wait for it (_UNREAD) in the dark theme, all in one theme switch, and close those tabs."""
-    for key, (nb, *_) in list(_UNREAD.items()):
-        if not _alive(nb):  # the browser was closed and opened again since: that run is done again below
-            del _UNREAD[key], _RUNS[key]
-    for path in INSPECTED:
-        run_all_once(lab_page, path)
-    pending = list(_UNREAD.values())
-    _UNREAD.clear()
-    if not pending:
-        return
-    page = lab_page.page
-    try:
-        set_theme(page, THEMES[1])
-        for nb, run, _, shot in pending:
-            page.evaluate(f"() => {_APP}.shell.activateById({json.dumps(nb.panel_id)})")
-            page.wait_for_function(f"() => {{ const w = {nb._js}; return w.isVisible && w.node.offsetParent !== null; }}",
-                                   timeout=30_000, polling=POLL_MS)
-            _read_pictures(nb, page.evaluate_handle(f"() => {nb._js}"), run, INSPECTED[run.path], shot, THEMES[1])
-    finally:
-        try:
-            set_theme(page, THEMES[0])  # the page is shared with the other browser tests
-        finally:
-            for nb, run, source, _ in pending:
-                nb.close()
-                run.saved = run.saved or (REPO / run.path).read_bytes() != source
 
 
 def _cell_shot(nb: NotebookView, handle, cell_id: str, path: Path) -> None:
@@ -821,14 +783,19 @@ def set_theme(page, theme: str) -> None:
     page.wait_for_timeout(300)  # the theme's CSS variables reach every element
 
 
-def _read_pictures(nb: NotebookView, handle, run: RunAll, cells, shot: str, theme: str) -> None:
-    """The inspector's tables and colours of `cells` in the page's theme `theme`, with a screenshot of each cell."""
-    for cell_id in cells:
-        tables = nb.page.evaluate(READ_TABLES, [handle, cell_id])
-        colours = nb.page.evaluate(COLOURS, [handle, cell_id]) if tables else None
-        run.pictures[(cell_id, theme)] = {"tables": tables, "colours": colours}
-        suffix = "light" if "Light" in theme else "dark"
-        _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-{suffix}.png")
+def _read_pictures(nb: NotebookView, handle, run: RunAll, cells, shot: str) -> None:
+    """The inspector's tables and colours of `cells` in the page's theme, then in the other one, with a screenshot of
+    each cell. The page stays in the second theme: the next inspected notebook starts from it, so each one costs one
+    theme switch (the whole page restyled: ~1 CPU-s), not two. No other test depends on the theme."""
+    light = nb.page.evaluate("() => document.body.dataset.jpThemeLight !== 'false'")
+    for theme in (THEMES if light else THEMES[::-1]):
+        set_theme(nb.page, theme)
+        for cell_id in cells:
+            tables = nb.page.evaluate(READ_TABLES, [handle, cell_id])
+            colours = nb.page.evaluate(COLOURS, [handle, cell_id]) if tables else None
+            run.pictures[(cell_id, theme)] = {"tables": tables, "colours": colours}
+            suffix = "light" if "Light" in theme else "dark"
+            _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-{suffix}.png")
 
 
 def lesson_notebooks() -> list[str]:

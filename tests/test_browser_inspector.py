@@ -6,8 +6,8 @@ Each notebook's Run All happens once per test session (browser_support.run_all_o
 and Chromium page, tests/conftest.py), under the same approval switch as the nbval runs; test_browser.py (lessons
 04 and 06) and test_browser_exercises.py (exercise 3's solution) read the same run, whichever file asks first.
 Run alone, this file runs them itself. The pictures are read in both themes from that one run (a theme switch, not
-another Run All): in the light theme right after the run, in the dark one for all four notebooks at once, their tabs
-left open until then (browser_support.pictures_in_every_theme: one switch to dark and back, not four).
+another Run All): first in the theme the page is in, then in the other one, which the page keeps for the next
+notebook (one switch per notebook, not a switch and a switch back).
 
 The Spanish words and colours are checked on one notebook, lesson 04 in Spanish: the Spanish twins run the same
 code as the English ones (tests/test_spanish_edition.py proves it, and nbval runs every notebook of both editions),
@@ -24,7 +24,7 @@ import re
 
 import pytest
 
-from browser_support import REPO, THEMES, pictures_in_every_theme, run_all_once
+from browser_support import REPO, THEMES, run_all_once
 
 pytestmark = pytest.mark.browser
 
@@ -59,10 +59,8 @@ def luminance(css: str) -> float:
 
 
 def run_and_read(browser, path: str) -> dict:
-    """Run All on `path` (once per session: run_all_once); per (cell id, theme), its tables and colours (read in
-    the dark theme for every inspected notebook at once: pictures_in_every_theme)."""
+    """Run All on `path` (once per session: run_all_once); per (cell id, theme), its tables and colours."""
     lab_page, _ = browser
-    pictures_in_every_theme(lab_page)
     run = run_all_once(lab_page, path)
     assert run.finished, f"{path}: Run All did not finish"
     assert not run.saved, f"{path}: the browser run saved the notebook"
