@@ -5,9 +5,9 @@ cell then runs as in the saved notebook. In each edition: the Spanish line in th
 
 The learner's cells before the restart: in the tab test_browser_rerun.py leaves open (Run All, then every cell
 again: the cells above ran), or, when there is none (this file run alone), the cells above the next one in a tab of
-its own. Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Needs the kit's IPython kernel configuration
-in the venv (requirements.txt installs kernel_config/). Skipped (loudly) without Debian's Chromium or playwright,
-failing instead when CI=true.
+its own. Runs in the session's JupyterLab and Chromium page (tests/conftest.py). Needs the kit's IPython kernel
+configuration in the venv (requirements.txt installs kernel_config/). Skipped (loudly) without Debian's Chromium or
+playwright, failing instead when CI=true.
 """
 
 from __future__ import annotations
