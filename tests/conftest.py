@@ -8,8 +8,9 @@ grades an exercise.
 The browser tests (test_browser*.py, marked `browser`) share one JupyterLab server and one headless Chromium
 page per test process; under xdist every browser file goes to the same worker (tests/suite_schedule.py), so a
 whole run starts one of each. Both start when the first browser test asks for them, not before. Each test opens
-its notebooks as tabs in that page, each with a fresh kernel, and closes them; a notebook's Run All is done once
-per session for every file that reads it (browser_support.run_all_once). Starting JupyterLab and Chromium once
+its notebooks as tabs in that page, each with a fresh kernel, and closes them (or leaves one open for the next test
+that works in it: browser_support.take_tab); a notebook's Run All is done once per session for every file that
+reads it (browser_support.run_all_once). Starting JupyterLab and Chromium once
 instead of once per file saves several seconds of CPU per file.
 
 Chromium is closed again as soon as a test that is not a browser test is about to run: Playwright's sync API

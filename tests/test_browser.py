@@ -5,7 +5,8 @@ no script and hides nothing, live and after the notebook is saved and reopened, 
 the same label (a pixel comparison).
 
 The session's JupyterLab server (127.0.0.1, random token) and Chromium page (tests/conftest.py) serve
-every browser test file; each notebook is opened as a tab with a fresh kernel. Each lesson's Run All happens once
+every browser test file; each notebook is opened as a tab with a fresh kernel (the approval tests click in the tab of
+lesson 05's Run All, its kernel's clicker then told to press nothing). Each lesson's Run All happens once
 per test session (browser_support.run_all_once): lessons 04 and 06 are also read by test_browser_inspector.py,
 from the same run, whichever file asks first. Skipped (loudly) without Debian's Chromium or playwright, failing
 instead when CI=true. Screenshots go to .test-output/screenshots/ (gitignored): the window after each case and
