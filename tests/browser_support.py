@@ -75,15 +75,6 @@ LAB_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
 }
-# JupyterLab extensions no browser test uses, not loaded (the server's labconfig/page_config.json): each adds work to
-# the page's boot and to every notebook it opens (a debugger session, a table of contents, code completion and
-# language servers per notebook; the file browser and the running-sessions panel poll the server). ~10% less CPU in
-# the page per notebook opened and run. Nothing a test clicks, reads or waits for comes from one of them.
-UNUSED_EXTENSIONS = [
-    "@jupyterlab/completer-extension", "@jupyterlab/debugger-extension", "@jupyterlab/extensionmanager-extension",
-    "@jupyterlab/filebrowser-extension:widget", "@jupyterlab/lsp-extension", "@jupyterlab/pluginmanager-extension",
-    "@jupyterlab/running-extension", "@jupyterlab/terminal-extension", "@jupyterlab/toc-extension",
-]
 
 
 # --- skip locally, fail on CI ---------------------------------------------------------------------
@@ -215,9 +206,6 @@ def start_lab(
     # process before the kernel binds it, see tests/kernel_ipc.py), named after their connection files in the runtime
     # folder: a short one, since a socket's path has at most ~100 characters.
     dirs["runtime"] = Path(tempfile.mkdtemp(prefix="kit-lab-"))
-    (dirs["config"] / "labconfig").mkdir()
-    (dirs["config"] / "labconfig" / "page_config.json").write_text(
-        json.dumps({"disabledExtensions": dict.fromkeys(UNUSED_EXTENSIONS, True)}))
     for plugin, values in LAB_SETTINGS.items():
         target = dirs["settings"] / f"{plugin}.jupyterlab-settings"
         target.parent.mkdir(parents=True, exist_ok=True)
