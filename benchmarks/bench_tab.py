@@ -12,7 +12,8 @@ Serves build/lite/site/ on 127.0.0.1 (counting the bytes it sends) and, as a lea
   3. warm: the notebooks closed (File -> Close All Tabs), then the root address again in a new page of the same
      browser (its cache and the site's service worker full): the time from the root address to lesson 00's first
      output, and the bytes sent this time. (Notebooks left open are restored on the next visit, each starting its
-     kernel beside lesson 00's: on 2 cores that doubles the time.)
+     kernel beside lesson 00's: on 2 cores that doubles the time. Each visit's line ends with the kernels running:
+     a warm visit measured 2 on 2026-12-07, lesson 02 restored beside lesson 00 although Close All Tabs had run.)
 Each visit is split into phases (the welcome page shown, JupyterLab ready, the kernel idle, the first output) and
 the browser's CPU-seconds are counted beside the wall-clock (every Chromium process of the run, from /proc: Linux
 only), since on a shared machine the CPU is the figure that does not move with the load. The download is grouped by
@@ -125,11 +126,13 @@ def visit(page, url: str, profile: str) -> dict[str, float]:
     first_output(page, "notebooks/00_setup.ipynb")
     marks["its first output"] = time.monotonic() - start
     marks["browser CPU-seconds"] = browser_cpu(profile) - cpu
+    marks["kernels"] = page.evaluate(f"() => Array.from({APP}.serviceManager.sessions.running()).length")
     return marks
 
 
 def show(name: str, marks: dict[str, float]) -> str:
-    return f"{name}: " + ", ".join(f"{k} {v:.1f} s" if "CPU" not in k else f"{v:.1f} {k}" for k, v in marks.items())
+    return f"{name}: " + ", ".join(f"{k} {v:.1f} s" if "CPU" not in k else f"{v:.1f} {k}" for k, v in marks.items()
+                                   if k != "kernels") + f"; {marks['kernels']} kernel(s) running at the end"
 
 
 def main() -> int:
