@@ -28,6 +28,7 @@ import compileall
 import gc
 import importlib.util
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -92,6 +93,7 @@ def pytest_configure(config):
     compile_the_kit()
     if "KIT_TEST_SESSION" in os.environ:  # a pytest this session started: it has all of the below already
         return
+    compile_the_tests(config)
     config.stash[TREE_BEFORE] = clean_tree.state(REPO)
     folder = Path(tempfile.mkdtemp(prefix="kit-kernels-")).resolve()  # short: it holds Unix sockets
     before = {name: os.environ.get(name) for name in SESSION_VARIABLES}
@@ -181,6 +183,29 @@ def compile_the_kit():
     root = Path(__file__).resolve().parent.parent
     for folder in KIT_FOLDERS:
         compileall.compile_dir(root / folder, quiet=2, workers=1)
+
+
+def compile_the_tests(config):
+    """The same for tests/, once per session in its main process, before the workers start: the helpers' bytecode,
+    and pytest's assertion-rewritten bytecode of the test files, conftest.py and suite_*.py (hash-checked pycs in
+    tests/__pycache__/, which pytest reads even where PYTHONDONTWRITEBYTECODE keeps it from writing them). Without it
+    every worker parses and rewrites all ~60 test files anew while it collects (~1.5 CPU-s each). A pytest without
+    these internals (another version) just rewrites them itself, as before."""
+    folder = Path(__file__).resolve().parent
+    rewritten = re.compile(r"[/\\](test_\w+|conftest|suite_\w+)\.py$")
+    compileall.compile_dir(folder, maxlevels=0, rx=rewritten, quiet=2, workers=1)
+    try:
+        from _pytest.assertion.rewrite import (PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key,
+                                               get_cache_dir)
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):  # another pytest, or --assert=plain
+        return
+    for source in sorted(folder.glob("*.py")):
+        pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
+        if rewritten.search(str(source)) and _read_pyc(source, pyc) is None:
+            source_hash, code = _rewrite_test(source, config)
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            _write_pyc(state, code, source_hash, pyc)
 
 
 def pytest_collection_finish(session):
