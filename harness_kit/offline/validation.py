@@ -172,13 +172,20 @@ def _tag_error(where: str, tag, expected) -> APIError:
     return _bad(f"{where}: Input tag '{tag}' found using 'type' does not match any of the expected tags: {listed}")
 
 
+_KINDS = {  # kind -> (is the value of that kind?, the live API's words for it)
+    "str": (lambda v: isinstance(v, str), "a valid string"),
+    "list": (lambda v: isinstance(v, list), "a valid list"),
+    "dict": (lambda v: isinstance(v, dict), "a valid dictionary or object"),
+    "bool": (lambda v: isinstance(v, bool), "a valid boolean"),
+    "int": (_is_int, "a valid integer"),
+    "number": (_is_number, "a valid number"),
+}
+
+
 def _need(value, kind: str, where: str) -> None:
     """Raise the pydantic-style 400 unless ``value`` is of ``kind`` (str, list, dict, bool, int, number)."""
-    ok = {"str": isinstance(value, str), "list": isinstance(value, list), "dict": isinstance(value, dict),
-          "bool": isinstance(value, bool), "int": _is_int(value), "number": _is_number(value)}[kind]
-    if not ok:
-        what = {"str": "a valid string", "list": "a valid list", "dict": "a valid dictionary or object",
-                "bool": "a valid boolean", "int": "a valid integer", "number": "a valid number"}[kind]
+    ok, what = _KINDS[kind]
+    if not ok(value):
         raise _bad(f"{where}: Input should be {what}")
 
 
@@ -290,14 +297,14 @@ def _check_fields(body: dict) -> None:
 
 
 def _depth_ok(body, limit: int) -> bool:
-    """Is ``body`` nested at most ``limit`` levels deep? Iterative, so a deep body cannot exhaust the stack."""
-    stack = [(body, 1)]
-    while stack:
-        value, depth = stack.pop()
+    """Is ``body`` nested at most ``limit`` levels deep? Level by level, so a deep body cannot exhaust the stack."""
+    level, depth = [body], 1
+    while level:
         if depth > limit:
             return False
-        children = value.values() if type(value) is dict else value
-        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+        level = [child for value in level for child in (value.values() if type(value) is dict else value)
+                 if type(child) is dict or type(child) is list]
+        depth += 1
     return True
 
 
