@@ -37,6 +37,13 @@ LONGEST_FIRST = [
     "tests/test_live_mode.py",  # every lesson live in a kernel
     "tests/test_gradebook.py",
     "tests/test_classroom.py",
+    # the next-longest (~7-18 s each), before the lessons and the many short files: handed out last, one of them
+    # would leave a worker running alone at the end
+    "tests/test_judge.py",
+    "tests/test_cli.py",
+    "tests/test_shards.py",
+    "tests/test_approval.py",
+    "tests/test_grade_anywhere.py",
 ]
 
 
