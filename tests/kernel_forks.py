@@ -49,6 +49,8 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "anthropic", "httpx
 # sys.path, which the child takes from the launcher, and `shadowed` sends a launcher that would import another copy of
 # a warm module to a cold kernel.
 APPLIED_IN_CHILD = ("PYTHONPATH", "PYTHONNOUSERSITE", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
+# PYTHON* but not read at start: python-dotenv reads it when load_dotenv() is called, from the child's environment.
+NOT_AT_START = ("PYTHON_DOTENV_DISABLED",)
 
 
 def read_at_start(env):
@@ -58,7 +60,7 @@ def read_at_start(env):
              "JUPYTER_ALLOW_INSECURE_WRITES", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE")
     return {name: value for name, value in env.items()
             if name in names or name.startswith(("PYDEVD_", "DEBUGPY_"))
-            or (name.startswith("PYTHON") and name not in APPLIED_IN_CHILD)}
+            or (name.startswith("PYTHON") and name not in APPLIED_IN_CHILD + NOT_AT_START)}
 
 
 def available():

@@ -121,6 +121,7 @@ def test_a_folder_with_its_own_copy_of_a_warm_module_gets_an_ordinary_kernel(tmp
 
 def test_the_start_up_variables_that_force_a_cold_kernel():
     env = {"PYTHONHASHSEED": "0", "PYTHONPATH": "x", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
-           "ANTHROPIC_LOG": "debug", "PYDEVD_DEBUG": "1", "LC_ALL": "C", "HOME": "/elsewhere"}
+           "PYTHON_DOTENV_DISABLED": "1", "ANTHROPIC_LOG": "debug", "PYDEVD_DEBUG": "1", "LC_ALL": "C",
+           "HOME": "/elsewhere"}
     assert kernel_forks.read_at_start(env) == {"PYTHONHASHSEED": "0", "ANTHROPIC_LOG": "debug", "PYDEVD_DEBUG": "1",
                                                "LC_ALL": "C"}
