@@ -200,15 +200,15 @@ def compile_the_tests(config):
         state = config.stash[assertstate_key]
     except (ImportError, KeyError):  # another pytest, or --assert=plain
         return
-    for source in sorted(folder.glob("*.py")):
-        pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
-        if rewritten.search(str(source)) and _read_pyc(source, pyc) is None:
-            try:
+    try:
+        for source in sorted(folder.glob("*.py")):
+            pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
+            if rewritten.search(str(source)) and _read_pyc(source, pyc) is None:
                 pyc.parent.mkdir(parents=True, exist_ok=True)
-            except OSError:  # a read-only copy of the kit: pytest rewrites them in each process, as before
-                return
-            source_hash, code = _rewrite_test(source, config)
-            _write_pyc(state, code, source_hash, pyc)
+                source_hash, code = _rewrite_test(source, config)
+                _write_pyc(state, code, source_hash, pyc)
+    except (OSError, TypeError, ValueError):  # a read-only copy of the kit, or these internals changed shape in
+        return  # another pytest: pytest rewrites them in each process, as before
 
 
 def pytest_collection_finish(session):
