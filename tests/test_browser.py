@@ -363,7 +363,9 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
         nb.command("docmanager:save")
         page.wait_for_function(f"() => {nb._js}.context.model.dirty === false", timeout=30_000, polling=POLL_MS)
         nb.close()
+        deadline = time.monotonic() + 30
         while any(s["path"] == PROBE for s in lab.api("/api/sessions")):  # its kernel is gone: the next one is new
+            assert time.monotonic() < deadline, "the closed probe's kernel session was still there after 30 s"
             page.wait_for_timeout(100)
         saved = json.loads(probe.read_text(encoding="utf-8"))
         assert all(cell["outputs"] for cell in saved["cells"][1:]), "the save wrote the run's outputs"
