@@ -43,6 +43,7 @@ import time
 import harness_kit
 import harness_lib
 from harness_kit import lang
+from harness_lib.client import offline_api
 
 __all__ = ["REQUESTS", "SECONDS", "OutOfTime", "Stopped", "bounded"]
 
@@ -151,10 +152,12 @@ def _arm(deadline: float):
 
 
 def requests_over(client) -> int | None:
-    """The client's cap on requests when the run asked for more than it, else None (a live client: None)."""
-    transport = getattr(getattr(client, "_client", None), "_transport", None)
-    cap = getattr(transport, "max_requests", None)
-    return cap if cap is not None and len(transport.log) > cap else None
+    """The client's cap on requests when the run asked for more than it, else None (a live client, or none: None)."""
+    try:
+        api = offline_api(client)
+    except TypeError:  # live (or no client): no cap of ours
+        return None
+    return api.max_requests if api.max_requests is not None and len(api.log) > api.max_requests else None
 
 
 async def bounded(run, client=None, *, seconds: float | None = None):
