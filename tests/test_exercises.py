@@ -12,9 +12,10 @@
   absolute path from another folder, and for the Spanish edition from exercises/es/.
 
 End to end, through the learner's own command (`pytest --nbval-lax <notebooks>`, so exercises/conftest.py, the
-lock and the grade at the end all apply): the solutions and starters, the refused copies (saved under
-exercises/_grading_tmp_*/<case>/ with the original file name, deleted afterwards), the Spanish edition, and one
-notebook from each other folder: six pytest runs.
+lock and the grade at the end all apply): from the root, one run grades the solutions and starters, the refused
+copies (saved under exercises/_grading_tmp_*/<case>/ with the original file name, deleted afterwards) and the Spanish
+edition's (each notebook's section is the same as when the Spanish ones are graded in a run of their own: compared
+when the two runs became one); then one notebook from each other folder: four pytest runs.
 
 The wrong and right answers (mutation cases) only edit a solution's ✏️ exercise cells (every edit is asserted to
 apply, and to touch only an `exercise` cell), so the grader's cells are the shipped ones and what decides the case
@@ -1493,6 +1494,11 @@ def halved(cases):
     return [{c: cases[c] for c in order[i::2]} for i in (0, 1)]
 
 
+# The Spanish edition's notebooks the root run grades (beside the English ones: one pytest process, not two).
+ES_GRADED = [f"exercises/es/solutions/{EX1}", f"exercises/es/solutions/{EX2}",
+             f"exercises/es/{EX1}", f"exercises/es/{EX2}"]
+
+
 @pytest.fixture(scope="module")
 def runs():
     """{group: (returncode, stdout, {notebook: grade section})} of the end-to-end runs, "cases": run_cases(WRONG |
@@ -1510,9 +1516,7 @@ def runs():
             paths[case] = path.relative_to(ROOT).as_posix()
         groups = {
             "root": (ROOT, [*sorted(paths.values()), *(f"exercises/solutions/{n}" for n in (EX1, EX2, EX3, EX4)),
-                            *(f"exercises/{n}" for n in (EX1, EX2, EX3, EX4))]),
-            "root-es": (ROOT, [f"exercises/es/solutions/{EX1}", f"exercises/es/solutions/{EX2}",
-                               f"exercises/es/{EX1}", f"exercises/es/{EX2}"]),
+                            *(f"exercises/{n}" for n in (EX1, EX2, EX3, EX4)), *ES_GRADED]),
             "from-exercises": (EXERCISES, [f"solutions/{EX1}"]),
             "from-elsewhere": (elsewhere, [str(EXERCISES / EX2)]),
             "from-es": (EXERCISES / "es", [EX1]),
@@ -1607,9 +1611,9 @@ def test_a_failing_grade_is_short_and_names_cells_by_id(runs):
     assert "Traceback" not in out and "\x1b[" not in out
     assert f"exercises/{EX1}::check-deny" in out
     assert out.rstrip().splitlines()[-1].startswith("      ")  # the grade is the last thing printed
-    # all 8 notebooks graded and every refused copy in under 400 lines (275 today; a grade that printed each
-    # failing cell's traceback or output would run to thousands)
-    assert len(sections) == 8 + len(REFUSED) and len(out.splitlines()) < 400, len(out.splitlines())
+    # all 12 notebooks (8 English, 4 Spanish) graded and every refused copy in under 400 lines (about 360 today; a
+    # grade that printed each failing cell's traceback or output would run to thousands)
+    assert len(sections) == 8 + len(ES_GRADED) + len(REFUSED) and len(out.splitlines()) < 400, len(out.splitlines())
 
 
 @pytest.mark.parametrize("case", WRONG)
@@ -1693,7 +1697,7 @@ def test_the_spanish_twin_has_the_english_grader_cells(name):
 
 
 def test_spanish_solutions_pass_and_starters_fail_by_their_checks(runs):
-    code, out, sections = runs["root-es"]
+    code, out, sections = runs["root"]  # graded beside the English ones
     assert code == 1, out[-4000:]
     assert f"exercises/es/solutions/{EX1}: PASS — 6 of 6 checks pass" in out, out[-6000:]
     assert f"exercises/es/solutions/{EX2}: PASS — 3 of 3 checks pass" in out, out[-6000:]
@@ -1710,14 +1714,14 @@ def test_spanish_solutions_pass_and_starters_fail_by_their_checks(runs):
 
 def test_the_spanish_grade_has_the_english_shape(runs):
     for name in (f"solutions/{EX1}", f"solutions/{EX2}", EX1, EX2):
-        english, spanish = runs["root"][2][f"exercises/{name}"], runs["root-es"][2][f"exercises/es/{name}"]
+        english, spanish = runs["root"][2][f"exercises/{name}"], runs["root"][2][f"exercises/es/{name}"]
         assert shape(spanish) == shape(english), f"{name}\n{english}\n---\n{spanish}"
 
 
 def test_grading_from_the_spanish_folder_gives_the_same_summary(runs):
     code, out, sections = runs["from-es"]
     path = f"exercises/es/{EX1}"
-    assert sections.get(path) == runs["root-es"][2][path], out[-3000:]
+    assert sections.get(path) == runs["root"][2][path], out[-3000:]
 
 
 def _grading_module():
