@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import json
 import os
 import shutil
@@ -325,7 +326,9 @@ def make_plan(args, p: argparse.ArgumentParser) -> Plan:
                 submitted_before=snapshot(submitted))
     if args.shard:  # only this shard's notebooks are read and graded
         plan.jobs, args.listing = shards.select(plan.jobs, args.shard)
-    lessons = lesson_cells()
+    # the lessons' index (~0.2 CPU-s), made when the first notebook gets as far as being compared with it: a run
+    # whose notebooks are all refused, broken or links never makes it
+    lessons = functools.cache(lesson_cells)
     for job in plan.jobs:
         if job.verdict:  # a link, a folder with no notebook: its row is written already
             continue
