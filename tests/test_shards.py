@@ -137,19 +137,21 @@ def test_each_shard_grades_its_own_and_says_how_long_it_took(graded):
         assert f"timing: shard {k}/2 job took " in log, log
 
 
-def test_a_gather_short_of_a_shard_writes_nothing_and_says_which_to_run(graded, tmp_path):
+def test_a_gather_short_of_a_shard_writes_nothing_and_says_which_to_run(graded, tmp_path, capsys):
+    """(The command's own process: its exit status is main's return value, `sys.exit(main())`.)"""
+    from grader.gradebook import main
+
     first = graded["work"] / "results" / "shard-1.json"
-    run = subprocess.run([sys.executable, "-m", "grader.gradebook", "--gather", str(first), "--out",
-                          str(tmp_path / "g.csv")], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2 and "run shard(s) 2/2 (again)" in run.stderr, run.stderr
+    assert main(["--gather", str(first), "--out", str(tmp_path / "g.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "run shard(s) 2/2 (again)" in err, err
     assert not list(tmp_path.iterdir())
     other = json.loads(first.read_text(encoding="utf-8"))
     other["settings"]["cell_timeout"] = 5
     (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "grader.gradebook", "--gather", str(tmp_path / "other.json"),
-                          str(graded["work"] / "results" / "shard-2.json"), "--out", str(tmp_path / "g.csv")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2 and "other settings" in run.stderr and not (tmp_path / "g.csv").exists()
+    assert main(["--gather", str(tmp_path / "other.json"), str(graded["work"] / "results" / "shard-2.json"),
+                 "--out", str(tmp_path / "g.csv")]) == 2
+    assert "other settings" in capsys.readouterr().err and not (tmp_path / "g.csv").exists()
 
 
 def test_a_shard_run_again_replaces_its_older_results_and_a_late_file_needs_its_shard(graded, tmp_path, capsys):
