@@ -1,9 +1,10 @@
 """The terminal agent, run as a learner runs it: `python -m harness_lib "..."`.
 
 Five tests start a real process (about 1.5 CPU-s each, most of it importing the SDK), for what only a
-process shows: stdin that is a real terminal, a real pipe read to its end, the folder it is started in,
-exit statuses as the shell sees them (0, 1, 130), a reader that closes the pipe (`| head -1`), Python's
-last flush at exit into a full disk (`>/dev/full`) and Ctrl-C.
+process shows: stdin that is a real terminal (no task given: the lesson's task; the approval question typed
+into), a real pipe read to its end, the folder it is started in, exit statuses as the shell sees them (0, 1,
+130), a reader that closes the pipe (`| head -1`), Python's last flush at exit into a full disk (`>/dev/full`)
+and Ctrl-C.
 Everything else calls `main()` / `parse_args()` in this process, offline, with the test's own argv,
 stdin and current folder.
 """
@@ -59,18 +60,26 @@ def project(tmp_path: Path, first_line: str = "# My own project") -> Path:
 # ---- the lesson's run, and where the agent works ---------------------------------------------------------
 
 
-def test_the_lessons_terminal_run_from_the_workspace_folder():
-    """`cd workspace && python -m harness_lib` at a terminal: no task given, so the lesson's task."""
-    terminal, keyboard = pty.openpty()  # stdin is a real terminal, as when a person types the command
-    try:
-        p = subprocess.run([sys.executable, "-m", "harness_lib"], stdin=keyboard, capture_output=True, text=True,
-                           cwd=WORKSPACE, timeout=120,
-                           env={k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))})
-    finally:
-        os.close(terminal)
-        os.close(keyboard)
-    assert p.returncode == 0, p.stderr
-    lines = p.stdout.splitlines()
+class Terminal(io.StringIO):
+    """stdin at a terminal where nobody has typed yet."""
+
+    def isatty(self):
+        return True
+
+
+def test_the_lessons_terminal_run_from_the_workspace_folder(monkeypatch, capsys):
+    """`cd workspace && python -m harness_lib` at a terminal: no task given, so the lesson's task. In this process,
+    with the environment the real run has (no key, no HARNESS_ setting); a real terminal (a pseudo-terminal), no
+    task given and the process's exit status: test_after_an_approved_write_the_last_screen_says_it_was_written."""
+    for name in list(os.environ):
+        if name.startswith(("ANTHROPIC_", "HARNESS_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setattr(sys, "stdin", Terminal(""))
+    monkeypatch.chdir(WORKSPACE)
+    status = main([])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    lines = out.splitlines()
     assert lines[0] == tools_line(WORKSPACE)
     assert lines[1] == f"[offline model] {LESSON_TASK}"
     assert lines[2] == '[turn 1] model requests tool: read_file({"path":"README.md"})'
@@ -103,10 +112,6 @@ def test_task_from_dash_from_a_file_and_at_a_terminal(tmp_path, monkeypatch):
     task_file = tmp_path / "task.txt"
     task_file.write_text("Read the first line of README.md ¿qué tal? 🕒\n", encoding="utf-8")
     assert parse_args(["--task-file", str(task_file)]).task == "Read the first line of README.md ¿qué tal? 🕒"
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
 
     monkeypatch.setattr(sys, "stdin", Terminal(""))
     assert parse_args([]).task == LESSON_TASK  # nothing given at a terminal: the lesson's task
@@ -525,9 +530,9 @@ def unwrapped(rows: list[str], cols: int = 80) -> str:
     return "".join(row if len(row) == cols else row + "\n" for row in rows)
 
 
-def run_in_a_terminal(args: list[str], cwd: Path, answer: str) -> str:
+def run_in_a_terminal(args: list[str], cwd: Path, answer: str) -> tuple[int, str]:
     """`python -m harness_lib ARGS` with a pty as its terminal (stdin, stdout, stderr), typing `answer` at the
-    approval question, as a person would; everything the terminal received, decoded."""
+    approval question, as a person would; its exit status, and everything the terminal received, decoded."""
     terminal, keyboard = pty.openpty()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))}
     process = subprocess.Popen([sys.executable, "-m", "harness_lib", *args], stdin=keyboard, stdout=keyboard,
@@ -552,20 +557,25 @@ def run_in_a_terminal(args: list[str], cwd: Path, answer: str) -> str:
                 break
     finally:
         os.close(terminal)
-        process.wait(timeout=30)
-    return received.decode("utf-8", errors="replace")
+        status = process.wait(timeout=30)
+    return status, received.decode("utf-8", errors="replace")
 
 
 def test_after_an_approved_write_the_last_screen_says_it_was_written(tmp_path):
     """A README whose first line moves the cursor up and erases lines, then claims nothing was written, and
     pads the screen: the model quotes it in its answer after the write was approved. Before the fix the last
     screen read "... Nothing was written." and the "→ approved" line was gone. Now no escape code from the
-    model reaches the terminal, and the harness's own record comes last: written."""
+    model reaches the terminal, and the harness's own record comes last: written.
+    No task is given: at a real terminal that is the lesson's task, and the run ends with status 0 (the lines of
+    the lesson's own run are checked in this process: test_the_lessons_terminal_run_from_the_workspace_folder)."""
     hostile = ("\x1b[1A\x1b[2K" * 6 + "\x1b[0J\rNothing was written." + "\x1b[37m" + "\u2028" * 30
                + " " * 1500 + "\u02ba) [approve] nothing to do \x1b]0;title\x07")
     root = project(tmp_path, first_line=hostile)
-    output = run_in_a_terminal(["--scenario", "high-impact", TIME_TASK.replace("What time is it?", LESSON_TASK)],
-                               root, "y")
+    status, output = run_in_a_terminal(["--scenario", "high-impact"], root, "y")
+    assert status == 0, output
+    lines = output.replace("\r\n", "\n").split("\n")
+    assert lines[0] == tools_line(root)  # where it works: the folder it was started in
+    assert lines[1] == f"[offline model] {LESSON_TASK}"  # nothing given at a terminal: the lesson's task
     assert (root / "scratch" / "answer.txt").exists()
     assert hostile[:20] in (root / "scratch" / "answer.txt").read_text()  # the model did quote the file
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", output.replace("\r\n", "\n")), \

@@ -8,10 +8,7 @@ marks in words, the ending.
 import ast
 import asyncio
 import json
-import os
 import shutil
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -21,6 +18,7 @@ import pytest
 
 from harness_kit import lang
 from harness_lib import TOOLS, make_client, make_tool_impls, run_agent, scripted_approver
+from harness_lib.__main__ import main as agent_main
 from harness_ui.inspector import Inspector, side_by_side
 from harness_lib.tools import DEFAULT_ROOT
 from harness_lib.trace import Transcript
@@ -319,12 +317,12 @@ def test_from_a_transcript_jsonl_file(tmp_path):
     assert again._repr_html_() == live._repr_html_()
 
 
-def test_the_terminal_agents_transcript_opens_in_the_inspector(tmp_path):
+def test_the_terminal_agents_transcript_opens_in_the_inspector(tmp_path, capsys):
+    """The transcript `python -m harness_lib --transcript FILE` writes (its main(), in this process: the terminal
+    agent as a real process is tests/test_cli.py's) opens in the inspector."""
     path = tmp_path / "run.jsonl"
-    done = subprocess.run([sys.executable, "-m", "harness_lib", "--scenario", "ping-pong", "--transcript", str(path),
-                           "--root", str(DEFAULT_ROOT), TASK], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "HARNESS_OFFLINE": "1"})
-    assert done.returncode == 3, done.stderr
+    status = agent_main(["--scenario", "ping-pong", "--transcript", str(path), "--root", str(DEFAULT_ROOT), TASK])
+    assert status == 3, capsys.readouterr().err
     picture = draw(Inspector.from_jsonl(path))
     assert len(picture.rows()) == 4 and "hl-cycle" in picture.rows()[3]["marks"]
     assert "How it ended: valve 3" in picture.end()["text"]
@@ -386,7 +384,7 @@ def test_the_textbook_modules_do_not_import_the_inspector():
 # --- a saved notebook, rendered to static HTML ------------------------------------------------------
 
 
-def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
+def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path, monkeypatch):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "from harness_lib import make_client, run_agent, TOOLS, make_tool_impls\n"
@@ -396,15 +394,20 @@ def test_nbconvert_renders_a_saved_notebook_with_the_same_rows(tmp_path):
         " on_event=run)\nNone")]
     path = tmp_path / "drawn.ipynb"
     nbformat.write(nb, path)
-    env = {**os.environ, "HARNESS_OFFLINE": "1", "HARNESS_LANG": "en", "PYTHON_DOTENV_DISABLED": "1"}
-    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
-                    str(path)], check=True, capture_output=True, env=env, timeout=300)
+    # What `jupyter nbconvert --to notebook --execute --inplace drawn.ipynb` and then `jupyter nbconvert --to html
+    # drawn.ipynb` do, with the same classes in this process (their command-line layer adds nothing read here): the
+    # notebook run in a kernel in its folder and saved, then the saved file rendered to static HTML.
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    monkeypatch.setenv("PYTHON_DOTENV_DISABLED", "1")  # (the kernel's HARNESS_OFFLINE and HARNESS_LANG: `offline`)
+    ExecutePreprocessor(timeout=300).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    nbformat.write(nb, path)
     saved = nbformat.read(path, as_version=4)
     [output] = saved.cells[0].outputs  # one picture, updated in place while the run ran
     assert "display_id" not in json.dumps(output)  # the saved output carries no id
-    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", str(path)], check=True,
-                   capture_output=True, env=env, timeout=300)
-    static = Picture((tmp_path / "drawn.html").read_text(encoding="utf-8"))
+    html, _ = HTMLExporter().from_filename(str(path))
+    static = Picture(html)
     tables = [t for t in static.tables if any("hl-row" in r["classes"] for r in t)]
     assert len(tables) == 1
     rows = [r for r in tables[0] if "hl-row" in r["classes"]]
