@@ -46,11 +46,13 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(OUTPUT / "hypothesis")
 
 # The test suite's plugins (pyproject.toml turns off auto-loading): xdist, hypothesis and pytest-timeout when
 # installed, tests/suite_schedule.py, which spreads `pytest` (no paths) over the cores, tests/suite_timeout.py,
-# the time limit of every test, tests/suite_mutation.py, the suite's settings under mutmut, and
-# tests/kernel_clicker.py, which presses the buttons of the lessons nbval runs.
+# the time limit of every test, tests/suite_mutation.py, the suite's settings under mutmut,
+# tests/kernel_clicker.py, which presses the buttons of the lessons nbval runs, and pytest's own pytester (a
+# pytest run inside a test, in its process: no second Python to start).
 pytest_plugins = [name for name in ("xdist.plugin", "_hypothesis_pytestplugin", "pytest_timeout")
                   if importlib.util.find_spec(name.partition(".")[0])] + ["suite_schedule", "suite_timeout",
-                                                                          "suite_mutation", "kernel_clicker"]
+                                                                          "suite_mutation", "kernel_clicker",
+                                                                          "pytester"]
 
 # tests/fixtures/ holds notebooks the browser tests open in JupyterLab; they are not lessons for nbval
 # (the approval probe would wait for a click that never comes).

@@ -24,8 +24,6 @@ import copy
 import io
 import os
 import shutil
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -271,9 +269,10 @@ def test_one_line_for_an_unknown_model(monkeypatch, server, shell):
     assert f"— check the model id (HARNESS_MODEL, now {MODEL})" in line
 
 
-def test_nbval_still_sees_the_error_after_setup(tmp_path):
+def test_nbval_still_sees_the_error_after_setup(pytester, monkeypatch):
     """The one-line handler changes the picture, not the verdict: a raises-exception cell passes, an
-    untagged failing cell still fails nbval (offline here, with the tests' fault plan: three 429s)."""
+    untagged failing cell still fails nbval (offline here, with the tests' fault plan: three 429s). nbval's own run,
+    in this process (pytester: its own config, plugins and output; the kernel is nbval's, as ever)."""
     failing = ("import anthropic, httpx2\nfrom offline_support import FaultyMessagesAPI\n"
                "transport = FaultyMessagesAPI('demo', {1: 429, 2: 429, 3: 429})  # three 429s: the SDK gives up\n"
                "client = anthropic.AsyncAnthropic(api_key='offline', base_url='https://offline.invalid',\n"
@@ -283,17 +282,21 @@ def test_nbval_still_sees_the_error_after_setup(tmp_path):
     nb = new_notebook(cells=[new_code_cell("from harness_ui.notebook import setup\nsetup()"),
                              new_code_cell(failing, metadata={"tags": ["raises-exception"]}),
                              new_code_cell(failing)])
-    nbformat.write(nb, tmp_path / "check.ipynb")
+    nbformat.write(nb, pytester.path / "check.ipynb")
     env = {**live_env("http://unused.invalid"), "HARNESS_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))}
-    # Only nbval is loaded, as the kit's own pytest settings do: other installed plugins cost a second.
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--disable-plugin-autoload",
-                          "-p", "nbval.plugin", "--nbval-lax", "check.ipynb"], cwd=tmp_path, env=env, text=True,
-                         capture_output=True, timeout=300)
-    assert run.returncode == 1, run.stdout + run.stderr
-    assert "1 failed, 2 passed" in run.stdout
-    assert "FAILED check.ipynb::Cell 2" in run.stdout
-    assert "API error 429 rate_limit_error: " in run.stdout  # nbval's report shows the one line
+    for name in set(os.environ) - set(env):  # what nbval's kernel inherits: this environment
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    # Only nbval is loaded, as the kit's own pytest settings do.
+    run = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "--disable-plugin-autoload",
+                                       "-p", "nbval.plugin", "--nbval-lax", "check.ipynb")
+    stdout = run.stdout.str()
+    assert run.ret == 1, stdout + run.stderr.str()
+    assert "1 failed, 2 passed" in stdout
+    assert "FAILED check.ipynb::Cell 2" in stdout
+    assert "API error 429 rate_limit_error: " in stdout  # nbval's report shows the one line
 
 
 def test_other_errors_keep_their_traceback(shell):
