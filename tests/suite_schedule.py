@@ -12,39 +12,68 @@ NOT handled: `-n` given together with paths outside tests/ only (e.g. `pytest -n
 xdist with it, are loaded by tests/conftest.py, so there `-n` is an unknown option.
 """
 
+import json
 import os
 import re
+import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-# Under xdist, the files that take longest are handed out first, so the short ones fill in around them
-# (and the run does not end waiting on one long file started last). Then the lesson notebooks, then the rest.
-LONGEST_FIRST = [
-    # JupyterLab + Chromium, one of each for the whole run: every browser file is one scope (BROWSER below), handed
-    # out first, its files one after the other (test_kernel_transport.py last: after its one JupyterLab test, the
-    # rest need no browser)
-    "tests/test_browser.py",  # approval buttons, Run All on the lessons (04, 06 read by test_browser_inspector.py)
-    "tests/test_browser_es.py",
-    "tests/test_browser_exercises.py",  # Run All on the exercises (3's solution read by test_browser_inspector.py)
-    "tests/test_browser_inspector.py",
-    "tests/test_browser_rerun.py",
-    "tests/test_browser_restart.py",  # a restart mid-lesson, both editions (issue 36)
-    "tests/test_kernel_transport.py",
-    "tests/test_lite.py",  # the browser-tab site, Pyodide in Chromium: on the other worker, while the one above runs
-    "tests/test_exercises.py",  # wrong answers in one kernel; solutions and starters in pytest runs of its own
-    "tests/test_capstone.py",  # exercise 5: its wrong answers in one kernel beside one grading run of its notebooks
-    "tests/test_live_mode.py",  # every lesson live in a kernel
-    "tests/test_gradebook.py",
-    "tests/test_classroom.py",
-    # the next-longest (~7-18 s each), before the lessons and the many short files: handed out last, one of them
-    # would leave a worker running alone at the end
-    "tests/test_judge.py",
-    "tests/test_cli.py",
-    "tests/test_shards.py",
-    "tests/test_approval.py",
-    "tests/test_grade_anywhere.py",
-]
+# Under xdist, the files that take longest are handed out first, so the short ones fill in around them and both
+# workers end together (not waiting on one long file started last): the order is by measured cost, longest first.
+# A whole run (`pytest`, no paths) writes what each file took (setup + call + teardown of its tests, summed, as
+# `--durations=0` counts them) to COSTS_FILE, and the next whole run on this machine orders the files by those
+# figures. A fresh clone has none: it uses MEASURED, the figures of a whole run on the 2-core machine (refresh them
+# from a run's COSTS_FILE: `python tests/suite_schedule.py` prints them as this table). A file measured by neither
+# goes after those that are: first the lesson notebooks (each waits for its kernel), then the many short files of
+# in-process tests, which keep both cores busy to the end.
+COSTS_FILE = Path(__file__).resolve().parent.parent / ".test-output" / "suite-costs.json"
+MEASURED = {  # test-seconds of a whole run (2026-12-07, 245 s), each browser file counted under BROWSER (below)
+    "tests/test_browser.py": 105,  # every browser file: one worker, one JupyterLab and Chromium
+    "tests/test_lite.py": 87,  # the browser-tab site, Pyodide in Chromium: on the other worker meanwhile
+    "tests/test_capstone.py": 41,
+    "tests/test_gradebook.py": 40,
+    "tests/test_exercises.py": 35,
+    "tests/test_classroom.py": 28,
+    "tests/test_judge.py": 25,
+    "tests/test_live_mode.py": 19,
+    "tests/test_cli.py": 11,
+    "tests/test_shards.py": 10,
+    "tests/test_approval.py": 10,
+    "tests/test_grade_anywhere.py": 5,
+    "tests/test_inspector.py": 5,
+    "tests/test_fuzz.py": 5,
+}
+# JupyterLab + Chromium, one of each for the whole run: every browser file is one scope (tests/test_browser.py's),
+# its files one after the other in this order (test_kernel_transport.py last: after its one JupyterLab test, the
+# rest need no browser; lessons 04 and 06 and exercise 3's solution, Run All once, are read by later files).
+BROWSER = ["tests/test_browser.py",  # approval buttons, Run All on the lessons (04, 06 read by test_browser_inspector.py)
+           "tests/test_browser_es.py",
+           "tests/test_browser_exercises.py",  # Run All on the exercises (3's solution read by test_browser_inspector.py)
+           "tests/test_browser_inspector.py",
+           "tests/test_browser_rerun.py",
+           "tests/test_browser_restart.py",  # a restart mid-lesson, both editions (issue 36)
+           "tests/test_kernel_transport.py"]
+
+
+def scope(path: str) -> str:
+    """The unit a worker runs whole (a test file's path from the root, or a notebook's): every browser file is
+    BROWSER[0]'s, a lesson's translation is the lesson's (notebooks/es/05_x.ipynb -> notebooks/05_x.ipynb)."""
+    path = BROWSER[0] if path in BROWSER else path
+    return re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", path)
+
+
+def costs() -> dict:
+    """Seconds per scope: the last whole run's on this machine, else MEASURED."""
+    try:
+        measured = json.loads(COSTS_FILE.read_text(encoding="utf-8"))
+        if isinstance(measured, dict) and measured and all(isinstance(v, (int, float)) for v in measured.values()):
+            return measured
+    except (OSError, ValueError):
+        pass
+    return MEASURED
 
 
 @pytest.hookimpl(wrapper=True)
@@ -70,34 +99,28 @@ def choose_workers(config):
         return  # a debugger, a listing, or -s (live output) want one process
     config.option.numprocesses = "logical"  # xdist turns it into the number of cores (os.cpu_count())
     config.option.dist = "loadfile"
-    config.option.loadscopereorder = False  # keep LONGEST_FIRST's order
+    config.option.loadscopereorder = False  # keep the order of pytest_collection_modifyitems (by cost)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """`--dist loadfile`, except that a lesson and its translation (notebooks/es/05_x.ipynb) go to one worker, one
-    after the other: both write the same file in workspace/scratch/ and print whether it is there."""
+    """`--dist loadfile`, except that every browser file goes to one worker, one file after the other, and a lesson
+    and its translation (notebooks/es/05_x.ipynb) to one worker, one after the other (see `scope`)."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
     class LessonWithTranslation(LoadFileScheduling):
-        # Every browser file goes to one worker, one file after the other: that worker alone starts JupyterLab and
-        # Chromium (tests/conftest.py, ~8 CPU-s each time), and a notebook's Run All is done once for every file that
-        # reads it (browser_support.run_all_once: lessons 04 and 06, exercise 3's solution). The files are ~75-80 s of
-        # that worker's time; the other worker takes the rest meanwhile. (test_kernel_transport.py checks, among
-        # others, that JupyterLab's kernels talk over Unix sockets.)
-        BROWSER = "tests/test_browser.py"
-        BROWSER_PARTNERS = {"tests/test_browser_es.py": BROWSER, "tests/test_browser_exercises.py": BROWSER,
-                            "tests/test_browser_inspector.py": BROWSER, "tests/test_browser_rerun.py": BROWSER,
-                            "tests/test_browser_restart.py": BROWSER,
-                            "tests/test_kernel_transport.py": BROWSER}
-
+        # Every browser file on one worker: that worker alone starts JupyterLab and Chromium (tests/conftest.py, ~8
+        # CPU-s each time), and a notebook's Run All is done once for every file that reads it
+        # (browser_support.run_all_once: lessons 04 and 06, exercise 3's solution); the other worker takes the rest
+        # meanwhile. A lesson and its translation both write the same file in workspace/scratch/ and print whether
+        # it is there. (test_kernel_transport.py checks, among others, that JupyterLab's kernels talk over Unix
+        # sockets.)
         def _split_scope(self, nodeid):
-            scope = super()._split_scope(nodeid)
-            scope = self.BROWSER_PARTNERS.get(scope, scope)
-            return re.sub(r"^notebooks/[a-z]{2}/", "notebooks/", scope)
+            return scope(super()._split_scope(nodeid))
 
+    config.pluginmanager.register(Spent(), "suite-costs")
     return LessonWithTranslation(config, log)
 
 
@@ -105,13 +128,50 @@ def pytest_xdist_make_scheduler(config, log):
 def pytest_collection_modifyitems(config, items):
     if not hasattr(config, "workerinput"):
         return  # only xdist workers: their collection order is the order files are handed out
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    cost = costs()
     root = Path(config.rootpath)
 
     def key(item):
         path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else str(item.path)
-        # then the lesson notebooks (each waits for its kernel), and last the many short files of in-process tests,
-        # which keep both cores busy to the end
-        return rank.get(path, len(rank) + (0 if path.startswith("notebooks/") else 1))
+        unit = scope(path)
+        within = BROWSER.index(path) if unit == BROWSER[0] else 0
+        if unit in cost:
+            return 0, -cost[unit], unit, within
+        # not measured: the lesson notebooks, then the rest, each in collection order
+        return (1 if path.startswith("notebooks/") else 2), 0, "", within
 
     items.sort(key=key)  # stable: within a file (a notebook's cells) the order is kept
+
+
+# --- what each file took, written by a whole run for the next (COSTS_FILE) -------------------------------------
+
+class Spent:
+    """In xdist's main process (registered with the scheduler): every test's setup, call and teardown, added to
+    its scope; a whole run that ran to its end (passed or with failures) keeps the sums for the next whole run."""
+
+    def __init__(self):
+        self.seconds = defaultdict(float)
+
+    def pytest_runtest_logreport(self, report):
+        self.seconds[scope(report.nodeid.split("::")[0])] += report.duration
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        config = session.config
+        whole = (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption("keyword")
+                 and not config.getoption("markexpr") and not session.shouldfail and not session.shouldstop)
+        if not self.seconds or not whole or exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            return
+        try:
+            COSTS_FILE.parent.mkdir(exist_ok=True)
+            COSTS_FILE.write_text(json.dumps({unit: round(seconds, 1) for unit, seconds in
+                                              sorted(self.seconds.items(), key=lambda kv: -kv[1])}, indent=1) + "\n",
+                                  encoding="utf-8")
+        except OSError:  # a read-only copy of the kit: the next run orders by MEASURED
+            pass
+
+
+if __name__ == "__main__":  # the last whole run's figures, as MEASURED's lines (those of 5 s or more)
+    for unit, seconds in sorted(costs().items(), key=lambda kv: -kv[1]):
+        if seconds >= 5:
+            print(f'    "{unit}": {round(seconds)},', file=sys.stdout)
