@@ -15,7 +15,6 @@ xdist with it, are loaded by tests/conftest.py, so there `-n` is an unknown opti
 import json
 import os
 import re
-import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -174,4 +173,4 @@ class Spent:
 if __name__ == "__main__":  # the last whole run's figures, as MEASURED's lines (those of 5 s or more)
     for unit, seconds in sorted(costs().items(), key=lambda kv: -kv[1]):
         if seconds >= 5:
-            print(f'    "{unit}": {round(seconds)},', file=sys.stdout)
+            print(f"    \"{unit}\": {round(seconds)},")
