@@ -11,9 +11,10 @@ cell runs once more in the same kernel, top to bottom, as a learner re-running c
 its notebook did not announce, and the same printed text (ids and times aside). A 429 storm ends a notebook cell
 with one line (harness_ui.notebook), in a real kernel and in-process; nbval still fails a cell that fails.
 
-Kernels and processes are what this file spends its time on: 7 lesson kernels, one for the storm, one pytest
-process with its nbval kernel. The terminal agent runs in this process; tests/test_cli.py starts it as a real
-process.
+Kernels and processes are what this file spends its time on: 7 lesson kernels (lesson 01's runs the terminal
+agent as a process, twice: Run All, then every cell again), one for the storm, and nbval's kernel (nbval itself
+runs in this process, pytester). The terminal agent's tests here run it in this process; tests/test_cli.py starts
+it as a real process.
 """
 
 from __future__ import annotations
