@@ -8,12 +8,14 @@ Serves build/lite/site/ on 127.0.0.1 (counting the bytes it sends) and, as a lea
   1. first visit: the site's root address -> the welcome page -> lesson 00 opened from it -> its first code cell run;
      prints the download (every byte the server sent, the kernel's Python included) and the time from the root
      address to that cell's output (cold: nothing in the browser yet);
-  2. a second notebook (lesson 02) opened in the same page: the time to its kernel (each notebook starts its own);
-  3. warm: the notebooks closed (File -> Close All Tabs), then the root address again in a new page of the same
-     browser (its cache and the site's service worker full): the time from the root address to lesson 00's first
-     output, and the bytes sent this time. (Notebooks left open are restored on the next visit, each starting its
-     kernel beside lesson 00's: on 2 cores that doubles the time. Each visit's line ends with the kernels running:
-     a warm visit measured 2 on 2026-12-07, lesson 02 restored beside lesson 00 although Close All Tabs had run.)
+  2. a second notebook (lesson 02) opened in the same page: the time to its kernel (each notebook starts its own),
+     then to its first cell's output (the first to import the kit: the SDK and pydantic);
+  3. warm: the learner leaves (the notebooks closed, their kernels shut down, and the saved layout checked to open
+     no notebook: one left there is restored on the next visit, its kernel starting beside lesson 00's, which on
+     2 cores doubles the time; before 2026-12-07 the bench closed them with Close All Tabs only, and its warm visit
+     restored lesson 02: two kernels), then the root address again in a new page of the same browser (its cache
+     and the site's service worker full): the time from the root address to lesson 00's first output, and the
+     bytes sent this time. Each visit's line ends with the kernels running at its end (1 is right).
 Each visit is split into phases (the welcome page shown, JupyterLab ready, the kernel idle, the first output) and
 the browser's CPU-seconds are counted beside the wall-clock (every Chromium process of the run, from /proc: Linux
 only), since on a shared machine the CPU is the figure that does not move with the load. The download is grouped by
@@ -126,13 +128,58 @@ def visit(page, url: str, profile: str) -> dict[str, float]:
     first_output(page, "notebooks/00_setup.ipynb")
     marks["its first output"] = time.monotonic() - start
     marks["browser CPU-seconds"] = browser_cpu(profile) - cpu
-    marks["kernels"] = page.evaluate(f"() => Array.from({APP}.serviceManager.sessions.running()).length")
+    marks["kernels"] = running(page)
     return marks
 
 
-def show(name: str, marks: dict[str, float]) -> str:
+# JupyterLab's saved layout (JupyterLite keeps its state database in the browser's IndexedDB, with localforage):
+# what the next visit restores. -> the paths of the notebooks in it.
+SAVED_NOTEBOOKS = """async () => {
+  const get = (request) => new Promise((ok, fail) => { request.onsuccess = () => ok(request.result);
+                                                      request.onerror = () => fail(request.error); });
+  const found = [];
+  for (const {name} of await indexedDB.databases()) {
+    if (!name.startsWith("JupyterLite Storage")) continue;
+    const db = await get(indexedDB.open(name));
+    if (db.objectStoreNames.contains("statedb")) {
+      const layout = await get(db.transaction("statedb").objectStore("statedb").get("layout-restorer:data"));
+      found.push(...(JSON.stringify(layout ?? {}).match(/notebook:[^"]+/g) ?? []));
+    }
+    db.close();
+  }
+  return found;
+}"""
+
+
+def leave(page) -> int:
+    """The learner leaves: every notebook closed (the cells run are not saved), the kernels shut down, and the saved
+    layout with no notebook in it (a notebook left in it is restored on the next visit, its kernel starting beside
+    lesson 00's). -> the kernels running after it (0). Stops the benchmark if the layout still names a notebook."""
+    page.evaluate(f"() => Array.from({APP}.shell.widgets('main')).forEach(w => {{"
+                  " if (w.context) w.context.model.dirty = false; w.close(); })")
+    page.wait_for_function(f"() => !Array.from({APP}.shell.widgets('main')).some(w => w.sessionContext)",
+                           timeout=60_000)
+    page.evaluate(f"async () => {{ await {APP}.serviceManager.sessions.shutdownAll();"
+                  f" await {APP}.serviceManager.kernels.shutdownAll(); }}")
+    deadline = time.monotonic() + 30  # (JupyterLab saves the layout a moment after a change)
+    while (saved := page.evaluate(SAVED_NOTEBOOKS)) and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    if saved:
+        raise SystemExit(f"the saved layout still opens {saved}: the warm visit would start their kernels too")
+    return len(running(page))
+
+
+def running(page) -> list[str]:
+    """The kernels running (the page's kernel manager, refreshed), each with the path of the notebook it serves."""
+    return page.evaluate(f"""async () => {{ const m = {APP}.serviceManager; await m.kernels.refreshRunning();
+        await m.sessions.refreshRunning(); const paths = Object.fromEntries(Array.from(m.sessions.running(),
+        s => [s.kernel?.id, s.path])); return Array.from(m.kernels.running(), k => paths[k.id] ?? k.id); }}""")
+
+
+def show(name: str, marks: dict) -> str:
+    kernels = marks["kernels"]
     return f"{name}: " + ", ".join(f"{k} {v:.1f} s" if "CPU" not in k else f"{v:.1f} {k}" for k, v in marks.items()
-                                   if k != "kernels") + f"; {marks['kernels']} kernel(s) running at the end"
+                                   if k != "kernels") + f"; {len(kernels)} kernel(s) running at the end {kernels}"
 
 
 def main() -> int:
@@ -158,12 +205,11 @@ def main() -> int:
             first_files, first_order = dict(FILES), list(ORDER)
             cpu = browser_cpu(profile)
             second_kernel = open_notebook(page, "notebooks/02_the_core_loop.ipynb")
-            second_cpu = browser_cpu(profile) - cpu
+            second_cpu, cpu, start = browser_cpu(profile) - cpu, browser_cpu(profile), time.monotonic()
+            first_output(page, "notebooks/02_the_core_loop.ipynb")  # its imports: the kit, the SDK, pydantic
+            imports, imports_cpu = time.monotonic() - start, browser_cpu(profile) - cpu
             sent_before = SENT[0]
-            # The learner closes the notebooks before leaving (else the next visit restores them: one more kernel
-            # starting beside lesson 00's, for each notebook left open).
-            page.evaluate(f"() => {APP}.commands.execute('application:close-all')")
-            page.wait_for_timeout(2000)
+            left = leave(page)
             warm_page = context.new_page()
             page.close()
             warm = visit(warm_page, url, profile)
@@ -180,7 +226,9 @@ def main() -> int:
     for group, size in sorted(groups.items(), key=lambda item: -item[1]):
         print(f"  {size / 1e6:6.2f} MB  {group}")
     print(show("cold (root address, times from it)", cold))
-    print(f"second notebook (lesson 02): its kernel in {second_kernel:.1f} s, {second_cpu:.1f} browser CPU-seconds")
+    print(f"second notebook (lesson 02): its kernel in {second_kernel:.1f} s, {second_cpu:.1f} browser CPU-seconds;"
+          f" its first cell (imports the kit and the SDK) in {imports:.1f} s, {imports_cpu:.1f} CPU-seconds")
+    print(f"left: the notebooks closed, {left} kernel(s) running, none in the saved layout")
     print(show("warm (a new page, same browser)", warm) + f"; {warm_mb:.1f} MB sent")
     print(f"load average (1/5/15 min): {load}")
     cold, warm = cold["its first output"], warm["its first output"]

@@ -2,14 +2,15 @@
 
     python -m lite.build     # from the repository root; writes build/lite/site/ (serve it as static files)
 
-Any Python 3.11+ runs it. What it does, in order (docs/development.md, "The browser-tab site", says why):
+Any Python 3.11+ runs it (with Node.js 18+ on the PATH, the tab imports the SDK faster: lite/bytecode.py). What it does, in order (docs/development.md, "The browser-tab site", says why):
 
 1. a build venv, build/lite/cache/venv, from lite/requirements.txt (jupyterlite-core, the Pyodide kernel, ...);
 2. Pyodide itself: the npm package pyodide@PYODIDE_VERSION, fetched from the npm registry as a tarball and
    checked against its sha256 (no npm needed);
 3. the tab's wheels, pinned with hashes in lite/requirements-tab.txt (pip download for Pyodide's platform), the
    Pyodide kernel's own stub wheels, and a wheel of this repository's harness_lib; jedi's wheel without the type
-   stubs of packages the tab cannot import (most of its size);
+   stubs of packages the tab cannot import (most of its size); the SDK's wheel byte-compiled by the tab's own
+   Python, Pyodide run under Node (lite/bytecode.py; without Node it is served as source, and the build says so);
 4. Pyodide's lock rewritten to name exactly those wheels (lite/lock.py), and a jupyter-lite.json that preloads
    the kit when the kernel starts (no install cell) and points the kernel at the site's own Pyodide;
 5. the contents: notebooks/ and exercises/ (the starters, never the solutions), both editions, what the exercises'
@@ -39,6 +40,8 @@ import urllib.request
 import venv
 import zipfile
 from pathlib import Path
+
+from .bytecode import served_wheels
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -270,7 +273,7 @@ def build() -> Path:
     sources = sources_digest()
     python = build_python()
     package = pyodide_package()
-    wheels = tab_wheels(python)
+    wheels = served_wheels(tab_wheels(python), package, CACHE / "bytecode")
     lite = lite_folder(python, package, wheels)
     files = contents()
     shutil.rmtree(SITE, ignore_errors=True)

@@ -7,7 +7,6 @@ Pyodide kernel and nothing installed:
   (after tests/sanitize.cfg: the clock);
 - exercise 01's 🔍 CHECK cells print ✗ with a hint for the starter as the site ships it, and only ✓ once the
   solution's cells are in the tab (put in as a learner types them, run again in the same kernel);
-- the Spanish lesson 02, put into the same tab, prints what its committed notebook shows too;
 - lesson 04, with no matplotlib in the tab, runs to the end and shows its plot drawn by the kit (SVG);
 - completion comes from jedi (served without the stubs of packages the tab cannot import);
 - exercise 5's practice runs end by their own bounds (Stop cannot interrupt a cell in the tab): a run_agent with no
@@ -19,9 +18,11 @@ Pyodide kernel and nothing installed:
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
 - the root address opens the welcome page in the browser's language; with the server gone (the network cut) and
-  the service worker stopped (as a browser stops an idle one), a reload shows it again and another notebook opens
-  and runs, from what the service worker kept (last: it stops the server);
-- no request leaves 127.0.0.1.
+  the service worker stopped (as a browser stops an idle one), it shows it again and another notebook opens and
+  runs, from what the service worker kept (last: it stops the server);
+- no request leaves 127.0.0.1;
+- and, with no browser, the site's SDK wheel is byte-compiled for the tab's Python (tests/test_lite_build.py checks
+  the build's workflow and settings).
 
 The test does not build the site: the build writes into lite/ (git-ignored), and a test run must leave the tree as
 it found it. .ci/run builds it before `pytest`. With no site, or one older than its sources, the test skips with
@@ -30,11 +31,15 @@ one line saying so -- and fails when CI=true, so CI never skips it.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import shutil
 import socket
 import subprocess
 import sys
 import time
+import zipfile
 
 import pytest
 
@@ -193,6 +198,16 @@ def tab(tmp_path_factory):
 CHECKED = "nbval-check-output"  # the cells whose output nbval compares with the saved one (a cell tag)
 
 
+def prints_as_committed(path: str, cells: list[dict]) -> int:
+    """Each cell nbval checks printed in the tab what the committed notebook shows (after sanitize.cfg). -> how many."""
+    checked = [(i, cell, saved) for i, (cell, saved) in enumerate(zip(cells, committed(path), strict=True))
+               if cell["type"] == "code" and CHECKED in saved["metadata"].get("tags", [])]
+    for i, cell, saved in checked:
+        want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
+        assert sanitize(stdout(cell)) == sanitize(want), f"{path} cell {i} prints other text in the tab"
+    return len(checked)
+
+
 @pytest.mark.timeout(600)
 def test_lesson_02_runs_to_the_end_in_the_tab(tab):
     path = "notebooks/02_the_core_loop.ipynb"
@@ -200,13 +215,7 @@ def test_lesson_02_runs_to_the_end_in_the_tab(tab):
     tab.replace(HOST, committed_notebook(path))
     cells = tab.run_all(HOST)
     assert errors(path, cells) == []
-    checked = 0
-    for i, (cell, saved) in enumerate(zip(cells, committed(path), strict=True)):
-        if cell["type"] == "code" and CHECKED in saved["metadata"].get("tags", []):
-            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
-            assert sanitize(stdout(cell)) == sanitize(want), f"{path} cell {i} prints other text in the tab"
-            checked += 1
-    assert checked >= 10
+    assert prints_as_committed(path, cells) >= 10
     # (The Spanish edition runs the same code; its words in the tab: the welcome page and exercise 1's hints below.)
     assert tab.netlog.outside_loopback() == []
 
@@ -219,10 +228,7 @@ def test_lesson_04_draws_its_plot_without_matplotlib_in_the_tab(tab):
     tab.replace(HOST, committed_notebook(lesson))
     cells = tab.run_all(HOST)
     assert errors(lesson, cells) == []
-    for i, (cell, saved) in enumerate(zip(cells, committed(lesson), strict=True)):
-        if cell["type"] == "code" and CHECKED in saved["metadata"].get("tags", []):
-            want = "".join("".join(o.get("text", "")) for o in saved["outputs"] if o.get("name") == "stdout")
-            assert sanitize(stdout(cell)) == sanitize(want), f"{lesson} cell {i} prints other text in the tab"
+    prints_as_committed(lesson, cells)
     plot = next(c for c in cells if "token_charts(" in c["source"])
     drawn = [o["data"]["text/html"] for o in plot["outputs"] if "text/html" in o.get("data", {})]
     assert len(drawn) == 1 and drawn[0].count("<svg") == 2, plot["outputs"]
@@ -357,26 +363,28 @@ def test_the_welcome_pages_open_in_both_languages(tab):
     assert tab.netlog.outside_loopback() == []
 
 
-def test_the_pages_workflow_builds_with_the_documented_command_and_publishes_the_site():
-    """.github/workflows/pages.yml (docs/teaching.md): run by hand, it builds with `python -m lite.build` on a plain
-    Python and publishes the folder that command writes, with the permissions GitHub Pages asks for."""
-    import yaml
-
-    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
-    assert set(workflow[True]) == {"workflow_dispatch"}  # YAML 1.1 reads the key `on` as True; runs when asked
-    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
-    (job,) = workflow["jobs"].values()
-    assert job["environment"]["name"] == "github-pages"
-    steps = job["steps"]
-    assert [s.get("run") for s in steps if "run" in s] == ["python -m lite.build"]
-    uses = [s.get("uses", "").split("@")[0] for s in steps]
-    assert uses == ["actions/checkout", "actions/setup-python", "", "actions/upload-pages-artifact",
-                    "actions/deploy-pages"]
-    python = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))["with"]["python-version"]
-    assert tuple(int(n) for n in str(python).split(".")) >= (3, 11)
-    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
-    assert upload["with"]["path"] == SITE.relative_to(REPO).as_posix()
-    assert "python -m lite.build" in (REPO / "docs" / "teaching.md").read_text(encoding="utf-8")
+def test_the_sdk_is_served_byte_compiled_for_the_tabs_python():
+    """lite/bytecode.py: the SDK's wheel the site serves holds .pyc files only, made for CPython 3.14 (its magic
+    number), hash-based and unchecked; its RECORD and the tab's lock (sha256) name the bytes served."""
+    require_site()
+    lock = json.loads((SITE / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    wheel = SITE / "static" / "pyodide" / lock["packages"]["anthropic"]["file_name"]
+    assert lock["info"]["python"].startswith("3.14.")
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == lock["packages"]["anthropic"]["sha256"]
+    with zipfile.ZipFile(wheel) as served:
+        files = {n: served.read(n) for n in served.namelist() if not n.endswith("/")}
+    if any(n.endswith(".py") for n in files) and shutil.which("node") is None:
+        skip_loudly_unless_ci("built without Node.js: the SDK is served as source", "SDK NOT BYTE-COMPILED",
+                              ".ci/run installs nodejs")
+    pycs = [data for name, data in files.items() if name.endswith(".pyc")]
+    assert len(pycs) > 2000 and not [n for n in files if n.endswith(".py")]
+    # CPython 3.14's magic number (3627, what the tab's Python reads), then the flags: hash-based, unchecked
+    assert {data[:8] for data in pycs} == {(3627).to_bytes(2, "little") + b"\r\n" + (1).to_bytes(4, "little")}
+    record = next(data for name, data in files.items() if name.endswith(".dist-info/RECORD")).decode().splitlines()
+    sha = {name: (digest, size) for name, digest, size in (line.rsplit(",", 2) for line in record)}
+    assert set(sha) == set(files) and all(
+        sha[n] == ("sha256=" + base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode(), str(len(d)))
+        for n, d in files.items() if not n.endswith("RECORD"))
 
 
 RUNAWAY = """async def run_agent(client, task, tools, tool_impls, *, policy=POLICY, approve=None,
@@ -439,10 +447,12 @@ def welcome(page, title: str) -> None:
 
 @pytest.mark.timeout(600)
 def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_gone(tab):
-    """The site's root address: the welcome page in the browser's language. Then the server stops (the network
-    cut): a reload shows the welcome page again, and a notebook this browser has not opened yet opens, starts its
-    kernel and runs a cell, from the copies JupyterLite's service worker keeps (lite/build.py). "Once loaded" means
-    once a notebook has started its kernel (the files of Python in the tab are fetched then, and kept)."""
+    """The site's root address: the welcome page in the browser's language (Spanish for a browser whose first
+    language is Spanish; then, with the server stopped (the network cut), English again), and a notebook this
+    browser has not opened yet opens, starts its kernel and runs a cell, from the copies JupyterLite's service
+    worker keeps (lite/build.py). "Once loaded" means once a notebook has started its kernel (the files of Python
+    in the tab are fetched then, and kept). (One JupyterLab load per language: the English root is opened offline
+    only, where it proves the root, its language and the offline copies at once.)"""
     page = tab.page
     tab.open(HOST)  # (already open, with its kernel, when the tests above ran)
     # Closed, as a learner leaving: a later page restores what was left open, each notebook starting its kernel.
@@ -451,8 +461,6 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
     page.wait_for_function(f"() => !Array.from({APP}.shell.widgets('main')).some(w => w.sessionContext)",
                            timeout=30_000)
     page.wait_for_timeout(1500)  # (JupyterLab saves the layout a moment later)
-    page.goto(f"{tab.url}/")
-    welcome(page, "in your browser")
     spanish = page.context.new_page()
     spanish.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['es-MX', 'en-US']})")
     spanish.goto(f"{tab.url}/")
@@ -464,7 +472,7 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
     cdp = page.context.new_cdp_session(page)  # and the worker stopped, as a browser stops an idle one (the next
     cdp.send("ServiceWorker.enable")           # request starts it again, from its script)
     cdp.send("ServiceWorker.stopAllWorkers")
-    page.reload()
+    page.goto(f"{tab.url}/")
     welcome(page, "in your browser")
     page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-cell')", timeout=60_000)
     second = "notebooks/00_setup.ipynb"
@@ -474,17 +482,3 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
     cell = tab.cells(second)[versions]
     assert errors(second, [cell]) == [] and stdout(cell).startswith("Python      3.14"), cell
     assert tab.netlog.outside_loopback() == []
-
-
-def test_the_desktop_jupyterlab_has_no_news_pop_up_as_the_tab():
-    """kernel_config/ (installed by requirements.txt, not editable) puts overrides.json into the venv's JupyterLab
-    settings (share/jupyter/lab/settings/): the "Jupyter news" pop-up and the update check are off, as in the tab."""
-    import tomllib
-
-    desktop = json.loads((REPO / "kernel_config" / "overrides.json").read_text(encoding="utf-8"))
-    tab = json.loads((REPO / "lite" / "overrides.json").read_text(encoding="utf-8"))
-    notification = "@jupyterlab/apputils-extension:notification"
-    assert desktop[notification] == tab[notification] == {"fetchNews": "false", "checkForUpdates": False}
-    project = tomllib.loads((REPO / "kernel_config" / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["tool"]["setuptools"]["data-files"]["share/jupyter/lab/settings"] == ["overrides.json"]
-    assert "./kernel_config" in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()
