@@ -132,22 +132,23 @@ def visit(page, url: str, profile: str) -> dict[str, float]:
     return marks
 
 
-# JupyterLab's saved layout (JupyterLite keeps its state database in the browser's IndexedDB, with localforage):
-# what the next visit restores. -> the paths of the notebooks in it.
+# JupyterLab's saved workspace (JupyterLite keeps it in the browser's IndexedDB, with localforage: the store
+# "statedb", one entry per workspace, "//default" here): what the next visit restores, the layout and each open
+# widget's entry. -> the notebooks named in it ("notebook:PATH").
 SAVED_NOTEBOOKS = """async () => {
   const get = (request) => new Promise((ok, fail) => { request.onsuccess = () => ok(request.result);
                                                       request.onerror = () => fail(request.error); });
-  const found = [];
+  const found = new Set();
   for (const {name} of await indexedDB.databases()) {
     if (!name.startsWith("JupyterLite Storage")) continue;
     const db = await get(indexedDB.open(name));
     if (db.objectStoreNames.contains("statedb")) {
-      const layout = await get(db.transaction("statedb").objectStore("statedb").get("layout-restorer:data"));
-      found.push(...(JSON.stringify(layout ?? {}).match(/notebook:[^"]+/g) ?? []));
+      for (const saved of await get(db.transaction("statedb").objectStore("statedb").getAll()))
+        for (const widget of JSON.stringify(saved ?? {}).match(/notebook:[^"]+/g) ?? []) found.add(widget);
     }
     db.close();
   }
-  return found;
+  return [...found];
 }"""
 
 

@@ -16,8 +16,8 @@ file name in its code (tracebacks) is where the tab installs it, with `.py`: the
 and line of each SDK frame as on a desktop, without the line's text. The kit's own wheel is never byte-compiled:
 learners read its source in the tab.
 
-Where no Node 18+ is found the wheels are served as they are, and the build says so in one line: the site works,
-the first import of each kernel is slower. Compiled wheels are kept in the cache (a rebuild does not need Node).
+Where no Node 18+ is found (or Pyodide fails under it) the wheels are served as they are, and the build says so in
+one line: the site works, the first import of each kernel is slower. Compiled wheels are kept in the cache (a rebuild does not need Node).
 """
 
 from __future__ import annotations
@@ -31,10 +31,13 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-# The distributions served byte-compiled. The SDK: ~10 s of each kernel start in the tab, for +1.8 MB of the site
+# The distributions served byte-compiled. The SDK: its compiling was 1.3 of the 5.5 CPU-seconds of `import
+# anthropic` in Pyodide, in every kernel that imports the kit, for +1.8 MB of the site's 35 MB budget
 # (docs/development.md, "The browser-tab site", has the figures and what else was weighed).
 BYTE_COMPILED = ("anthropic",)
 NODE_MINIMUM = 18  # Pyodide's package.json: "node": ">=18"
+AS_SOURCE = ("the tab's wheels are served as source (a slower first import: each kernel compiles the SDK's "
+             "~2,900 modules again)")
 
 # Run by `node --input-type=module -e`: Pyodide's own Python, the folder given mounted at /wheels, every .py file
 # in each of its folders compiled into a .pyc beside it, named by where the tab installs it.
@@ -111,8 +114,7 @@ def served_wheels(wheels: list[Path], pyodide: Path, cache: Path) -> list[Path]:
     if missing:
         runner = node()
         if runner is None:
-            print(f"no Node.js {NODE_MINIMUM}+ found: the tab's wheels are served as source (each kernel's first "
-                  "`import anthropic` compiles it, ~10 s slower); install Node.js and build again", flush=True)
+            print(f"no Node.js {NODE_MINIMUM}+ found: {AS_SOURCE}; install Node.js and build again", flush=True)
             return wheels
         with tempfile.TemporaryDirectory() as tmp:
             for i, wheel in enumerate(missing):
@@ -120,7 +122,9 @@ def served_wheels(wheels: list[Path], pyodide: Path, cache: Path) -> list[Path]:
                     source.extractall(Path(tmp) / str(i), [n for n in source.namelist() if n.endswith(".py")])
             print(f"+ byte-compile {', '.join(w.name for w in missing)} with the tab's Python (Pyodide, Node)",
                   flush=True)
-            subprocess.run([runner, "--input-type=module", "-e", COMPILE, str(pyodide), tmp], check=True)
+            if subprocess.run([runner, "--input-type=module", "-e", COMPILE, str(pyodide), tmp]).returncode:
+                print(f"Pyodide under {runner} did not compile them (above): {AS_SOURCE}", flush=True)
+                return wheels
             for i, (wheel, out) in enumerate(missing.items()):
                 out.parent.mkdir(parents=True, exist_ok=True)
                 sourceless(wheel, Path(tmp) / str(i), out)

@@ -447,12 +447,13 @@ def welcome(page, title: str) -> None:
 
 @pytest.mark.timeout(600)
 def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_gone(tab):
-    """The site's root address: the welcome page in the browser's language (Spanish for a browser whose first
-    language is Spanish; then, with the server stopped (the network cut), English again), and a notebook this
+    """The site's root address: the welcome page in the browser's language (EMPEZAR.md for a browser whose first
+    language is Spanish; then, with the server stopped (the network cut), START.md rendered), and a notebook this
     browser has not opened yet opens, starts its kernel and runs a cell, from the copies JupyterLite's service
     worker keeps (lite/build.py). "Once loaded" means once a notebook has started its kernel (the files of Python
-    in the tab are fetched then, and kept). (One JupyterLab load per language: the English root is opened offline
-    only, where it proves the root, its language and the offline copies at once.)"""
+    in the tab are fetched then, and kept). (One JupyterLab load here: the English root is opened offline only,
+    where it proves the root, its language and the offline copies at once; the Spanish root's page, EMPEZAR.md,
+    is rendered by test_the_welcome_pages_open_in_both_languages.)"""
     page = tab.page
     tab.open(HOST)  # (already open, with its kernel, when the tests above ran)
     # Closed, as a learner leaving: a later page restores what was left open, each notebook starting its kernel.
@@ -463,8 +464,8 @@ def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_
     page.wait_for_timeout(1500)  # (JupyterLab saves the layout a moment later)
     spanish = page.context.new_page()
     spanish.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['es-MX', 'en-US']})")
-    spanish.goto(f"{tab.url}/")
-    welcome(spanish, "en tu navegador")
+    spanish.goto(f"{tab.url}/")  # opens the Spanish welcome page (test_the_welcome_pages_... renders it: not again)
+    spanish.wait_for_url(f"{tab.url}/lab/index.html?path=EMPEZAR.md", wait_until="commit", timeout=60_000)
     spanish.close()
 
     tab.server.terminate()
