@@ -2,7 +2,8 @@
 
     python -m lite.build     # from the repository root; writes build/lite/site/ (serve it as static files)
 
-Any Python 3.11+ runs it (with Node.js 18+ on the PATH, the tab imports the SDK faster: lite/bytecode.py). What it does, in order (docs/development.md, "The browser-tab site", says why):
+Any Python 3.11+ runs it (with Node.js 18+ on the PATH, the tab imports the SDK faster: lite/bytecode.py). What it
+does, in order (docs/development.md, "The browser-tab site", says why):
 
 1. a build venv, build/lite/cache/venv, from lite/requirements.txt (jupyterlite-core, the Pyodide kernel, ...);
 2. Pyodide itself: the npm package pyodide@PYODIDE_VERSION, fetched from the npm registry as a tarball and
@@ -294,7 +295,7 @@ def build() -> Path:
 
 
 # JupyterLite's service worker (jupyterlite-core 0.8.6), with enableServiceWorkerCache on (lite/jupyter-lite.json),
-# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Three changes,
+# keeps a copy of every file the page fetched and serves it from there, so a reload works offline. Its changes,
 # made by replacements in the minified file (the build stops if one no longer applies: a newer JupyterLite, look
 # again):
 # - it knows it should serve its copies from the moment it starts, not only when it is first activated (a browser
