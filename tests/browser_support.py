@@ -50,6 +50,11 @@ from clean_tree import tool_root_copy  # noqa: F401 - the tests import it from h
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / ".test-output"  # the one folder a test run writes into the kit (git-ignored; docs/development.md)
 ARTIFACTS = OUTPUT / "screenshots"
+# A screenshot is for the person finding out what went wrong: the whole notebook when a Run All's check found a
+# problem, the window when a test's step failed (NotebookView.screenshot_if_failing). Steps that went well take none
+# (each costs Chromium and Playwright ~0.1-0.2 CPU-s; a run took ~45 that nobody looked at, nor asserted on), unless
+# KIT_TEST_SCREENSHOTS=1: then every step's, to look at what the tests saw.
+EVERY_SCREENSHOT = os.environ.get("KIT_TEST_SCREENSHOTS") == "1"
 # Debian's Chromium: its old headless shell (package chromium-headless-shell, the headless build Playwright itself
 # drives) when installed, else the full browser in its headless mode. The shell is the same Blink and V8 without the
 # browser's UI layer: ~20% less CPU for the same pages. .ci/run installs both.
@@ -430,19 +435,17 @@ class NotebookView:
         )
 
     def run_all(self, timeout_ms: int = 120_000) -> bool:
-        """Run All and wait for the command to finish (it stops at an error). False: still running."""
-        self.page.evaluate(
-            f"() => {{ const nb = {self._js}; {_APP}.shell.activateById(nb.id); nb.__runAll = 'running';"
-            f" {_APP}.commands.execute('notebook:run-all-cells').then("
-            " ok => { nb.__runAll = ok ? 'ok' : 'failed'; }, err => { nb.__runAll = String(err); }); }"
+        """Run All and wait for the command to finish (it stops at an error). False: still running.
+
+        The page awaits the command's own promise (no polling while the cells run), or `timeout_ms`."""
+        return self.page.evaluate(
+            f"async ms => {{ const nb = {self._js}; {_APP}.shell.activateById(nb.id); nb.__runAll = 'running';"
+            f" const done = {_APP}.commands.execute('notebook:run-all-cells').then("
+            " ok => { nb.__runAll = ok ? 'ok' : 'failed'; }, err => { nb.__runAll = String(err); });"
+            " let timer; const late = new Promise(resolve => { timer = setTimeout(resolve, ms); });"
+            " await Promise.race([done, late]); clearTimeout(timer); return nb.__runAll !== 'running'; }",
+            timeout_ms,
         )
-        try:
-            self.page.wait_for_function(f"() => {self._js}.__runAll !== 'running'", timeout=timeout_ms, polling=POLL_MS)
-        except Exception as err:  # playwright's TimeoutError
-            if "Timeout" not in type(err).__name__:
-                raise
-            return False
-        return True
 
     def click_toolbar(self, item: str) -> None:
         """Click this notebook's own toolbar button `item` (e.g. "interrupt", the Stop button), as a person would."""
@@ -509,6 +512,21 @@ class NotebookView:
         for session_id in sessions:
             threading.Thread(target=self.lab.delete_quietly, args=(f"/api/sessions/{session_id}",), daemon=True).start()
 
+    @contextmanager
+    def screenshot_if_failing(self, path: Path):
+        """Run the block; if it fails, the window is saved to `path` first (and with KIT_TEST_SCREENSHOTS=1, also when
+        it passes: EVERY_SCREENSHOT)."""
+        try:
+            yield
+        except BaseException:
+            try:
+                self.screenshot(path)
+            except Exception:  # (the page is gone, say): the block's own failure is the one to report
+                pass
+            raise
+        if EVERY_SCREENSHOT:
+            self.screenshot(path)
+
     def screenshot(self, path: Path, whole_notebook: bool = False) -> None:
         """Save a PNG; with whole_notebook the viewport first grows to the notebook's full height."""
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -536,7 +554,7 @@ def focus_goes_on(nb, gate: int) -> dict:
     try:
         nb.page.wait_for_function(
             f"() => {{ const a = document.activeElement; return !!(a && a.closest('.jp-Notebook'))"
-            f" && {nb._js}.content.activeCellIndex > {gate}; }}", timeout=15_000)
+            f" && {nb._js}.content.activeCellIndex > {gate}; }}", timeout=15_000, polling=POLL_MS)
     except Exception:  # (playwright's TimeoutError) the assertions below say what the page shows instead
         pass
     saved = nb.page.evaluate(f"() => JSON.stringify({nb._js}.content.model.cells.get({gate}).toJSON().outputs)")
@@ -571,8 +589,9 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
                    keep_open: bool = False) -> list[str]:
     """Open `path` in a tab (the kernel of `next_path`, if given, starts meanwhile), run `check(nb)` -> [problem,
     ...], and close the tab -- or, with keep_open and no problem, leave it open for the next test that works in it
-    (take_tab). Takes a screenshot into .test-output/screenshots/`shot`: the window, or the whole notebook (a tall
-    screenshot: ~1-2 s) when something is wrong. A browser run that saved the notebook is a problem too."""
+    (take_tab). When something is wrong, a screenshot of the whole notebook (a tall one: ~1-2 s) goes to
+    .test-output/screenshots/`shot` (the window when all went well, only with KIT_TEST_SCREENSHOTS=1). A browser
+    run that saved the notebook is a problem too."""
     source = (REPO / path).read_bytes()
     nb = lab_page.open_notebook(path)
     if next_path and next_path != path:
@@ -581,7 +600,8 @@ def open_and_check(lab_page: LabPage, path: str, check, shot: str, next_path: st
     try:
         problems = check(nb)
     finally:
-        nb.screenshot(ARTIFACTS / shot, whole_notebook=problems != [])
+        if problems != [] or EVERY_SCREENSHOT:
+            nb.screenshot(ARTIFACTS / shot, whole_notebook=problems != [])
         if (REPO / path).read_bytes() != source:
             problems.append(f"{path}: the browser run saved the notebook")
         if keep_open and problems == []:
@@ -708,8 +728,9 @@ def run_all_once(lab_page: LabPage, path: str, env: dict[str, str] = RUN_ALL_ENV
     everything (RunAll), takes its screenshots and closes it; later calls get that record. So the test files
     share the work, whichever runs first, and each still works run alone. `next_path`'s kernel (when it has not
     run yet) starts meanwhile. keep_open: a clean first run leaves its tab open for the caller (take_tab).
-    Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the window, or the whole notebook when
-    the run went wrong; `inspector-<shot>-<cell id>-<light|dark|saved>.png`."""
+    Screenshots, into .test-output/screenshots/: `run-all-<shot>.png`, the whole notebook when the run went wrong;
+    with KIT_TEST_SCREENSHOTS=1 also the window after a clean run, and the inspected cells
+    (`inspector-<shot>-<cell id>-<light|dark|saved>.png`)."""
     key = _key(path, env)
     if key not in _RUNS:
         if next_path and not any(k[0] == next_path for k in _RUNS):
@@ -733,7 +754,9 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
             run.saved_pictures[cell_id] = nb.page.evaluate(READ_TABLES, [handle, cell_id])
             _cell_shot(nb, handle, cell_id, ARTIFACTS / f"inspector-{shot}-{cell_id}-saved.png")
         read_run_all(nb, env, run)
-        nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=bool(lesson_problems(run, decisions=False)))
+        went_wrong = bool(lesson_problems(run, decisions=False))
+        if went_wrong or EVERY_SCREENSHOT:
+            nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=went_wrong)
         window_taken = True
         if run.finished and path in INSPECTED:
             _read_pictures(nb, handle, run, INSPECTED[path], shot)
@@ -752,6 +775,9 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
 
 
 def _cell_shot(nb: NotebookView, handle, cell_id: str, path: Path) -> None:
+    """A picture of one cell for a person to look at: only with KIT_TEST_SCREENSHOTS=1 (no test reads it)."""
+    if not EVERY_SCREENSHOT:
+        return
     index = nb.page.evaluate("([nb, id]) => nb.content.widgets.findIndex(c => c.model.id === id)", [handle, cell_id])
     if index < 0:
         return
@@ -767,14 +793,14 @@ def set_theme(page, theme: str) -> None:
                      f"('apputils:change-theme', {{theme: {json.dumps(theme)}}})"):
         return
     page.evaluate(f"() => {_APP}.commands.execute('apputils:change-theme', {{theme: {json.dumps(theme)}}})")
-    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000)
+    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'", timeout=30_000, polling=POLL_MS)
     page.wait_for_timeout(300)  # the theme's CSS variables reach every element
 
 
 def _read_pictures(nb: NotebookView, handle, run: RunAll, cells, shot: str) -> None:
-    """The inspector's tables and colours of `cells` in the page's theme, then in the other one, with a screenshot of
-    each cell. The page stays in the second theme: the next inspected notebook starts from it, so each one costs one
-    theme switch (the whole page restyled: ~1 CPU-s), not two. No other test depends on the theme."""
+    """The inspector's tables and colours of `cells` in the page's theme, then in the other one (and a screenshot of
+    each cell: _cell_shot). The page stays in the second theme: the next inspected notebook starts from it, so each
+    one costs one theme switch (the whole page restyled: ~1 CPU-s), not two. No other test depends on the theme."""
     light = nb.page.evaluate("() => document.body.dataset.jpThemeLight !== 'false'")
     for theme in (THEMES if light else THEMES[::-1]):
         set_theme(nb.page, theme)

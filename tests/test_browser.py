@@ -9,8 +9,8 @@ every browser test file; each notebook is opened as a tab with a fresh kernel (t
 lesson 05's Run All, its kernel's clicker then told to press nothing). Each lesson's Run All happens once
 per test session (browser_support.run_all_once): lessons 04 and 06 are also read by test_browser_inspector.py,
 from the same run, whichever file asks first. Skipped (loudly) without Debian's Chromium or playwright, failing
-instead when CI=true. Screenshots go to .test-output/screenshots/ (gitignored): the window after each case and
-each Run All, and the whole notebook when its Run All found a problem.
+instead when CI=true. Screenshots go to .test-output/screenshots/ (gitignored): the window when a case fails, and
+the whole notebook when its Run All found a problem (every step's with KIT_TEST_SCREENSHOTS=1).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ import time
 
 import pytest
 
-from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, POLL_MS, REPO, RUN_AGAIN, STDERR_OUTPUT, NetLog,
-                             focus_goes_on, focus_state, lesson_notebooks, lesson_problems, run_all_once, take_tab)
+from browser_support import (APPROVAL_TIMEOUT_S, ARTIFACTS, DECISION, EVERY_SCREENSHOT, POLL_MS, REPO, RUN_AGAIN,
+                             STDERR_OUTPUT, NetLog, focus_goes_on, focus_state, lesson_notebooks, lesson_problems,
+                             run_all_once, take_tab)
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +120,7 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
     action_input = json.loads(pending.group(1))
     effect = lab.tool_root / action_input["path"]
     assert not effect.exists(), "nothing may run before the person decides"
-    if action == "timeout":  # (nobody clicks in this case, so the screenshot cannot delay a click)
+    if action == "timeout" and EVERY_SCREENSHOT:  # (nobody clicks in this case: the screenshot cannot delay a click)
         nb.screenshot(ARTIFACTS / "approval-waiting.png")
 
     if action == "approve":
@@ -128,26 +129,26 @@ def test_approval_gate_in_live_jupyterlab(lab, browser, approval_notebook, actio
         reject_button.click()
     # "timeout": nobody clicks; the approver gives up after HARNESS_APPROVAL_TIMEOUT seconds
 
-    nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
-    assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate))
-    output = nb.output_text(gate)
-    decisions = DECISION.findall(nb.stdout_text(gate))  # printed lines only, not the label
-    expected = {
-        "approve": "approved",
-        "reject": "rejected",
-        "timeout": f"not approved (no answer within {UNANSWERED_S:g} s)",  # nobody said no: not "rejected"
-    }[action]
-    assert decisions == [expected], f"one decision line expected:\n{output}"
-    assert_decided_once(cell)
-    nb.screenshot(ARTIFACTS / f"approval-{action}.png")
+    with nb.screenshot_if_failing(ARTIFACTS / f"approval-{action}.png"):
+        nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
+        assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate))
+        output = nb.output_text(gate)
+        decisions = DECISION.findall(nb.stdout_text(gate))  # printed lines only, not the label
+        expected = {
+            "approve": "approved",
+            "reject": "rejected",
+            "timeout": f"not approved (no answer within {UNANSWERED_S:g} s)",  # nobody said no: not "rejected"
+        }[action]
+        assert decisions == [expected], f"one decision line expected:\n{output}"
+        assert_decided_once(cell)
 
-    if action == "approve":
-        assert effect.read_text() == action_input["content"], "approved: the tool ran"
-    else:
-        assert not effect.exists(), "a rejected action must have no side effect"
-        assert "was not approved" in output and "declined" not in output, output  # the model's answer blames nobody
-    assert not nb.cells_info()[gate]["errors"], output
-    assert (REPO / APPROVAL_NOTEBOOK).read_bytes() == source, "the browser run must not save the notebook"
+        if action == "approve":
+            assert effect.read_text() == action_input["content"], "approved: the tool ran"
+        else:
+            assert not effect.exists(), "a rejected action must have no side effect"
+            assert "was not approved" in output and "declined" not in output, output  # the model's answer blames nobody
+        assert not nb.cells_info()[gate]["errors"], output
+        assert (REPO / APPROVAL_NOTEBOOK).read_bytes() == source, "the browser run must not save the notebook"
     assert_loopback_only(browser[1])
 
 
@@ -169,24 +170,24 @@ def test_stop_while_the_buttons_wait_rejects_at_once(lab, browser, approval_note
     effect = lab.tool_root / json.loads(pending.group(1))["path"]
     assert nb.prompt(gate) == "[*]:"
 
-    nb.click_toolbar("interrupt")  # JupyterLab's Stop button
-    # The approver's timeout is APPROVAL_TIMEOUT_S: the outcome below says whether Stop or the timeout ended it.
-    nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
-    assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate)), "the cell is no longer busy"
-    assert nb.kernel_state() == "idle"
+    with nb.screenshot_if_failing(ARTIFACTS / "approval-interrupted.png"):
+        nb.click_toolbar("interrupt")  # JupyterLab's Stop button
+        # The approver's timeout is APPROVAL_TIMEOUT_S: the outcome below says whether Stop or the timeout ended it.
+        nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
+        assert re.fullmatch(r"\[\d+\]:", nb.prompt(gate)), "the cell is no longer busy"
+        assert nb.kernel_state() == "idle"
 
-    line = f"[approve] write_file({pending.group(1)}) → not approved (no answer: the run was stopped)"
-    errors = nb.cells_info()[gate]["errors"]
-    assert errors == [f"ApprovalInterrupted: {line}"], errors
-    shown_error = cell.locator(STDERR_OUTPUT).all_inner_texts()  # how JupyterLab renders the error: one line
-    assert [t.strip() for t in shown_error] == [line], shown_error
-    output = nb.output_text(gate)
-    for noise in ("Traceback", "CancelledError", "KeyboardInterrupt", "no answer within", "declined"):
-        assert noise not in output, f"{noise!r} in the cell's output:\n{output}"
-    assert not DECISION.findall(nb.stdout_text(gate)), "no other decision line: the run stopped"
-    assert_decided_once(cell)
-    nb.screenshot(ARTIFACTS / "approval-interrupted.png")
-    assert not effect.exists(), "an interrupted approval must have no side effect"
+        line = f"[approve] write_file({pending.group(1)}) → not approved (no answer: the run was stopped)"
+        errors = nb.cells_info()[gate]["errors"]
+        assert errors == [f"ApprovalInterrupted: {line}"], errors
+        shown_error = cell.locator(STDERR_OUTPUT).all_inner_texts()  # how JupyterLab renders the error: one line
+        assert [t.strip() for t in shown_error] == [line], shown_error
+        output = nb.output_text(gate)
+        for noise in ("Traceback", "CancelledError", "KeyboardInterrupt", "no answer within", "declined"):
+            assert noise not in output, f"{noise!r} in the cell's output:\n{output}"
+        assert not DECISION.findall(nb.stdout_text(gate)), "no other decision line: the run stopped"
+        assert_decided_once(cell)
+        assert not effect.exists(), "an interrupted approval must have no side effect"
     assert_loopback_only(browser[1])
 
 
@@ -198,21 +199,25 @@ def test_shift_enter_goes_on_after_a_click(lab, browser, approval_notebook):
     nb.wait_kernel_idle()
     nb.set_kernel_env(APPROVAL_ENV)
     cell = nb.cell(gate)
-    cell.locator(".jp-InputPrompt").click()  # select the approval cell as a person does, then command mode
-    page.keyboard.press("Escape")
-    page.keyboard.press("Shift+Enter")
-    cell.locator(".widget-button:enabled", has_text="Approve").click(timeout=15_000)
-    nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
-    runs = nb.cells_info()[gate]["count"]
-    after_click = focus_goes_on(nb, gate)
-    page.keyboard.press("Shift+Enter")
-    page.wait_for_timeout(500)
-    after_keys = focus_state(nb)
-    assert after_click["inNotebook"], f"the focus is back in the notebook after the click: {after_click}"
-    assert after_click["active"] == gate + 1, f"the cell below the approval cell is the active one: {after_click}"
-    assert after_keys["active"] > gate + 1 and nb.cells_info()[gate]["count"] == runs, \
-        f"Shift+Enter went on from the cell after the approval cell: {after_click} -> {after_keys}"
-    nb.screenshot(ARTIFACTS / "approval-shift-enter-goes-on.png")
+    with nb.screenshot_if_failing(ARTIFACTS / "approval-shift-enter-goes-on.png"):
+        cell.locator(".jp-InputPrompt").click()  # select the approval cell as a person does, then command mode
+        page.keyboard.press("Escape")
+        page.keyboard.press("Shift+Enter")
+        cell.locator(".widget-button:enabled", has_text="Approve").click(timeout=15_000)
+        nb.wait_executed([gate], timeout_ms=(APPROVAL_TIMEOUT_S + 20) * 1000)
+        runs = nb.cells_info()[gate]["count"]
+        after_click = focus_goes_on(nb, gate)
+        page.keyboard.press("Shift+Enter")
+        try:  # (the assertions below say where it went instead)
+            page.wait_for_function(f"() => {nb._js}.content.activeCellIndex > {gate + 1}", timeout=15_000,
+                                   polling=POLL_MS)
+        except Exception:  # playwright's TimeoutError
+            pass
+        after_keys = focus_state(nb)
+        assert after_click["inNotebook"], f"the focus is back in the notebook after the click: {after_click}"
+        assert after_click["active"] == gate + 1, f"the cell below the approval cell is the active one: {after_click}"
+        assert after_keys["active"] > gate + 1 and nb.cells_info()[gate]["count"] == runs, \
+            f"Shift+Enter went on from the cell after the approval cell: {after_click} -> {after_keys}"
 
 
 def test_lesson_notebooks_run_all_in_live_frontend(browser):

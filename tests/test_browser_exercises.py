@@ -7,8 +7,8 @@ solution with a classic mistake (every content block treated as a tool call, so 
 the session's JupyterLab and Chromium page (tests/conftest.py). Each notebook's Run All happens once per test
 session (browser_support.run_all_once): exercise 3's solution is also read by test_browser_inspector.py, from the
 same run, whichever file asks first. Skipped (loudly) without Chromium or playwright; failing instead when CI=true.
-Screenshots go to .test-output/screenshots/: the window after each Run All, and the whole notebook when its Run All
-went wrong.
+Screenshots go to .test-output/screenshots/: the whole notebook when its Run All went wrong (and the window after
+each Run All with KIT_TEST_SCREENSHOTS=1).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ The Spanish words and colours are checked on one notebook, lesson 04 in Spanish:
 code as the English ones (tests/test_spanish_edition.py proves it, and nbval runs every notebook of both editions),
 so a Spanish Run All of 06 or of exercise 3 would only show the same tables again; what the browser adds for the
 Spanish edition is the words on the page, and one notebook shows them all (the gauges' labels, the endings, the
-marks). Screenshots of the drawn cells, light and dark, go to .test-output/screenshots/ (gitignored). Skipped
+marks). With KIT_TEST_SCREENSHOTS=1, screenshots of the drawn cells, light and dark, go to .test-output/screenshots/
+(gitignored). Skipped
 (loudly) without Debian's Chromium or playwright, failing instead when CI=true.
 """
 

@@ -23,7 +23,8 @@ import json
 
 import pytest
 
-from browser_support import POLL_MS, REPO, RUN_AGAIN, lesson_notebooks, open_and_check, run_all_and_check
+from browser_support import (POLL_MS, REPO, RUN_AGAIN, lesson_notebooks, open_and_check, run_all_and_check,
+                             shot_name)
 from sanitizer import CLOCK, sanitize
 
 pytestmark = pytest.mark.browser
@@ -83,7 +84,7 @@ def test_every_cell_can_be_run_again_after_run_all(browser, path):
         return run_all_and_check(nb) or run_every_cell_again(nb)  # again only when Run All was clean
 
     problems = open_and_check(lab_page, path, run_all_then_every_cell_again,
-                              f"rerun-{path.rsplit('/', 1)[-1].removesuffix('.ipynb')}.png", next_path,
+                              f"rerun-{shot_name(path)}.png", next_path,
                               keep_open=True)  # test_browser_restart.py goes on in this tab
     assert not problems, f"{path}:\n" + "\n\n".join(problems)
     assert not netlog.outside_loopback(), "the page made requests that leave 127.0.0.1"

@@ -67,19 +67,20 @@ def test_a_restart_mid_lesson_says_in_one_line_to_run_the_cells_above(browser, e
         restart_kernel(nb)
         run_and_wait(nb, index)  # the next cell, after the restart
         shown = nb.output_text(index).strip()
-        nb.screenshot(ARTIFACTS / f"restart-hint-{edition}.png")
-        assert nb.cells_info()[index]["errors"] == [f"NameError: name '{MISSING}' is not defined"]
-        assert shown == lang.say(lang.MESSAGES, "restart.hint", edition, name=MISSING), shown
+        with nb.screenshot_if_failing(ARTIFACTS / f"restart-hint-{edition}.png"):
+            assert nb.cells_info()[index]["errors"] == [f"NameError: name '{MISSING}' is not defined"]
+            assert shown == lang.say(lang.MESSAGES, "restart.hint", edition, name=MISSING), shown
         if edition == "en":  # the menu item the line names is there, and does what it says
-            nb.page.get_by_role("menuitem", name="Run", exact=True).click()
-            nb.page.get_by_role("menuitem", name="Run All Above Selected Cell").click()
-            nb.wait_executed(range(index))
-            nb.wait_kernel_idle()
-            run_and_wait(nb, index)
-            info = nb.cells_info()[index]
-            assert info["errors"] == [], info
-            committed = "".join("".join(o.get("text", "")) for o in json.loads(source)["cells"][index]["outputs"])
-            assert nb.stdout_text(index).strip() == committed.strip()
+            with nb.screenshot_if_failing(ARTIFACTS / "restart-run-all-above.png"):
+                nb.page.get_by_role("menuitem", name="Run", exact=True).click()
+                nb.page.get_by_role("menuitem", name="Run All Above Selected Cell").click()
+                nb.wait_executed(range(index))
+                nb.wait_kernel_idle()
+                run_and_wait(nb, index)
+                info = nb.cells_info()[index]
+                assert info["errors"] == [], info
+                committed = "".join("".join(o.get("text", "")) for o in json.loads(source)["cells"][index]["outputs"])
+                assert nb.stdout_text(index).strip() == committed.strip()
     finally:
         nb.close()
     assert (REPO / path).read_bytes() == source, "the browser run saved the notebook"
