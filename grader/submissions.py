@@ -29,6 +29,7 @@ import shutil
 import stat
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from exercises import lock as kit_lock
@@ -264,12 +265,12 @@ def closest(nb: dict, candidates: list[dict]) -> dict:
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
 
-def prepare(job, lock: dict, starters: dict, expected: str | None = None, lessons=None,
-            tmp_prefix: str = TMP_PREFIX) -> None:
+def prepare(job, lock: dict, starters: dict, expected: str | None = None,
+            lessons: Callable[[], dict] | None = None, tmp_prefix: str = TMP_PREFIX) -> None:
     """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
     refused? flagged? the graded notebook. Written into `job` (the gradebook's Job). The kit's refusal is decided on a
-    copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards. `lessons`: the lessons'
-    index (`lesson_cells`), or a function that returns it, called only for a notebook that gets as far as `borrowed`."""
+    copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards. `lessons`: a function that
+    returns the lessons' index (`lesson_cells`), called only for a notebook that gets as far as `borrowed`."""
     try:
         raw = read_submission(job.path)
         nb = json.loads(raw.decode("utf-8"))
@@ -319,7 +320,7 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None, lesson
                       f"({LEARNER_CODE}): not run")
         return
     job.flags = scan(mine)
-    job.notes += borrowed(mine, (lessons() if callable(lessons) else lessons) or {})
+    job.notes += borrowed(mine, lessons() if lessons else {})
     job.shape = similarity.answer_shape(mine, starter)  # (the gradebook lists learners whose answers are alike)
     job.written = to_write(starter)
     job.notes += not_defined(mine, job.written)  # decided from the file; the kernel's own word is `not_written`

@@ -747,7 +747,7 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
     nb = lab_page.open_notebook(path)
     if next_path and next_path != path:
         lab_page.lab.start_kernel(next_path)
-    run, window_taken, left_open = RunAll(path, dict(env)), False, False
+    run, shot_decided, left_open = RunAll(path, dict(env)), False, False
     try:
         handle = nb.page.evaluate_handle(f"() => {nb._js}")
         for cell_id in SAVED_PICTURES.get(path, ()):  # opened as committed: not run, so not trusted
@@ -757,7 +757,7 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
         went_wrong = bool(lesson_problems(run, decisions=False))
         if went_wrong or EVERY_SCREENSHOT:
             nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=went_wrong)
-        window_taken = True
+        shot_decided = True  # (a screenshot taken or, the run clean, not needed)
         if run.finished and path in INSPECTED:
             _read_pictures(nb, handle, run, INSPECTED[path], shot)
         if keep_open and run.finished and run.state == "ok":
@@ -765,7 +765,7 @@ def _run_all(lab_page: LabPage, path: str, env: dict[str, str], next_path: str |
             left_open = True
     finally:
         try:
-            if not window_taken:  # something failed on the way: the whole notebook, to see where
+            if not shot_decided:  # something failed on the way: the whole notebook, to see where
                 nb.screenshot(ARTIFACTS / f"run-all-{shot}.png", whole_notebook=True)
         finally:
             if not left_open:
