@@ -1,9 +1,9 @@
 """How the whole test suite is spread over the cores (a pytest plugin; tests/conftest.py loads it).
 
 `pytest` at the root with no paths (the README's test command) runs the files in parallel, one worker per core
-(pytest-xdist), one test file or notebook per worker at a time (`--dist loadfile`: a notebook's cells share one
-kernel, a module's fixtures one process). Given paths (`pytest tests/test_loop.py`) it runs in one process.
-`pytest -n 0` runs the whole suite in one process; `pytest -n 4` picks the number of workers.
+and one more (pytest-xdist, `workers` below), one test file or notebook per worker at a time (`--dist loadfile`: a
+notebook's cells share one kernel, a module's fixtures one process). Given paths (`pytest tests/test_loop.py`) it
+runs in one process. `pytest -n 0` runs the whole suite in one process; `pytest -n 4` picks the number of workers.
 
 This is the test suite's business only: a learner grading an exercise (`pytest --nbval-lax exercises/...`) never
 loads this file (the root conftest.py holds what grading needs).
@@ -31,7 +31,7 @@ import pytest
 COSTS_FILE = Path(__file__).resolve().parent.parent / ".test-output" / "suite-costs.json"
 MEASURED = {  # test-seconds of a whole run (2026-12-07 07:55, 198 s), each browser file counted under BROWSER (below)
     "tests/test_browser.py": 81,  # every browser file: one worker, one JupyterLab and Chromium
-    "tests/test_lite.py": 73,  # the browser-tab site, Pyodide in Chromium: on the other worker meanwhile
+    "tests/test_lite.py": 73,  # the browser-tab site, Pyodide in Chromium: on another worker meanwhile
     "tests/test_exercises.py": 37,
     "tests/test_capstone.py": 34,
     "tests/test_classroom.py": 30,
@@ -75,10 +75,20 @@ def costs() -> dict:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_cmdline_main(config):
-    """`pytest` with no paths (the README's test command): run the files in parallel, one worker per core.
+    """`pytest` with no paths (the README's test command): run the files in parallel, one worker per core and one
+    more.
     (A wrapper: it must decide before xdist's own pytest_cmdline_main turns `-n` into workers.)"""
     choose_workers(config)
     return (yield)
+
+
+def workers(cores: int) -> int:
+    """One worker per core, and one more. Many tests wait: for a kernel's answer, a page in Chromium, a learner's
+    command in its own process, a sandbox to start. With one worker per core about a tenth of the two cores' time
+    was idle (2026-12-07, /proc/stat over whole runs: 38-40 of ~400 core-seconds); a third worker fills it, for
+    the price of its own start and collection (~4 CPU-s). Paired in one farm-bench call, `-n 3` took 0.948 of the
+    wall time of `-n 2` (0.942-0.954), the same CPU (docs/development.md, "Where the time goes")."""
+    return cores + 1
 
 
 def choose_workers(config):
@@ -89,12 +99,13 @@ def choose_workers(config):
     if config.option.numprocesses is not None:  # -n given (-n 0: one process)
         if config.option.dist == "no":
             config.option.dist = "loadfile"  # not xdist's "load": it would split a notebook's cells between kernels
+        config.option.loadscopereorder = False  # the order by cost (below), not xdist's by number of tests
         return
     if config.args_source != pytest.Config.ArgsSource.TESTPATHS or (os.cpu_count() or 1) < 2:
         return
     if config.getoption("usepdb") or config.getoption("collectonly") or config.getoption("capture") == "no":
         return  # a debugger, a listing, or -s (live output) want one process
-    config.option.numprocesses = "logical"  # xdist turns it into the number of cores (os.cpu_count())
+    config.option.numprocesses = workers(os.cpu_count() or 1)
     config.option.dist = "loadfile"
     config.option.loadscopereorder = False  # keep the order of pytest_collection_modifyitems (by cost)
 
@@ -110,7 +121,7 @@ def pytest_xdist_make_scheduler(config, log):
     class LessonWithTranslation(LoadFileScheduling):
         # Every browser file on one worker: that worker alone starts JupyterLab and Chromium (tests/conftest.py, ~8
         # CPU-s each time), and a notebook's Run All is done once for every file that reads it
-        # (browser_support.run_all_once: lessons 04 and 06, exercise 3's solution); the other worker takes the rest
+        # (browser_support.run_all_once: lessons 04 and 06, exercise 3's solution); the other workers take the rest
         # meanwhile. A lesson and its translation both write the same file in workspace/scratch/ and print whether
         # it is there. (test_kernel_transport.py checks, among others, that JupyterLab's kernels talk over Unix
         # sockets.)
