@@ -28,6 +28,7 @@ import importlib
 import importlib.metadata
 import inspect
 import json
+import os
 import pkgutil
 import re
 from pathlib import Path
@@ -326,13 +327,14 @@ def requirement_names(path: Path) -> set[str]:
 def imported_modules() -> dict[str, str]:
     """{top-level module: a file that imports it} for what a learner or a teacher runs."""
     found = {}
-    files = [*(p for kit in ("harness_lib", "harness_kit", "harness_ui") for p in sorted((ROOT / kit).rglob("*.py"))),
-             *sorted((ROOT / "exercises").rglob("*.py")),
-             *sorted((ROOT / "grader").rglob("*.py")),
-             ROOT / "conftest.py"]
+    files = [ROOT / "conftest.py"]
+    for top in ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader"):
+        for where, subfolders, names in os.walk(ROOT / top):  # (not rglob: it fails on a folder deleted meanwhile,
+            # such as the copies other tests and gradebook runs make in exercises/ and delete)
+            subfolders[:] = [d for d in subfolders if d != "__pycache__"
+                             and not d.startswith(("_grading_tmp_", "_browser_tmp_"))]
+            files += [Path(where, n) for n in sorted(names) if n.endswith(".py")]
     for path in files:
-        if "__pycache__" in path.parts or any(p.startswith("_grading_tmp_") for p in path.parts):
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level

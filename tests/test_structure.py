@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import json
 import subprocess
 import sys
@@ -29,8 +30,14 @@ TOO_LONG_FOR_NOW: set[str] = set()  # a file being split (issue 26): remove it f
 
 
 def python_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts
-                  and not any(part.startswith("_grading_tmp_") for part in p.parts))
+    """The .py files under `folder`, none from __pycache__/ or from the copies other tests and gradebook runs make in
+    exercises/ meanwhile (os.walk, not rglob: it passes over such a folder deleted while it walks)."""
+    found = []
+    for where, subfolders, files in os.walk(folder):
+        subfolders[:] = [d for d in subfolders
+                         if d != "__pycache__" and not d.startswith(("_grading_tmp_", "_browser_tmp_"))]
+        found += [Path(where, f) for f in files if f.endswith(".py")]
+    return sorted(found)
 
 
 def module_name(path: Path, top: Path) -> str:
