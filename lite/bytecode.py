@@ -17,7 +17,8 @@ and line of each SDK frame as on a desktop, without the line's text. The kit's o
 learners read its source in the tab.
 
 Where no Node 18+ is found (or Pyodide fails under it) the wheels are served as they are, and the build says so in
-one line: the site works, the first import of each kernel is slower. Compiled wheels are kept in the cache (a rebuild does not need Node).
+one line: the site works, the first import of each kernel is slower. Compiled wheels are kept in the cache (a rebuild
+does not need Node).
 """
 
 from __future__ import annotations

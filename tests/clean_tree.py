@@ -22,6 +22,9 @@ import subprocess
 from pathlib import Path
 
 OUTPUT = ".test-output"  # the one folder a run writes into (tests/browser_support.py: OUTPUT)
+# Folders in the kit that hold none of its sources: bytecode, JupyterLab's checkpoints, and the copies other tests
+# and gradebook runs make in exercises/ while the run goes on (git-ignored, deleted again: `sources` leaves them out)
+NOT_SOURCES = ("__pycache__", ".ipynb_checkpoints", "_grading_tmp_", "_browser_tmp_")
 # Ignored folders whose files are not a learner's work: installs, caches, build output. Not read.
 NOT_READ = {OUTPUT, "__pycache__", ".venv", "venv", "build", "node_modules", ".hypothesis", ".git", "mutants"}
 
@@ -57,6 +60,16 @@ def ignored_files(root: Path, entries: list[str]) -> dict[str, str]:
         else:
             digests.update(_digest(root, path))
     return digests
+
+
+def sources(folder: Path, suffix: str) -> list[Path]:
+    """Every `suffix` file (".py", ".ipynb") under `folder`, sorted, none from a NOT_SOURCES folder. os.walk, not
+    rglob: it passes over a folder another test deletes while it walks (rglob raises)."""
+    found = []
+    for where, subfolders, files in os.walk(folder):
+        subfolders[:] = [name for name in subfolders if not name.startswith(NOT_SOURCES)]
+        found += [Path(where, name) for name in files if name.endswith(suffix)]
+    return sorted(found)
 
 
 def left_behind(before: tuple[set[str], dict[str, str]], after: tuple[set[str], dict[str, str]]) -> list[str]:

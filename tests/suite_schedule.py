@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 
-# Under xdist, the files that take longest are handed out first, so the short ones fill in around them and both
+# Under xdist, the files that take longest are handed out first, so the short ones fill in around them and the
 # workers end together (not waiting on one long file started last): the order is by measured cost, longest first.
 # A whole run (`pytest`, no paths) writes what each file took (setup + call + teardown of its tests, summed, as
 # `--durations=0` counts them) to COSTS_FILE, and the next whole run on this machine orders the files by those
 # figures. A fresh clone has none: it uses MEASURED, the figures of a whole run on the 2-core machine (refresh them
 # from a run's COSTS_FILE: `python tests/suite_schedule.py` prints them as this table). A file measured by neither
 # goes after those that are: first the lesson notebooks (each waits for its kernel), then the many short files of
-# in-process tests, which keep both cores busy to the end.
+# in-process tests, which keep every core busy to the end.
 COSTS_FILE = Path(__file__).resolve().parent.parent / ".test-output" / "suite-costs.json"
 MEASURED = {  # test-seconds of a whole run (2026-12-07 07:55, 198 s), each browser file counted under BROWSER (below)
     "tests/test_browser.py": 81,  # every browser file: one worker, one JupyterLab and Chromium

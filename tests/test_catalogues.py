@@ -17,12 +17,12 @@ from __future__ import annotations
 import ast
 import importlib
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 
+from clean_tree import sources
 from harness_kit import lang
 from harness_kit.offline import phrases
 
@@ -98,30 +98,15 @@ class _Literals(ast.NodeVisitor):
             self.found.add(node.value)
 
 
-# Folders that are no source of the kit: bytecode, JupyterLab's checkpoints, and the copies other tests and gradebook
-# runs make in exercises/ meanwhile (git-ignored, deleted while this walks: rglob would fail on a folder gone)
-NOT_SOURCES = ("__pycache__", ".ipynb_checkpoints", "_grading_tmp_", "_browser_tmp_")
-
-
-def _files(folder: Path, suffix: str) -> list[Path]:
-    """Every `suffix` file under `folder`, sorted, none from a NOT_SOURCES folder (os.walk passes over a folder
-    deleted while it walks)."""
-    found = []
-    for where, subfolders, files in os.walk(folder):
-        subfolders[:] = [d for d in subfolders if not d.startswith(NOT_SOURCES)]
-        found += [Path(where, f) for f in files if f.endswith(suffix)]
-    return sorted(found)
-
-
 def _kit_sources() -> dict[str, str]:
     """path -> Python source: harness_lib/, harness_kit/, harness_ui/, exercises/, grader/ (.py, the catalogue modules words_*.py left out) and the
     code cells of every notebook (lessons, exercises, solutions; both editions)."""
     found = {}
     for folder in ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader"):
-        for path in _files(ROOT / folder, ".py"):
+        for path in sources(ROOT / folder, ".py"):
             if not path.name.startswith("words_"):
                 found[path.relative_to(ROOT).as_posix()] = path.read_text(encoding="utf-8")
-    for path in sorted([*_files(ROOT / "notebooks", ".ipynb"), *_files(ROOT / "exercises", ".ipynb")]):
+    for path in sorted([*sources(ROOT / "notebooks", ".ipynb"), *sources(ROOT / "exercises", ".ipynb")]):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         lines = [line for c in cells if c["cell_type"] == "code" for line in "".join(c["source"]).splitlines()]
         found[path.relative_to(ROOT).as_posix()] = "\n".join(

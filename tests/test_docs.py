@@ -28,13 +28,13 @@ import importlib
 import importlib.metadata
 import inspect
 import json
-import os
 import pkgutil
 import re
 from pathlib import Path
 
 import pytest
 
+from clean_tree import sources
 from test_notebook_links import links_in
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,13 +327,8 @@ def requirement_names(path: Path) -> set[str]:
 def imported_modules() -> dict[str, str]:
     """{top-level module: a file that imports it} for what a learner or a teacher runs."""
     found = {}
-    files = [ROOT / "conftest.py"]
-    for top in ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader"):
-        for where, subfolders, names in os.walk(ROOT / top):  # (not rglob: it fails on a folder deleted meanwhile,
-            # such as the copies other tests and gradebook runs make in exercises/ and delete)
-            subfolders[:] = [d for d in subfolders if d != "__pycache__"
-                             and not d.startswith(("_grading_tmp_", "_browser_tmp_"))]
-            files += [Path(where, n) for n in sorted(names) if n.endswith(".py")]
+    files = [*(p for top in ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader")
+               for p in sources(ROOT / top, ".py")), ROOT / "conftest.py"]
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)

@@ -14,13 +14,14 @@
 from __future__ import annotations
 
 import ast
-import os
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from clean_tree import sources
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = ROOT / "exercises"
@@ -30,14 +31,7 @@ TOO_LONG_FOR_NOW: set[str] = set()  # a file being split (issue 26): remove it f
 
 
 def python_files(folder: Path) -> list[Path]:
-    """The .py files under `folder`, none from __pycache__/ or from the copies other tests and gradebook runs make in
-    exercises/ meanwhile (os.walk, not rglob: it passes over such a folder deleted while it walks)."""
-    found = []
-    for where, subfolders, files in os.walk(folder):
-        subfolders[:] = [d for d in subfolders
-                         if d != "__pycache__" and not d.startswith(("_grading_tmp_", "_browser_tmp_"))]
-        found += [Path(where, f) for f in files if f.endswith(".py")]
-    return sorted(found)
+    return sources(folder, ".py")
 
 
 def module_name(path: Path, top: Path) -> str:
