@@ -34,7 +34,6 @@ copy (GIVEN_CODE without one) is only checked for its interface and for not bein
 from __future__ import annotations
 
 import ast
-import copy
 import json
 import re
 from pathlib import Path
@@ -202,9 +201,12 @@ def _is_blank(value) -> bool:
         value.func.id in ("set", "dict", "list", "tuple") and not value.args and not value.keywords
 
 
-def _program(tree: ast.Module) -> str:
-    """The code without docstrings, to tell whether a stub is the answer itself."""
-    tree = copy.deepcopy(tree)
+def _program(source: str) -> str:
+    """The code without docstrings, to tell whether a stub is the answer itself. (Parsed again, not deep-copied: once
+    IPython has drawn a traceback in this process, its `executing` has set a `parent` on every node of the module it
+    read, ast.Load() too, which every parse shares; a deep copy then copies that whole module for each Name: ~0.3 s
+    per stub when tests/test_live_mode.py ran first in the same worker.)"""
+    tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, (*FUNCTIONS, ast.ClassDef, ast.Module)):
             node.body = _without_docstring(node.body) or [ast.Pass()]
@@ -220,7 +222,7 @@ def stub_problems(stub: str, answer: str, *, given=None, cells=None) -> list[str
         mine, theirs = ast.parse(stub), ast.parse(answer)
     except SyntaxError as err:
         return [f"does not parse ({err.msg}, line {err.lineno})"]
-    if _program(mine) == _program(theirs):
+    if _program(stub) == _program(answer):
         return ["the starter holds the solution's answer"]
     problems, answers = [], _defined(theirs)
     if not mine.body:
