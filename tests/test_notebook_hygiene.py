@@ -1,11 +1,13 @@
-"""Committed notebooks are executed and clean: the kernel is python3, no widget-state noise, no machine paths
-or API keys in sources or outputs, every code cell of a lesson has run, and error outputs appear only where meant."""
+"""Committed notebooks are executed and clean: the kernel is python3 (named as the kernel names itself), no
+widget-state noise, no machine paths or API keys in sources or outputs, every code cell of a lesson has run, and error
+outputs appear only where meant."""
 
 import json
 import re
 from pathlib import Path
 
 import pytest
+from ipykernel.kernelspec import get_kernel_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 # Both editions: the English notebooks and their Spanish twins one folder down (notebooks/es, exercises/es).
@@ -69,6 +71,10 @@ def test_there_are_notebooks():
 def test_metadata_is_clean(path):
     nb = load(path)
     assert nb["metadata"].get("kernelspec", {}).get("name") == "python3"
+    # the kernel's own name for itself: JupyterLab writes it into a notebook whose kernelspec says another, so the
+    # lesson would open changed (● on its tab, "save your changes?", and autosave rewrites the committed file)
+    assert nb["metadata"]["kernelspec"].get("display_name") == get_kernel_dict()["display_name"], (
+        "kernelspec display_name: set it in the English source, then python -m editions")
     assert "widgets" not in nb["metadata"], "saved widget state: clear it before committing"
     for cell in nb["cells"]:
         assert set(cell.get("metadata", {})) <= {"tags", "editable", "deletable", "jupyter", "collapsed"}, cell["metadata"]
