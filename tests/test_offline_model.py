@@ -283,6 +283,35 @@ def test_demo_other_errors_are_not_retried():
     assert answer(responses) == 'I could not read README.md: "read_file is forbidden by policy".'
 
 
+def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_path):
+    """A person trying the sandbox ("../", "../../", "/etc/…") gets the call a real model would make, refused by the
+    kit's own tools, and the refusal quoted (said, in Spanish); the next path is still read; "and/or" is no path; an
+    address with "://" is not a file."""
+    from harness_lib.tools import make_tool_impls, run_tool
+
+    impls = make_tool_impls(tmp_path)
+    responses, _, _ = drive("demo", "Read ../../etc/passwd, then /etc/hostname and ../secrets.",
+                            lambda name, inp: run_tool(impls, name, inp))
+    assert calls_of(responses) == [[("read_file", {"path": "../../etc/passwd"})],
+                                   [("read_file", {"path": "/etc/hostname"})],
+                                   [("read_file", {"path": "../secrets"})], []]
+    assert answer(responses) == (
+        'I could not read ../../etc/passwd: "read_file may only touch files inside the project root: ../../etc/passwd"'
+        ', I could not read /etc/hostname: "read_file: absolute paths are not allowed: /etc/hostname (give a path '
+        'relative to the project root)", and I could not read ../secrets: "read_file may only touch files inside the '
+        'project root: ../secrets".')  # a path outside is that call's error: read_file itself is not refused
+    (tmp_path / "README.md").write_text("# hi\n", encoding="utf-8")
+    responses, _, _ = drive("demo", "lee /etc/passwd y README.md", lambda name, inp: run_tool(impls, name, inp))
+    assert calls_of(responses)[1] == [("read_file", {"path": "README.md"})]
+    assert answer(responses).startswith("No pude leer /etc/passwd: la ruta queda fuera de la carpeta")
+    responses, _, _ = drive("demo", "Read README.md and/or notes/todo.md",
+                            Tools({"README.md": "# hi\n", "notes/todo.md": "- ship it\n"}))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "README.md"})],
+                                       [("read_file", {"path": "notes/todo.md"})]]
+    responses, _, _ = drive("demo", "read https://example.com/a.txt")
+    assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
+
+
 def test_demo_skips_a_step_whose_tool_is_not_offered():
     responses, _, _ = drive("demo", LESSON, tools=[ONLY["read_file"]])
     assert calls_of(responses)[:1] == [[("read_file", {"path": "README.md"})]]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .conversation import Call, Conversation, _path_of, result_text
 from .parse import Step
-from .phrases import RESULT_WORDS
+from .phrases import ERROR_KINDS, RESULT_WORDS
 
 ANSWER_PATH = "scratch/answer.txt"
 
@@ -38,6 +38,7 @@ def path_variant(path: str) -> str:
 
 _POLICY, _DECLINED, _REFUSED, _NOT_FOUND = (re.compile("|".join(RESULT_WORDS[k]), re.I)
                                             for k in ("policy", "declined", "refused", "not_found"))
+_OUTSIDE = re.compile("|".join(ERROR_KINDS["outside"]), re.I)  # the path is outside what the tool may touch
 
 
 def outcome(call: Call) -> str:
@@ -45,7 +46,9 @@ def outcome(call: Call) -> str:
 
     An error that names the policy ("policy", "forbidden", "prohibido") is a refusal by policy whatever else
     it says; otherwise "not approved"/"declined"/"rechaz…" is the approval gate's no (a person's, or no answer:
-    the answer then says "not approved", never "you declined"); then the other refusal words, then "not found"."""
+    the answer then says "not approved", never "you declined"); a path outside what the tool may touch ("may only
+    touch", "absolute paths are not allowed") is an error of that call, not a refusal of the tool (its next path may
+    be inside); then the other refusal words, then "not found"."""
     text = call.result or ""
     if not call.is_error:
         # a rejection sent without is_error is still a rejection (for the tools that ask a person)
@@ -54,6 +57,8 @@ def outcome(call: Call) -> str:
         return "refused"
     if _DECLINED.search(text):
         return "declined"
+    if _OUTSIDE.search(text):
+        return "error"
     if _REFUSED.search(text):
         return "refused"
     if _NOT_FOUND.search(text):

@@ -19,8 +19,9 @@ kind           examples                                                tool
 The words it recognises (verbs, time phrases, "and"/"then", "it"/"lo", the language markers) are data in
 :mod:`.phrases` (``HEAR``, ``MARKERS``); the e-mail phrase's grammar is the one pattern written out here.
 
-How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", or a
-quoted path) is a candidate; the text between the previous path and this one is searched for a
+How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", a path
+outside the project a person tries the sandbox with, "../x.txt" or "/etc/hostname", or a quoted path;
+not "https://…", not "and/or") is a candidate; the text between the previous path and this one is searched for a
 verb, and the LAST verb found decides the kind ("Read the first line of README.md" → first_line).
 A path after just "and"/"y"/"," inherits the previous kind ("delete a.txt and b.txt").
 For a write, the text to write is the last quoted string before the path; "it"/"that"/"lo" means
@@ -76,16 +77,20 @@ class Step:
         }.get(self.kind) or self.tool_name or ""
 
 
-# A path: "README.md", "notes/todo.md", "./scratch/a.txt", or "notes/todo" (a slash, no extension).
+# A path: "README.md", "notes/todo.md", "./scratch/a.txt", "notes/todo" (a slash, no extension), and the paths a
+# person tries the sandbox with: "../secret.txt", "../../etc/passwd", "/etc/hostname" (not "https://…": no "/"
+# after ":"). The tools refuse those; the model asks for them as a real model would, and says why it could not.
+_START = r"(?:(?<!:)/|(?:\.\.?/)+)?"  # "/", "./", "../", "../../", or nothing
 _PATH = re.compile(
     r"(?<![\w/.\\-])"
-    r"((?:\./)?(?:[\w-]+/)*[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}|(?:\./)?(?:[\w-]+/)+[\w-]+)"
+    rf"({_START}(?:[\w-]+/)*[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}|{_START}(?:[\w-]+/)+[\w-]+|(?:\.\./)+[\w-]+)"
     r"(?![\w/\\-])"
 )
 # Quoted text: "…", “…”, «…», `…`, and '…' (only when the quotes are not apostrophes).
 _QUOTED = re.compile(r'"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»|`([^`\n]*)`|(?<!\w)\'([^\'\n]+)\'(?!\w)')
 
 _I = re.IGNORECASE
+_AND_OR = re.compile(r"(?<![\w/])(?:and/or|y/o)(?![\w/])", _I)  # "a.txt and/or b.txt": no path, an "and"
 
 
 def _words(key: str) -> str:
@@ -166,6 +171,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         quotes.append((m.start(), m.end(), inner))
     emails = list(_EMAIL.finditer(text))
     masked = _mask(text, [(s + 1, e - 1) for s, e, _ in quotes] + [m.span() for m in emails])
+    masked = _mask(masked, [(m.start() + m.group().index("/"), m.end())  # "and/or" reads as "and"
+                            for m in _AND_OR.finditer(masked)])
 
     # Candidate paths: outside quotes, or a quoted string that is exactly a path.
     paths: list[tuple[int, int, str]] = [(m.start(), m.end(), m.group(1)) for m in _PATH.finditer(masked)]
