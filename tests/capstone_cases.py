@@ -96,6 +96,10 @@ WRONG = {
                                                         '{"role": "user", "content": [r]})\n')]},
                                "check-loop", "✗ parallel calls, one refused", "went in separate user messages, and the "
                                "API refused the request: BadRequestError: Error code: 400"),
+    "assistant-message-forgotten": ({"run-agent": [('        messages.append({"role": "assistant", "content": '
+                                                    'response.content})\n' + RESULTS, RESULTS)]},
+                                    "check-loop", "✗ plain task", "Each `tool_result` block must have a corresponding "
+                                    "`tool_use` block in the previous message."),  # the API's words, whole: their end
     "refused-call-unanswered": ({"run-agent": [("                results.append(tool_result(b.id, why_not, "
                                                 "is_error=True))\n", "                continue\n")]},
                                 "check-loop", "✗ parallel calls, one refused", "a tool_use got no tool_result"),

@@ -5,7 +5,8 @@
   saved as a copy); the wrong answer gets, under each check's first ✗, its run drawn beside the reference, as the
   notebook draws it;
 - wrong answers (tests/capstone_cases.py: WRONG, each valve missing, misplaced or miscounted, two valves in the
-  wrong order, a policy that lets the injected delete through, results out of order or split, a gate never
+  wrong order, a policy that lets the injected delete through, results out of order or split or sent without the
+  assistant's message before them (the API's 400, whole, is the hint), a gate never
   consulted, asked after running or not awaited, a loop that ignores pause_turn, state that outlives a run, a
   harness tuned to the practice runs ...) each fail, the first ✗ of the check that guards it names the planted
   cause (its line and its hint), and no later ✗ of that check names another;

@@ -16,10 +16,9 @@ import anthropic
 from harness_lib.client import MODEL
 from harness_lib.tools import TOOLS, make_tool_impls
 
-from .kit import (EMAIL, Cause, Checks, _clock, _t, _valve, calls, cell_error, error_hint, late_bound, not_defined_hint,
-                  offline, one_line, one_step, only_result, raised_first, read_as, recorded, recording_approver,
-                  tool_root,
-                  unasked_hint, unfinished)
+from .kit import (EMAIL, Cause, Checks, _clock, _t, _valve, api_said, calls, cell_error, error_hint, late_bound,
+                  not_defined_hint, offline, one_line, one_step, only_result, raised_first, read_as, recorded,
+                  recording_approver, tool_root, unasked_hint, unfinished)
 
 TOOLS_1 = TOOLS + [EMAIL]  # send_email is not in the lesson's TOOLS: a valve must use the `tools` it is given
 SPEC = {"get_time": "allow", "read_file": "allow", "write_file": "ask", "send_email": "deny"}
@@ -69,8 +68,7 @@ async def drive(valve, scenario, task, *, policy=SPEC, default_tier="deny", answ
             response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_1, messages=messages)
         run.final = response
     except anthropic.BadRequestError as err:
-        run.error = _t("ex01.drive.api_refused_next_request",
-                       message=err.message if hasattr(err, "message") else err)
+        run.error = _t("ex01.drive.api_refused_next_request", message=api_said(str(getattr(err, "message", err))))
     except Exception as err:
         run.error = one_line(err)
     return run

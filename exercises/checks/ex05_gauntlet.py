@@ -259,10 +259,10 @@ def broke(run) -> str | None:
         return Cause(_t("ex05.broke.dangling"), key="dangling")
     if "without `tool_result`" in problem or "were found without" in problem:
         split = _split(run)
-        return Cause(_t("ex05.broke.split", n=split, error=problem[:200]) if split else _t("ex05.broke.dangling"),
+        return Cause(_t("ex05.broke.split", n=split, error=problem[:300]) if split else _t("ex05.broke.dangling"),
                      key="dangling")
     if "corresponding `tool_use`" in problem or "tool_result" in problem:
-        return Cause(_t("ex05.broke.stray_result", error=problem[:160]), key="stray")
+        return Cause(_t("ex05.broke.stray_result", error=problem[:300]), key="stray")
     if "unexpected keyword argument" in problem or "positional argument" in problem:
         return Cause(_t("ex05.broke.signature", error=problem[:160]), key="signature")
     if "awaitable is required" in problem or "coroutine" in problem:

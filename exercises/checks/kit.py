@@ -31,6 +31,7 @@ code: the checks only drive it and record what happened.
 
 from __future__ import annotations
 
+import ast
 import contextvars
 import hashlib
 import linecache
@@ -216,10 +217,32 @@ def offline(scenario: str, max_requests: int | None = None) -> anthropic.AsyncAn
             os.environ["HARNESS_OFFLINE"] = saved
 
 
+# The SDK's message for an error status: "Error code: 400 - {'type': 'error', 'error': {..., 'message': '...'}}".
+_STATUS_ERROR = re.compile(r"Error code: (\d{3}) - (\{.*\})", re.S)
+
+
+def api_said(text: str) -> str:
+    """An SDK error's message with the API's own words in place of the body it quotes ("Error code: 400 - <the
+    error's message>"); any other text as it is."""
+    match = _STATUS_ERROR.fullmatch(text.strip()) if len(text) < 10_000 else None
+    if match:
+        try:
+            body = ast.literal_eval(match.group(2))
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return text
+        said = body.get("error", {}).get("message") if isinstance(body, dict) and isinstance(body.get("error"), dict) \
+            else None
+        if isinstance(said, str) and said.strip():
+            return f"Error code: {match.group(1)} - {said.strip()}"
+    return text
+
+
 def one_line(err: BaseException) -> str:
-    text = getattr(err, "message", None) or str(err)
+    """The error's first line: the API's own words for an SDK error (whole: they name the cause), else 200
+    characters of it."""
+    text = api_said(str(getattr(err, "message", None) or err))
     text = (text.strip().splitlines() or [""])[0]
-    return f"{type(err).__name__}: {text[:200]}"
+    return f"{type(err).__name__}: {text[:300] if text.startswith('Error code: ') else text[:200]}"
 
 
 async def bounded(scenario: str, make_run, limit: int = 50, seconds: float | None = None):
