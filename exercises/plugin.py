@@ -17,7 +17,8 @@ exercises/grade_anywhere.py hands them a copy saved outside the kit's folder. Th
    cell's failure report to what helps: the ✗ criteria of a check (read from the verdict the check hands on as
    data, exercises/checks/verdict.py, never from the lines it printed), the last lines of an error elsewhere;
 4. prints the "exercise grade" at the very end: per notebook PASS / FAIL and how many checks pass, then one block
-   per check cell — its id, each ✗ criterion and its hint.
+   per check cell — its id, each ✗ criterion and its hint (shown by the kit's one rule, harness_kit.shown, as the
+   notebook shows them: a value the learner's code chose never acts on the terminal).
 Under pytest-xdist (the whole suite) the workers run the cells and the controller prints the grade: what it needs
 travels with each test report.
 """
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from harness_kit.shown import visible_text  # the kit's one rule (stdlib only)
 from exercises.lock import LOCK, graded, load_lock, refusal
 
 VERDICT_MIME = "application/vnd.harness-kit.verdict+json"  # checks/verdict.py's: how a check hands on its verdict
@@ -209,11 +211,11 @@ def grade_lines(config) -> list[str]:
                 lines.append(f"  ✓ {cell_id}")
                 continue
             lines.append(f"  ✗ {cell_id}" + ("" if criteria else f" — {line}"))
-            for criterion, hint, *drawing in criteria:
-                lines.append(f"      ✗ {criterion}")
+            for criterion, hint, *drawing in criteria:  # shown by the kit's one rule, as the notebook shows them
+                lines.append(f"      ✗ {visible_text(criterion)}")
                 if hint:
-                    lines.append(f"          hint: {hint}")
-                lines += [f"          {line}" for line in (drawing or [[]])[0]]
+                    lines.append(f"          hint: {visible_text(hint)}")
+                lines += [f"          {line}" for line in (drawing or [[]])[0]]  # (each text in it shown so already)
         for n in nodes:
             if _cells[n][2] != "check" and _cells[n][2] != "allowed" and _seen.get(n, ("",))[0] == "failed":
                 lines.append(f"  (cell '{_cells[n][1]}' {_seen[n][1]}: see its report above)")

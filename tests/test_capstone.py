@@ -179,6 +179,24 @@ def test_a_wrong_answer_fails_and_its_first_cross_names_the_cause(runs, case):
     assert len(named) == 1, f"{case}: a later ✗ of {check_id} names another cause\n{overview(cells)}"
 
 
+def test_the_notebook_draws_the_run_in_two_columns_it_never_escapes_its_own_padding(runs):
+    """Under the first ✗ the notebook prints the learner's run beside the reference's: every line's │ in one column,
+    the padding before it never shown as an escaped run of spaces (\\u0020{N}, which the kit's one rule makes of
+    16 spaces or more: the notebook once showed the drawing so, and the gradebook's feedback too); each text in the
+    drawing is shown by that rule (a terminal escape a tool returned is written out, not obeyed)."""
+    sys.path.insert(0, str(EXERCISES))
+    from checks.ex05_gauntlet import WIDTH, _column, _padded
+
+    lines = runs["cases"]["assistant-message-forgotten"]["check-loop"].stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("hint: "))
+    drawing = lines[first + 1:next(i for i in range(first + 1, len(lines)) if lines[i].strip().startswith("✗ "))]
+    assert len(drawing) >= 3 and drawing[0].strip().startswith("your run_agent, this run"), lines
+    assert {line.index("│") for line in drawing} == {6 + WIDTH + 1}, drawing
+    assert not any("\\u0020" in line or " " * 16 in line for line in drawing), drawing
+    assert _column("read\x1b[2J\u202eok") == "read\\u001b[2J\\u202eok" and len(_column("x" * 99)) == WIDTH
+    assert all(len(_padded(text)) == WIDTH and " " * 16 not in _padded(text) for text in ("", "a", "x" * WIDTH))
+
+
 @pytest.mark.parametrize("case", RIGHT)
 def test_a_right_answer_in_another_style_passes(runs, case):
     cells = runs["cases"][case]

@@ -1605,6 +1605,21 @@ def test_exercises_3_and_4_solutions_pass_and_starters_fail_by_their_checks(runs
     assert "      ✗ rejected: write_file never ran, and scratch/answer.txt is not on disk" in sections[f"exercises/{EX4}"]
 
 
+def test_the_grade_shows_what_the_learners_code_chose_by_the_kits_one_rule(monkeypatch, tmp_path):
+    """A criterion's value or a hint's error message (which the learner's code chose) reaches the terminal in the
+    grade at the end written out, never obeyed, as the notebook shows it (harness_kit.shown's rule)."""
+    from types import SimpleNamespace
+
+    from exercises import plugin
+
+    node = "01_tiered_policy.ipynb::check-deny"
+    monkeypatch.setattr(plugin, "_cells", {node: (tmp_path / EX1, "check-deny", "check")})
+    monkeypatch.setattr(plugin, "_seen", {node: ("failed", "", [("deny\x1b[2J", "raised \x1b[31mPASS\u202e", [])])})
+    monkeypatch.setattr(plugin, "_refused", {})
+    lines = plugin.grade_lines(SimpleNamespace(rootpath=tmp_path))
+    assert "      ✗ deny\\u001b[2J" in lines and "          hint: raised \\u001b[31mPASS\\u202e" in lines, lines
+
+
 def test_a_failing_grade_is_short_and_names_cells_by_id(runs):
     code, out, sections = runs["root"]
     assert "Cell " not in out, "cells are named by their id, not nbval's number"

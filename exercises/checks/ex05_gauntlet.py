@@ -24,7 +24,7 @@ from harness_lib.client import offline_api
 from harness_lib.loop import run_agent
 from harness_kit.mailbox import MAIL_TOOL_NAMES, MAIL_TOOLS, SAMPLE_INBOX, Mailbox
 from harness_ui.replay import events_of
-from harness_kit.shown import compact
+from harness_kit.shown import compact, one_line
 from harness_lib.valves import find_cycle, signature_of
 
 from .kit import Cause, _t, bounded, offline, recording_approver, unasked_hint
@@ -409,8 +409,19 @@ async def drawn(run) -> list[str]:
     except Exception:  # noqa: BLE001 - the reference is drawn as far as it got
         pass
     reference = _picture(lambda: events, "harness_lib.run_agent")
-    cut = lambda s: s if len(s) <= WIDTH else s[:WIDTH - 1] + "…"  # noqa: E731
-    return [f"{cut(a):<{WIDTH}} │ {cut(b)}" for a, b in zip_longest(yours, reference, fillvalue="")]
+    return [f"{_padded(_column(a))} │ {_column(b)}" for a, b in zip_longest(yours, reference, fillvalue="")]
+
+
+def _column(text: str) -> str:
+    """A drawing's text, shown by the kit's one rule, cut to WIDTH characters."""
+    text = one_line(text)
+    return text if len(text) <= WIDTH else text[:WIDTH - 1] + "…"
+
+
+def _padded(text: str) -> str:
+    """`text` padded to WIDTH with a dotted leader, a dot every 8 columns (in the same columns on every line): a
+    padding of 16 spaces or more would be shown escaped, as the rule shows every such run."""
+    return text + "".join("·" if i % 8 == 7 and i > len(text) else " " for i in range(len(text), WIDTH))
 
 
 def _picture(events, title: str) -> list[str]:
@@ -443,7 +454,4 @@ async def scene(c, hint, label: str, run=None) -> None:
     if c.ok(hint is None, label, hint or "", key=f"s{c.scenes}") or getattr(c, "drawn", False) or not getattr(run, "replies", None):
         return
     c.drawn = True
-    lines = await drawn(run)
-    for line in lines:
-        c.note("  " + line)
-    c.criteria[-1]["drawing"] = lines  # the learner's grade (pytest) shows it under this ✗ too
+    c.draw(await drawn(run))

@@ -96,6 +96,13 @@ class Checks:
     def note(self, text: str) -> None:
         print(f"    {visible_text(text)}")
 
+    def draw(self, lines: list[str]) -> None:
+        """Under the last ✗: the run it judged, as lines whose every text is already shown by the rule (the layout
+        around them, padding and rules, is the check's own); the learner's grade (pytest) shows them there too."""
+        for line in lines:
+            print(f"      {line}")
+        self.criteria[-1]["drawing"] = list(lines)
+
     def verdict(self) -> dict:
         return {"check": self.cell_id, "title": str(self.title), "criteria": [dict(c) for c in self.criteria]}
 
