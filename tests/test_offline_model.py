@@ -285,8 +285,8 @@ def test_demo_other_errors_are_not_retried():
 
 def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_path):
     """A person trying the sandbox ("../", "../../", "/etc/…") gets the call a real model would make, refused by the
-    kit's own tools, and the refusal quoted (said, in Spanish); the next path is still read; "and/or" is no path; an
-    address with "://" is not a file."""
+    kit's own tools, and the refusal quoted (said, in Spanish); the next path is still read; a Windows path is tried
+    as typed, then with /; "and/or" is no path; an address with "://" is not a file."""
     from harness_lib.tools import make_tool_impls, run_tool
 
     impls = make_tool_impls(tmp_path)
@@ -308,6 +308,19 @@ def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_pat
                             Tools({"README.md": "# hi\n", "notes/todo.md": "- ship it\n"}))
     assert calls_of(responses)[:2] == [[("read_file", {"path": "README.md"})],
                                        [("read_file", {"path": "notes/todo.md"})]]
+    # Windows habits: a backslash path is asked for, refused by the tool, and read again with / (said so); a drive
+    # letter is refused and said so
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.md").write_text("- ship it\n", encoding="utf-8")
+    responses, _, _ = drive("demo", "Read the first line of notes\\todo.md, then C:\\Windows\\win.ini",
+                            lambda name, inp: run_tool(impls, name, inp))
+    assert calls_of(responses) == [[("read_file", {"path": "notes\\todo.md"})],
+                                   [("read_file", {"path": "notes/todo.md"})],
+                                   [("read_file", {"path": "C:\\Windows\\win.ini"})], []]
+    assert answer(responses) == (
+        'The first line of notes/todo.md is "- ship it" (notes\\todo.md has backslashes, which the tool does not '
+        'take, so I read notes/todo.md), and I could not read C:\\Windows\\win.ini: "read_file: drive letters are not '
+        'allowed: C:\\Windows\\win.ini (give a path relative to the project root)".')
     responses, _, _ = drive("demo", "read https://example.com/a.txt")
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 

@@ -85,7 +85,8 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
                 shown = text.rstrip("\n") if len(text) <= 2000 else text[:2000].rstrip() + "\n…"
                 return "block", p("read", path=path, text=shown)
             if len(task.tried) > 1:
-                clause += p("retried", first=task.tried[0], path=path)
+                why = "retried_slashes" if "\\" in task.tried[0] else "retried"  # a Windows path, or not found
+                clause += p(why, first=task.tried[0], path=path)
             return "clause", clause
         if status == "declined":
             return "clause", p("read_declined", path=step.path)

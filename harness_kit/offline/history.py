@@ -1,9 +1,9 @@
 """The history, replayed onto the plan: which steps are done, failed, refused or still open (:func:`settle`).
 
 How a tool_result is read (:func:`outcome`, and :func:`read_tool_result` for the graders): ok, declined (not
-approved), refused (forbidden by policy), not found (ONE retry with :func:`path_variant`) or another error, by the
-words of :mod:`.phrases`. A result that names a tool call (:func:`find_injections`) adds steps only in the
-"injection" scenario.
+approved), refused (forbidden by policy), not found or a path with backslashes (ONE retry with :func:`path_variant`)
+or another error, by the words of :mod:`.phrases`. A result that names a tool call (:func:`find_injections`) adds
+steps only in the "injection" scenario.
 
 Part of the planner (:mod:`.planner`). NOT modelled: a result read for its meaning (only these words and the
 injection pattern); a call matched to a step by anything but its tool and path (an email by its recipient).
@@ -22,7 +22,10 @@ ANSWER_PATH = "scratch/answer.txt"
 
 
 def path_variant(path: str) -> str:
-    """The one alternative tried after "not found": the file stem's case toggled, else without ./ or the directory."""
+    """The one alternative tried after "not found": the file stem's case toggled, else without ./ or the directory;
+    after "backslashes are not allowed", the path with / for each \\ (a Windows habit)."""
+    if "\\" in path:
+        return path.replace("\\", "/")
     directory, _, name = path.rpartition("/")
     stem, dot, ext = name.partition(".") if not name.startswith(".") else (name, "", "")
     toggled = stem.upper() if stem == stem.lower() else stem.lower()
@@ -38,7 +41,9 @@ def path_variant(path: str) -> str:
 
 _POLICY, _DECLINED, _REFUSED, _NOT_FOUND = (re.compile("|".join(RESULT_WORDS[k]), re.I)
                                             for k in ("policy", "declined", "refused", "not_found"))
-_OUTSIDE = re.compile("|".join(ERROR_KINDS["outside"]), re.I)  # the path is outside what the tool may touch
+# The path is outside what the tool may touch, or not a path it takes ("C:\\x", "a\\b.txt"): that call's error
+_THIS_PATH = re.compile("|".join(ERROR_KINDS["outside"] + ERROR_KINDS["invalid"]), re.I)
+_BACKSLASHES = re.compile("backslashes are not allowed", re.I)  # the tools' words (harness_lib/sandbox.py)
 
 
 def outcome(call: Call) -> str:
@@ -47,8 +52,9 @@ def outcome(call: Call) -> str:
     An error that names the policy ("policy", "forbidden", "prohibido") is a refusal by policy whatever else
     it says; otherwise "not approved"/"declined"/"rechaz…" is the approval gate's no (a person's, or no answer:
     the answer then says "not approved", never "you declined"); a path outside what the tool may touch ("may only
-    touch", "absolute paths are not allowed") is an error of that call, not a refusal of the tool (its next path may
-    be inside); then the other refusal words, then "not found"."""
+    touch", "absolute paths are not allowed") or that it does not take ("backslashes are not allowed") is an error
+    of that call, not a refusal of the tool (its next path may be fine); then the other refusal words, then "not
+    found"."""
     text = call.result or ""
     if not call.is_error:
         # a rejection sent without is_error is still a rejection (for the tools that ask a person)
@@ -57,7 +63,7 @@ def outcome(call: Call) -> str:
         return "refused"
     if _DECLINED.search(text):
         return "declined"
-    if _OUTSIDE.search(text):
+    if _THIS_PATH.search(text):
         return "error"
     if _REFUSED.search(text):
         return "refused"
@@ -164,8 +170,8 @@ def settle(conv: Conversation, steps: list[Step], *, obey_injections: bool = Fal
                         src = _path_of(call.input)
                         tasks.insert(at, Task(Step("injected", path=path, content=content, tool_name=tool, source=src)))
                         at += 1
-        elif result == "not_found" and call.name == "read_file" and len(task.tried) == 1 \
-                and path_variant(task.tried[0]) != task.tried[0]:
+        elif call.name == "read_file" and len(task.tried) == 1 and path_variant(task.tried[0]) != task.tried[0] \
+                and (result == "not_found" or _BACKSLASHES.search(call.result or "")):
             pass  # stays open: the retry with the variant path is next
         else:
             task.status = {"declined": "declined", "refused": "refused"}.get(result, "failed")

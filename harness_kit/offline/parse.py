@@ -20,9 +20,10 @@ The words it recognises (verbs, time phrases, "and"/"then", "it"/"lo", the langu
 :mod:`.phrases` (``HEAR``, ``MARKERS``); the e-mail phrase's grammar is the one pattern written out here.
 
 How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", a path
-outside the project a person tries the sandbox with, "../x.txt" or "/etc/hostname", or a quoted path;
-not "https://…", not "and/or") is a candidate; the text between the previous path and this one is searched for a
-verb, and the LAST verb found decides the kind ("Read the first line of README.md" → first_line).
+outside the project a person tries the sandbox with, "../x.txt" or "/etc/hostname", a Windows path,
+"notes\\todo.md" or "C:\\x.txt", or a quoted path; not "https://…", not "and/or") is a candidate; the text
+between the previous path and this one is searched for a verb, and the LAST verb found decides the kind ("Read the
+first line of README.md" → first_line).
 A path after just "and"/"y"/"," inherits the previous kind ("delete a.txt and b.txt").
 For a write, the text to write is the last quoted string before the path; "it"/"that"/"lo" means
 "the result of the previous step". An email step needs an address and a message ("that …",
@@ -34,8 +35,8 @@ run of spaces or commas to split between two repeats), and each character is sea
 a hostile request of that size is parsed in milliseconds (benchmarks/bench_parse.py).
 
 NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces,
-anything asked for after the first ``READ_LIMIT`` characters, anything that needs real language
-understanding. Unrecognised requests get a plain help answer.
+UNC paths (\\\\server\\share), anything asked for after the first ``READ_LIMIT`` characters, anything that needs
+real language understanding. Unrecognised requests get a plain help answer.
 """
 
 from __future__ import annotations
@@ -78,12 +79,15 @@ class Step:
 
 
 # A path: "README.md", "notes/todo.md", "./scratch/a.txt", "notes/todo" (a slash, no extension), and the paths a
-# person tries the sandbox with: "../secret.txt", "../../etc/passwd", "/etc/hostname" (not "https://…": no "/"
-# after ":"). The tools refuse those; the model asks for them as a real model would, and says why it could not.
-_START = r"(?:(?<!:)/|(?:\.\.?/)+)?"  # "/", "./", "../", "../../", or nothing
+# person tries the sandbox with, or types on Windows: "../secret.txt", "../../etc/passwd", "/etc/hostname",
+# "notes\todo.md", "C:\Windows\win.ini" (not "https://…": no "/" after ":"). The tools refuse those; the model
+# asks for them as a real model would, and says why it could not.
+_SEP = r"[/\\]"
+_START = rf"(?:(?<!:){_SEP}|(?:\.\.?{_SEP})+|[A-Za-z]:{_SEP})?"  # "/", "./", "../", "../../", "C:\", or nothing
 _PATH = re.compile(
     r"(?<![\w/.\\-])"
-    rf"({_START}(?:[\w-]+/)*[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}|{_START}(?:[\w-]+/)+[\w-]+|(?:\.\./)+[\w-]+)"
+    rf"({_START}(?:[\w-]+{_SEP})*[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}|{_START}(?:[\w-]+{_SEP})+[\w-]+"
+    rf"|(?:\.\.{_SEP})+[\w-]+)"
     r"(?![\w/\\-])"
 )
 # Quoted text: "…", “…”, «…», `…`, and '…' (only when the quotes are not apostrophes).
