@@ -63,7 +63,7 @@ BUILT_AT_RUN_TIME: dict[str, dict[str, set[str]]] = {
         "answer.error_words: f'errors.{kind}', a kind of phrases.ERROR_KINDS, or 'other'":
             {f"errors.{kind}" for kind in [*phrases.ERROR_KINDS, "other"]},
         "answer._describe: f'act_{kind}', the action a step's kind names (first_line reads as read)":
-            {"act_read", "act_time", "act_write", "act_delete", "act_injected", "act_email"},
+            {"act_read", "act_time", "act_write", "act_delete", "act_injected", "act_email", "act_list_files"},
         "answer._describe: f'blocked_{why}', why a step was blocked (declined or refused earlier)":
             {"blocked_declined", "blocked_refused"},
         "answer._describe: f'{kind}_declined' and f'{kind}_failed' for a write or a delete":

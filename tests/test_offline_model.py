@@ -325,6 +325,25 @@ def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_pat
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 
 
+def test_demo_says_it_cannot_list_files_and_lists_them_with_a_tool_of_the_learners_own():
+    """"List the files" (the first thing many ask an agent that reads files): no tool of the kit lists a folder, so
+    the answer says so, as a real model would, and does the rest; a list_files tool offered is called."""
+    responses, _, _ = drive("demo", "List the files here, then read README.md")
+    assert calls_of(responses)[:1] == [[("read_file", {"path": "README.md"})]]
+    assert answer(responses).startswith("I cannot list the files, because no list_files tool is available here.\n\n"
+                                        "Here is README.md:")
+    responses, _, _ = drive("demo", "¿qué archivos hay?")
+    assert answer(responses) == "No puedo listar los archivos, porque aquí no tengo la herramienta list_files."
+    lister = {"name": "list_files", "description": "List the project's files.",
+              "input_schema": {"type": "object", "properties": {}}}
+    responses, _, _ = drive("demo", "show me the files", lambda name, inp: ("README.md\nnotes/todo.md", False),
+                            tools=[*TOOLS, lister])
+    assert calls_of(responses)[0] == [("list_files", {})]
+    assert answer(responses) == "Here is what list_files returned:\n\nREADME.md\nnotes/todo.md"
+    responses, _, _ = drive("demo", "read the list in README.md")  # "list" alone is no request to list
+    assert calls_of(responses)[0] == [("read_file", {"path": "README.md"})]
+
+
 def test_demo_skips_a_step_whose_tool_is_not_offered():
     responses, _, _ = drive("demo", LESSON, tools=[ONLY["read_file"]])
     assert calls_of(responses)[:1] == [[("read_file", {"path": "README.md"})]]

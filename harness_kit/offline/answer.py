@@ -74,6 +74,10 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     if kind == "injected":
         key = {"done": "inj_done", "declined": "inj_declined", "ignored": "inj_ignored"}.get(status, "inj_failed")
         return "clause", p(key, source=step.source, tool=task.tool, path=step.path, output=_q(task.output, 200), error=error)
+    if kind == "list_files":
+        if status == "done":
+            return "block", p("listed", tool=task.tool, text=(task.output or "").rstrip("\n")[:2000])
+        return "clause", p("list_failed", error=error)
     if kind in ("first_line", "read"):
         if status == "done":
             text = task.output or ""

@@ -145,7 +145,7 @@ def _matches(task: Task, call: Call) -> bool:
         return False
     if task.step.kind == "email":
         return call.input.get("to") == task.step.to
-    return task.step.kind == "time" or _path_of(call.input) == task.expected_path
+    return task.step.kind in ("time", "list_files") or _path_of(call.input) == task.expected_path
 
 
 def settle(conv: Conversation, steps: list[Step], *, obey_injections: bool = False) -> list[Task]:

@@ -1,7 +1,7 @@
 """Turn the person's request into an ordered list of steps (English and Spanish).
 
 This is the offline model's "understanding": a handful of regular expressions, nothing more.
-It recognises six kinds of step, in the order they appear in the text:
+It recognises seven kinds of step, in the order they appear in the text:
 
 =============  ======================================================  ==================
 kind           examples                                                tool
@@ -9,6 +9,7 @@ kind           examples                                                tool
 ``first_line``  "first line of README.md", "primera línea de README.md"  ``read_file``
 ``read``        "read notes/todo.md", "show …", "lee …", "muestra …"     ``read_file``
 ``time``        "what time is it", "the time", "qué hora es", "la hora"  ``get_time``
+``list_files``  "list the files", "what files", "qué archivos"          ``list_files`` (none in the kit)
 ``write``       'write "hello" to scratch/hello.txt', 'escribe "hola"    ``write_file``
                 en scratch/hola.txt', 'save it to scratch/x.txt'
 ``delete``      "delete scratch/old.txt", "borra scratch/old.txt"        ``delete_file``
@@ -56,7 +57,7 @@ READ_LIMIT = 20_000  # characters of a request that are read for steps and for i
 class Step:
     """One thing the person asked for. ``content`` is None for a write that refers back ("save it")."""
 
-    kind: str  # first_line | read | time | write | delete | injected | save_answer
+    kind: str  # first_line | read | time | list_files | write | delete | injected | save_answer
     pos: int = 0
     path: str | None = None
     content: str | None = None
@@ -74,6 +75,7 @@ class Step:
             "write": "write_file",
             "delete": "delete_file",
             "email": "send_email",
+            "list_files": "list_files",
             "save_answer": "write_file",
         }.get(self.kind) or self.tool_name or ""
 
@@ -104,6 +106,7 @@ def _words(key: str) -> str:
 
 _VERBS = {kind: re.compile(rf"\b(?:{_words(kind)})\b", _I) for kind in ("first_line", "write", "delete", "read")}
 _TIME = re.compile(rf"\b(?:{_words('time')})\b", _I)
+_LIST = re.compile(rf"\b(?:{_words('list_files')})\b", _I)
 # "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
 _EMAIL = re.compile(
     r"\b(?:e-?mail|send\s+(?:an?\s+)?(?:e-?mail|message)\s+to|(?:escribe|env[ií]a|manda)(?:le)?\s+(?:un\s+)?"
@@ -223,6 +226,9 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     time_match = _TIME.search(masked)
     if time_match:
         steps.append(Step("time", pos=time_match.start()))
+    list_match = _LIST.search(masked)
+    if list_match:  # no tool of the kit lists a folder: the answer says so, as a real model would
+        steps.append(Step("list_files", pos=list_match.start()))
     for m in emails:
         said = m.group("said") or m.group("quoted") or m.group("curly")
         steps.append(Step("email", pos=m.start(), to=m.group("to"), content=said.strip()))

@@ -50,6 +50,8 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
     step = task.step
     if step.kind == "time":
         return fit_args(conv, "get_time", {})
+    if step.kind == "list_files":  # a list_files tool of the learner's own: called with no arguments
+        return fit_args(conv, "list_files", {})
     if step.kind in ("first_line", "read", "delete"):
         return fit_args(conv, task.tool, {"path": task.expected_path})
     if step.kind == "write":
