@@ -9,9 +9,10 @@ It is stateless. Every request is answered from the request alone (and `HARNESS_
    that answered it, is matched to the first unfinished step it fits (same tool, same path).
    A result settles the step: success → done; "not approved"/"declined"/"rechaz…" → not approved, and that
    tool is never called again; "policy"/"forbidden"/"denied"/"not allowed"/"may only" → refused,
-   also never again (but a path outside what the tool may touch fails that step only, as any other error);
-   "not found"/"does not exist" on a read → ONE retry with a variant of the path
-   (``readme.md`` ↔ ``README.md``, else without ``./`` or the directory); any other error → give up.
+   also never again (but a path outside what the tool may touch, or one it does not take, fails that step only);
+   "not found"/"does not exist" or "backslashes are not allowed" on a read → ONE retry with a variant of the path
+   (``notes\\todo.md`` → ``notes/todo.md``, ``readme.md`` ↔ ``README.md``, else without ``./`` or the directory);
+   any other error → give up.
 3. The next turn is the ``tool_use`` for the first unfinished step (``parallel``: every unfinished
    step that does not depend on another, in one turn). A step whose tool is not in the request's
    ``tools`` (or whose arguments would not validate against the tool's ``input_schema``) is skipped.
