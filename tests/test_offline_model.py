@@ -290,8 +290,10 @@ def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_pat
     from harness_lib.tools import make_tool_impls, run_tool
 
     impls = make_tool_impls(tmp_path)
-    responses, _, _ = drive("demo", "Read ../../etc/passwd, then /etc/hostname and ../secrets.",
-                            lambda name, inp: run_tool(impls, name, inp))
+
+    def kits_tools(name, inp):
+        return run_tool(impls, name, inp)
+    responses, _, _ = drive("demo", "Read ../../etc/passwd, then /etc/hostname and ../secrets.", kits_tools)
     assert calls_of(responses) == [[("read_file", {"path": "../../etc/passwd"})],
                                    [("read_file", {"path": "/etc/hostname"})],
                                    [("read_file", {"path": "../secrets"})], []]
@@ -301,7 +303,7 @@ def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_pat
         'relative to the project root)", and I could not read ../secrets: "read_file may only touch files inside the '
         'project root: ../secrets".')  # a path outside is that call's error: read_file itself is not refused
     (tmp_path / "README.md").write_text("# hi\n", encoding="utf-8")
-    responses, _, _ = drive("demo", "lee /etc/passwd y README.md", lambda name, inp: run_tool(impls, name, inp))
+    responses, _, _ = drive("demo", "lee /etc/passwd y README.md", kits_tools)
     assert calls_of(responses)[1] == [("read_file", {"path": "README.md"})]
     assert answer(responses).startswith("No pude leer /etc/passwd: la ruta queda fuera de la carpeta")
     responses, _, _ = drive("demo", "Read README.md and/or notes/todo.md",
@@ -312,11 +314,10 @@ def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_pat
     # letter is refused and said so
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "todo.md").write_text("- ship it\n", encoding="utf-8")
-    responses, _, _ = drive("demo", "Read the first line of notes\\todo.md, then C:\\Windows\\win.ini",
-                            lambda name, inp: run_tool(impls, name, inp))
-    assert calls_of(responses) == [[("read_file", {"path": "notes\\todo.md"})],
-                                   [("read_file", {"path": "notes/todo.md"})],
-                                   [("read_file", {"path": "C:\\Windows\\win.ini"})], []]
+    responses, _, _ = drive("demo", "Read the first line of notes\\todo.md, then C:\\Windows\\win.ini", kits_tools)
+    assert [call for calls in calls_of(responses) for call in calls] == [
+        ("read_file", {"path": "notes\\todo.md"}), ("read_file", {"path": "notes/todo.md"}),
+        ("read_file", {"path": "C:\\Windows\\win.ini"})]
     assert answer(responses) == (
         'The first line of notes/todo.md is "- ship it" (notes\\todo.md has backslashes, which the tool does not '
         'take, so I read notes/todo.md), and I could not read C:\\Windows\\win.ini: "read_file: drive letters are not '
