@@ -44,7 +44,7 @@ if __package__:  # exercises.grading, imported from the repository's root
     from .checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
     from .checks.ex05_capstone import (check_harness_gate, check_harness_loop, check_harness_policy,
                                        check_harness_valves)
-    from .checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline
+    from .checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline, one_line
 else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.path)
     from checks.ex01_policy import (check_allow, check_ask, check_default_tier, check_deny, check_parallel,
                                     check_policy)
@@ -54,6 +54,6 @@ else:  # grading, as a notebook's 🔒 cell imports it (with exercises/ on sys.p
     from checks.ex04_gate import check_fail_closed, check_gate, check_parallel_gate, check_why_wrong
     from checks.ex05_capstone import (check_harness_gate, check_harness_loop, check_harness_policy,
                                       check_harness_valves)
-    from checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline
+    from checks.kit import LEARNER, MESSAGES, VERDICTS, Checks, _t, bounded, cell_error, offline, one_line
 
-__all__ = ["Checks", "offline", "bounded"]
+__all__ = ["Checks", "offline", "bounded", "one_line"]
