@@ -179,6 +179,13 @@ def test_a_wrong_answer_fails_and_its_first_cross_names_the_cause(runs, case):
     assert len(named) == 1, f"{case}: a later ✗ of {check_id} names another cause\n{overview(cells)}"
 
 
+def test_results_sent_without_the_assistant_message_are_named_so_with_the_apis_words_whole(runs):
+    """The first hint says what was left out, and quotes the API's 400 to its last sentence."""
+    (first, hint), *_ = crosses(runs["cases"]["assistant-message-forgotten"]["check-loop"])
+    assert hint.startswith("your tool_results went back without the assistant message that asked for them") and \
+        "a corresponding `tool_use` block in the previous message. — append the response's content" in hint, hint
+
+
 def test_the_notebook_draws_the_run_in_two_columns_it_never_escapes_its_own_padding(runs):
     """Under the first ✗ the notebook prints the learner's run beside the reference's: every line's │ in one column,
     the padding before it never shown as an escaped run of spaces (\\u0020{N}, which the kit's one rule makes of

@@ -259,10 +259,11 @@ def broke(run) -> str | None:
         return Cause(_t("ex05.broke.dangling"), key="dangling")
     if "without `tool_result`" in problem or "were found without" in problem:
         split = _split(run)
-        return Cause(_t("ex05.broke.split", n=split, error=problem[:300]) if split else _t("ex05.broke.dangling"),
-                     key="dangling")
+        return Cause(_t("ex05.broke.split", n=split, error=problem) if split else _t("ex05.broke.dangling"),
+                     key="dangling")  # (problem: kit.one_line's, the API's words whole)
     if "corresponding `tool_use`" in problem or "tool_result" in problem:
-        return Cause(_t("ex05.broke.stray_result", error=problem[:300]), key="stray")
+        return Cause(_t("ex05.broke.no_assistant", error=problem) if _results_unasked(run)
+                     else _t("ex05.broke.stray_result", error=problem), key="stray")
     if "unexpected keyword argument" in problem or "positional argument" in problem:
         return Cause(_t("ex05.broke.signature", error=problem[:160]), key="signature")
     if "awaitable is required" in problem or "coroutine" in problem:
@@ -272,6 +273,14 @@ def broke(run) -> str | None:
     if "IndexError" in problem:
         return Cause(_t("ex05.broke.index_error", error=problem[:120]), key="index")
     return Cause(_t("ex05.broke.raised", error=problem[:200]), key=problem[:60])
+
+
+def _results_unasked(run) -> bool:
+    """The last request sent a user message of tool_results with no assistant message just before it."""
+    messages = (run.log[-1].get("messages") or []) if run.log else []
+    return any(m.get("role") == "user" and isinstance(m.get("content"), list)
+               and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in m["content"])
+               and (i == 0 or messages[i - 1].get("role") != "assistant") for i, m in enumerate(messages))
 
 
 def _split(run) -> int | None:

@@ -86,6 +86,9 @@ MESSAGES = {
         "ex05.broke.dangling": "a tool_use got no tool_result: answer every call of the turn, in the next user "
                                "message",
         "ex05.broke.stray_result": "the API refused a request: {error}",
+        "ex05.broke.no_assistant": "your tool_results went back without the assistant message that asked for them, "
+                                   "and the API refused the request: {error} — append the response's content as an "
+                                   "assistant message first, then the user message of results",
         "ex05.broke.signature": "call run_agent as documented, (client, task, tools, tool_impls, *, policy=POLICY, "
                                 "approve=None, max_turns=..., token_budget=...): {error}",
         "ex05.broke.not_async": "run_agent must be `async def` (the checks await it), and await the client",
@@ -323,6 +326,9 @@ MESSAGES = {
         "ex05.broke.dangling": "un tool_use se quedó sin tool_result: responde a cada llamada del turno, en el "
                                "siguiente mensaje de usuario",
         "ex05.broke.stray_result": "la API rechazó una petición: {error}",
+        "ex05.broke.no_assistant": "tus tool_results volvieron sin el mensaje de assistant que los pidió, y la API "
+                                   "rechazó la petición: {error} — añade antes el contenido de la respuesta como "
+                                   "mensaje de assistant, y luego el mensaje de usuario con los resultados",
         "ex05.broke.signature": "run_agent se llama como está documentada, (client, task, tools, tool_impls, *, "
                                 "policy=POLICY, approve=None, max_turns=..., token_budget=...): {error}",
         "ex05.broke.not_async": "run_agent debe ser `async def` (los controles la esperan con await), y esperar "
