@@ -180,10 +180,13 @@ def test_a_wrong_answer_fails_and_its_first_cross_names_the_cause(runs, case):
 
 
 def test_results_sent_without_the_assistant_message_are_named_so_with_the_apis_words_whole(runs):
-    """The first hint says what was left out, and quotes the API's 400 to its last sentence."""
-    (first, hint), *_ = crosses(runs["cases"]["assistant-message-forgotten"]["check-loop"])
+    """The first hint says what was left out, and quotes the API's 400 to its last sentence; the drawing of the run
+    ends where it raised (not at the last response's stop_reason)."""
+    cell = runs["cases"]["assistant-message-forgotten"]["check-loop"]
+    (first, hint), *_ = crosses(cell)
     assert hint.startswith("your tool_results went back without the assistant message that asked for them") and \
         "a corresponding `tool_use` block in the previous message. — append the response's content" in hint, hint
+    assert "      end: raised BadRequestError " in cell.stdout and "      end: tool_use " not in cell.stdout, cell.stdout
 
 
 def test_the_notebook_draws_the_run_in_two_columns_it_never_escapes_its_own_padding(runs):

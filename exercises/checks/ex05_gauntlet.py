@@ -399,6 +399,8 @@ async def drawn(run) -> list[str]:
     harness_lib.run_agent on the same scenario, inbox, limits and answers: two columns of lines."""
     limits = {k: run.kwargs[k] for k in ("max_turns", "token_budget") if k in run.kwargs}
     yours = _picture(lambda: events_of(run.client, run.result), _t("ex05.drawn.yours"))
+    if run.problem and not run.runaway:  # it raised: its record ends at the last response, the run did not
+        yours[-1] = _t("ex05.drawn.raised", error=run.problem.split(":", 1)[0])
     policy = run.kwargs.get("policy") or REFERENCE_POLICY
     tiers = {n: (v[0] if isinstance(v, (tuple, list)) else v) for n, v in policy.items()}
     events, answer = [], run.answer

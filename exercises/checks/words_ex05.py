@@ -10,6 +10,7 @@ MESSAGES = {
         "ex05.drawn.yours": "your run_agent, this run",
         "ex05.drawn.not_run": "(no result sent)",
         "ex05.drawn.end": "end: {stopped_by}",
+        "ex05.drawn.raised": "end: raised {error}",
         # the scenarios: one ✓ / ✗ line each
         "ex05.scenario.plain": "plain task: finishes with the model's own answer",
         "ex05.scenario.blocks": "every request offers the tools given and sends each response back as it came; "
@@ -239,6 +240,7 @@ MESSAGES = {
         "ex05.drawn.yours": "tu run_agent, esta ejecución",
         "ex05.drawn.not_run": "(sin resultado enviado)",
         "ex05.drawn.end": "fin: {stopped_by}",
+        "ex05.drawn.raised": "fin: lanzó {error}",
         "ex05.scenario.plain": "tarea sencilla: termina con la respuesta del propio modelo",
         "ex05.scenario.blocks": "cada petición ofrece las herramientas recibidas y devuelve cada respuesta tal como "
                                 "llegó; cada turno de herramientas se responde con un mensaje de usuario de "
