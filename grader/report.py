@@ -26,7 +26,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from harness_kit.shown import one_line, one_word  # the kit's one rule: stdlib only, no SDK
+from harness_kit.shown import one_line, one_word, visible  # the kit's one rule: stdlib only, no SDK
 
 FORMULA_START = ("=", "+", "-", "@")
 NAME_COLUMNS = frozenset({"learner", "file", "exercise"})  # CSV columns that name a thing: look-alikes shown
@@ -37,6 +37,14 @@ _BLOCK_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")  # a line's start that 
 def shown(text) -> str:
     """`text` on one line by the kit's one rule (harness_kit.shown.one_line)."""
     return one_line(text)
+
+
+def printed(line: str) -> str:
+    r"""A line a check printed, shown as the notebook shows it. The checks show every text a submission chose by the
+    rule already, so the line's escapes are the rule's own (a learner's `C:\x` is printed `C:\\x`) and are shown as
+    they are: `shown` would escape them again (`C:\\\\x`). Any character a person could not see is escaped all the
+    same (`visible`), should a check ever print one."""
+    return visible(line)
 
 
 FIELD_CHARS = 2000  # characters of one CSV field, one summary line, one reason (a spreadsheet holds 32,767 a cell)
@@ -180,7 +188,7 @@ def feedback(job, most: float, all_or_nothing: bool) -> str:
     if job.verdict in JUDGED and job.feedback:
         lines += [t("checks", passed=job.passed, total=job.total), ""]
         for check, text in job.feedback:
-            lines += [f"## {md(check)}", ""] + ["    " + shown(line) for line in text.strip().splitlines()] + [""]
+            lines += [f"## {md(check)}", ""] + ["    " + printed(line) for line in text.strip().splitlines()] + [""]
     elif job.verdict in JUDGED:
         lines += [t("none"), ""]
     return "\n".join(lines)

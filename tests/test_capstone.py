@@ -203,8 +203,8 @@ def test_the_notebook_draws_the_run_in_two_columns_it_never_escapes_its_own_padd
     assert len(drawing) >= 3 and drawing[0].strip().startswith("your run_agent, this run"), lines
     assert {line.index("│") for line in drawing} == {6 + WIDTH + 1}, drawing
     assert not any("\\u0020" in line or " " * 16 in line for line in drawing), drawing
-    from grader.report import shown  # the gradebook's feedback shows each printed line by the rule once more
-    assert [shown(line) for line in drawing] == drawing
+    from grader.report import printed  # the gradebook's feedback shows each printed line as the notebook does
+    assert [printed(line) for line in drawing] == drawing
     assert _column("read\x1b[2J\u202eok") == "read\\u001b[2J\\u202eok" and len(_column("x" * 99)) == WIDTH
     assert all(len(_padded(text)) == WIDTH and " " * 16 not in _padded(text) for text in ("", "a", "x" * WIDTH))
 

@@ -499,6 +499,23 @@ def test_inert_text_for_csv_and_markdown():
     assert shown("a\ufffcb") == "a\\ufffcb"  # draws nothing: escaped, as in the approval question
 
 
+def test_the_feedback_shows_what_a_check_printed_as_the_notebook_shows_it():
+    """A check prints every text a submission chose by the kit's one rule; the feedback file shows those lines as
+    the notebook did, its escapes not escaped a second time (it once read `C:\\\\temp` where the notebook read
+    `C:\\temp`), and still escapes a character nobody could see, should a check ever print one."""
+    from grader.gradebook import Job
+    from grader.report import feedback
+    from harness_kit.shown import visible_text
+
+    line = "✗ read_file: " + visible_text("C:\\temp\\a.txt\x1b[2J")  # as a check prints it
+    assert line == "✗ read_file: C:\\\\temp\\\\a.txt\\u001b[2J"
+    job = Job(Path("x.ipynb"), "ana", "x.ipynb", exercise="01", verdict="FAIL", passed=0, total=1,
+              feedback=[("check-policy", f"🔍 policy\n  {line}\n  hint: say why\u202e")])
+    text = feedback(job, 10, False)
+    assert f"\n      {line}\n" in text and "\n      hint: say why\\u202e" in text, text
+    assert "\u202e" not in text and "\\\\\\\\" not in text
+
+
 def test_the_report_shows_by_the_textbooks_one_rule_without_the_sdk():
     """report.py has no rule of its own: it shows what a submission chose by harness_kit.shown, the textbook's rule,
     and importing it loads no SDK (a gradebook command pays for the rule alone)."""
