@@ -308,7 +308,10 @@ def build() -> Path:
 # - a file served from its copy is fetched again behind it, as before (how a published new version reaches a browser
 #   that kept the old one), but its copy is rewritten only when the server's validators (ETag, Last-Modified,
 #   Content-Length) differ from the copy's, and the body of an unchanged file is not read: a warm visit wrote all its
-#   ~33 MB into the cache again, and that cost more CPU than the visit's own page.
+#   ~33 MB into the cache again, and that cost more CPU than the visit's own page;
+# - a page's address with a query it has not seen (`lab/index.html?path=EMPEZAR.md`, a notebook's link) is served
+#   offline from its copy of the same page: the query is read by the page's script, the page is the same (it matched
+#   whole addresses only, so a link or the other language's welcome page never opened before failed offline).
 SW_PATCHES = (
     ('let enableCache=!1;',
      'let enableCache="true"===new URL(location.href).searchParams.get("enableCache"),precaching=null;'),
@@ -324,6 +327,9 @@ SW_PATCHES = (
      "await updateCache(e,t),t}function unchanged(c,t){let k=h=>[h.get(\"etag\"),h.get(\"last-modified\"),"
      "h.get(\"content-length\")].join(\"|\");return t.ok&&!!(c.headers.get(\"etag\")||"
      "c.headers.get(\"last-modified\"))&&k(c.headers)===k(t.headers)}"),
+    ("async function fromCache(e){let t=await openCache(),a=await t.match(e);",
+     'async function fromCache(e){let t=await openCache(),a=await t.match(e)??("navigate"===e.mode?'
+     "await t.match(e,{ignoreSearch:!0}):void 0);"),
     ("return await e.addAll([])",
      'await e.match(PRECACHED)||(await e.addAll(PRECACHE),await e.put(PRECACHED,new Response("")))'),
 )
