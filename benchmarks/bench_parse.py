@@ -44,6 +44,8 @@ def shapes(n: int) -> dict[str, str]:
         "spaces after an e-mail address": "email bob@example.com" + " " * n,
         "paths with no verb": "x " + "a.txt " * (n // 6),
         "quoted paths with no verb": '"a.txt" ' * (n // 8),
+        "quoted names with spaces, each asked for": "of 'a b.txt' " * (n // 13),
+        "read a file, then delete it, again and again": "read a.txt then delete it " * (n // 26),
     }
 
 

@@ -326,6 +326,28 @@ def test_demo_asks_for_a_path_outside_the_project_and_quotes_the_refusal(tmp_pat
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 
 
+def test_demo_reads_a_quoted_name_with_spaces_and_deletes_it_when_asked_to():
+    """A file's name with spaces, quoted as a person quotes one, is the file asked for (after "read", "show me",
+    "the first line of", "to", ...), but a quoted text after "write" is what to write; "then delete it" (Spanish
+    "bórralo") deletes the file named before, through the approval like any delete; "it.txt" is a file's name."""
+    files = {"scratch/my notes.txt": "hello\n", "old drafts/plan v2.md": "# plan\n"}
+    responses, _, _ = drive("demo", "Read 'scratch/my notes.txt' and then delete it.", Tools(files, approve=[True]))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "scratch/my notes.txt"})],
+                                       [("delete_file", {"path": "scratch/my notes.txt"})]]
+    assert answer(responses) == "Here is scratch/my notes.txt:\n\nhello\n\nI deleted scratch/my notes.txt."
+    responses, _, _ = drive("demo", 'Show me the first line of "old drafts/plan v2.md", then the time', Tools(files))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "old drafts/plan v2.md"})], [("get_time", {})]]
+    responses, _, _ = drive("demo", "lee «scratch/my notes.txt» y luego bórralo", Tools(files, approve=[False]))
+    assert calls_of(responses)[1] == [("delete_file", {"path": "scratch/my notes.txt"})]
+    assert answer(responses).endswith("El borrado de scratch/my notes.txt no se aprobó, así que lo dejé donde está.")
+    responses, _, _ = drive("demo", "write 'see notes.md' to 'scratch/my copy.txt'", Tools(files, approve=[True]))
+    assert calls_of(responses)[0] == [("write_file", {"path": "scratch/my copy.txt", "content": "see notes.md"})]
+    responses, _, _ = drive("demo", "read README.md, then delete it.txt", Tools(approve=[False]))
+    assert calls_of(responses)[1] == [("delete_file", {"path": "it.txt"})]
+    responses, _, _ = drive("demo", "read 'hello there' and delete it")  # quoted words, no file: nothing to delete
+    assert calls_of(responses) == [[]]
+
+
 def test_demo_says_it_cannot_list_files_and_lists_them_with_a_tool_of_the_learners_own():
     """"List the files" (the first thing many ask an agent that reads files): no tool of the kit lists a folder, so
     the answer says so, as a real model would, and does the rest; a list_files tool offered is called."""

@@ -94,6 +94,10 @@ _PATH = re.compile(
 )
 # Quoted text: "…", “…”, «…», `…`, and '…' (only when the quotes are not apostrophes).
 _QUOTED = re.compile(r'"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»|`([^`\n]*)`|(?<!\w)\'([^\'\n]+)\'(?!\w)')
+# A file's name with spaces, quoted as a person quotes one: 'my notes.txt', "old drafts/plan v2.md". Quoted text
+# is a name only right after a word that asks for a file ("read", "delete", "the first line of", "to", "en", …),
+# never after "write" (`write "see notes.md" to a.txt` writes those words).
+_SPACED_PATH = re.compile(rf"{_START}(?:[\w -]*\w{_SEP})*[\w .-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}")
 
 _I = re.IGNORECASE
 _AND_OR = re.compile(r"(?<![\w/])(?:and/or|y/o)(?![\w/])", _I)  # "a.txt and/or b.txt": no path, an "and"
@@ -122,6 +126,12 @@ _JOINER = re.compile(rf"[\s,;&]*(?:(?:{_words('and')})[\s,;&]*)?(?:(?:{_words('t
 _REFERS_BACK = re.compile(rf"^\s*(?:{_words('it')})\s*$", _I)
 # The end of 'write hello to ': the text before this match is what to write.
 _TO_THE_PATH = re.compile(r"\s(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
+_NAME_ASKED = re.compile(  # ("show me 'a b.txt'", "delete the file 'a b.txt'": two words may come between)
+    rf"(?:\b(?:{_words('read')}|{_words('first_line')}|{_words('delete')})(?:\s+[^\W\d]+){{0,2}}"
+    r"|\b(?:of|to|into|in|de|en|a|file|archivo|fichero))\s*$", _I)
+# "read notes.txt, then delete it": a delete that names no file but the one before it ("bórralo": in the verb).
+_DELETE_IT = re.compile(r"(?:\s+(?:it|that|this)(?:\s+file)?|\s+(?:eso|esto|ese\s+archivo|este\s+archivo)"
+                        r"|(?<=lo))(?!\.?[\w/\\-])", _I)
 _MARKERS = {language: re.compile(pattern, _I) for language, pattern in MARKERS.items()}
 
 
@@ -184,7 +194,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     # Candidate paths: outside quotes, or a quoted string that is exactly a path.
     paths: list[tuple[int, int, str]] = [(m.start(), m.end(), m.group(1)) for m in _PATH.finditer(masked)]
     for s, e, inner in quotes:
-        if _PATH.fullmatch(inner.strip()):
+        if _PATH.fullmatch(inner.strip()) or (_SPACED_PATH.fullmatch(inner.strip())
+                                              and _NAME_ASKED.search(masked, max(0, s - 60), s)):
             paths.append((s, e, inner.strip()))
     paths.sort()
 
@@ -223,6 +234,12 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         steps.append(step)
         prev, prev_end = step, end
 
+    named, i, last = [step for step in steps if step.path], 0, None  # (in order of position)
+    for m in _VERBS["delete"].finditer(masked):  # "... then delete it": the file of the step before
+        while i < len(named) and named[i].pos <= m.start():
+            last, i = named[i], i + 1
+        if last is not None and last.pos < m.start() and _DELETE_IT.match(masked, m.end()):
+            steps.append(Step("delete", pos=m.start(), path=last.path))
     time_match = _TIME.search(masked)
     if time_match:
         steps.append(Step("time", pos=time_match.start()))

@@ -53,7 +53,7 @@ HEAR = {
     "es": {
         "first_line": [r"primera\s+l[ií]nea"],
         "write": ["escribe", "escribir", r"esc?r[ií]belo", "guarda", "guardar", r"gu[aá]rdalo", "pon", "ponlo"],
-        "delete": ["borra", "borrar", r"b[oó]rralo", "elimina", "eliminar"],
+        "delete": ["borra", "borrar", r"b[oó]rralo", "elimina", "eliminar", r"elim[ií]nalo"],
         "read": ["lee", "leer", r"l[eé]eme", "muestra", r"mu[eé]strame", "abre", r"[aá]breme", r"ense[ñn]a",
                  r"ense[ñn]ame", "resume", r"contenido\s+de", r"qu[eé]\s+hay\s+en"],
         "time": [r"qu[eé]\s+hora", r"la\s+hora", r"hora\s+actual"],
