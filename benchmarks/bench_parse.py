@@ -46,6 +46,8 @@ def shapes(n: int) -> dict[str, str]:
         "quoted paths with no verb": '"a.txt" ' * (n // 8),
         "quoted names with spaces, each asked for": "of 'a b.txt' " * (n // 13),
         "read a file, then delete it, again and again": "read a.txt then delete it " * (n // 26),
+        "create with a text, again and again": "create a.txt with the text x " * (n // 29),
+        "copy a file to another, again and again": "copy a.txt to b.txt " * (n // 20),
     }
 
 

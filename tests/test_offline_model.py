@@ -348,6 +348,36 @@ def test_demo_reads_a_quoted_name_with_spaces_and_deletes_it_when_asked_to():
     assert calls_of(responses) == [[]]
 
 
+def test_demo_copies_creates_with_a_text_and_tells_the_day_as_people_ask():
+    """Requests people type that once got "I couldn't match your request": "copy A to B" (A read, what it held
+    written to B), "create B with the text '...'" / "containing ..." (the text up to an "and then" that starts the
+    next step), "what day is it" (the time tool), and in Spanish "copia", "crea ... con el texto", "¿qué dice ...?",
+    each answered in the request's language."""
+    files = {"README.md": "# hi\n"}
+    responses, _, _ = drive("demo", "copy README.md to scratch/copy.md", Tools(files, approve=[True]))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "README.md"})],
+                                       [("write_file", {"path": "scratch/copy.md", "content": "# hi"})]]  # (stripped,
+    # as every "save it" writes what it read)
+    responses, _, _ = drive("demo", "copia README.md a scratch/copia.md", Tools(files, approve=[False]))
+    assert calls_of(responses)[1] == [("write_file", {"path": "scratch/copia.md", "content": "# hi"})]
+    assert answer(responses) == ("Este es el contenido de README.md:\n\n# hi\n\nLa escritura no se aprobó, así que no "
+                                 'guardé nada en scratch/copia.md; el texto habría sido "# hi".')
+    responses, _, _ = drive("demo", "Create a file scratch/todo.txt with the text 'buy milk'", Tools(approve=[True]))
+    assert calls_of(responses)[0] == [("write_file", {"path": "scratch/todo.txt", "content": "buy milk"})]
+    assert answer(responses) == 'I saved "buy milk" to scratch/todo.txt.'
+    responses, _, _ = drive("demo", "create scratch/todo.txt containing milk and eggs, and then what day is it?",
+                            Tools(approve=[True]))
+    assert calls_of(responses)[:2] == [[("write_file", {"path": "scratch/todo.txt", "content": "milk and eggs"})],
+                                       [("get_time", {})]]
+    responses, _, _ = drive("demo", "Crea scratch/hola.txt con el texto hola y luego lee README.md",
+                            Tools(files, approve=[True]))
+    assert calls_of(responses)[:2] == [[("write_file", {"path": "scratch/hola.txt", "content": "hola"})],
+                                       [("read_file", {"path": "README.md"})]]
+    responses, _, _ = drive("demo", "¿Qué dice README.md?", Tools(files))
+    assert calls_of(responses)[0] == [("read_file", {"path": "README.md"})]
+    assert answer(responses).startswith("Este es el contenido de README.md")
+
+
 def test_demo_says_it_cannot_list_files_and_lists_them_with_a_tool_of_the_learners_own():
     """"List the files" (the first thing many ask an agent that reads files): no tool of the kit lists a folder, so
     the answer says so, as a real model would, and does the rest; a list_files tool offered is called."""

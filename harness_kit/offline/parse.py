@@ -108,7 +108,8 @@ def _words(key: str) -> str:
     return "|".join(word for language in LANGUAGES for word in HEAR[language][key])
 
 
-_VERBS = {kind: re.compile(rf"\b(?:{_words(kind)})\b", _I) for kind in ("first_line", "write", "delete", "read")}
+_VERBS = {kind: re.compile(rf"\b(?:{_words(kind)})\b", _I)
+          for kind in ("first_line", "write", "delete", "read", "copy")}
 _TIME = re.compile(rf"\b(?:{_words('time')})\b", _I)
 _LIST = re.compile(rf"\b(?:{_words('list_files')})\b", _I)
 # "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
@@ -132,6 +133,15 @@ _NAME_ASKED = re.compile(  # ("show me 'a b.txt'", "delete the file 'a b.txt'": 
 # "read notes.txt, then delete it": a delete that names no file but the one before it ("bórralo": in the verb).
 _DELETE_IT = re.compile(r"(?:\s+(?:it|that|this)(?:\s+file)?|\s+(?:eso|esto|ese\s+archivo|este\s+archivo)"
                         r"|(?<=lo))(?!\.?[\w/\\-])", _I)
+# "create scratch/todo.txt with the text 'buy milk'": the text to write, after the file's name.
+_WITH_TEXT = re.compile(r"[ \t]*,?[ \t]*(?:with[ \t]+(?:the[ \t]+)?(?:text|contents?|words|line)|containing|that[ \t]+says"
+                        r"|saying|con[ \t]+(?:el[ \t]+)?(?:texto|contenido)|que[ \t]+diga)[ \t]*:?[ \t]*", _I)
+_SAID_TO_END = re.compile(  # (up to the sentence's end, or an "and" or "then" that starts the next step)
+    r"[^\s.!?\n](?:[^.!?\n]*?[^\s.!?,])?(?=[ \t]*(?:$|[.!?\n]|,?[ \t]+(?:then|luego|despu[eé]s)\b|,[ \t]+(?:and|y)\b"
+    r"|[ \t]+(?:and|y)[ \t]+(?:then|also|luego|tambi[eé]n|tell|dime|read|lee|show|muestra|delete|borra|write|escribe"
+    r"|what|qu[eé])\b))", _I)
+# "copy README.md to scratch/copy.md": the file it is copied to (read the first, write what it held to this one).
+_COPY_TO = re.compile(r"\s+(?:to|into|as|a|en|como)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?", _I)
 _MARKERS = {language: re.compile(pattern, _I) for language, pattern in MARKERS.items()}
 
 
@@ -203,18 +213,24 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     prev_end = 0  # where the previous step's path ends
     seen_end = 0  # where the last path ends, a step's or not: the verb for this path is searched after it
     prev: Step | None = None
+    copying = False  # the previous step read a file to copy
     for start, end, path in paths:
         joins = prev is not None and seen_end == prev_end  # no path was passed over since the previous step
         verb = _last_verb(masked, seen_end, start)  # so each character is searched once, however many paths
         seen_end = max(seen_end, end)
         if verb is None:
-            if joins and prev.kind in ("read", "first_line", "delete") and _JOINER.fullmatch(masked, prev_end, start):
+            if joins and copying and _COPY_TO.fullmatch(masked, prev_end, start):
+                step = Step("write", pos=start, path=path, refers_back=True)
+            elif joins and prev.kind in ("read", "first_line", "delete") and _JOINER.fullmatch(masked, prev_end, start):
                 step = Step(prev.kind, pos=start, path=path)
-                steps.append(step)
-                prev, prev_end = step, end
+            else:
+                continue
+            steps.append(step)
+            prev, prev_end, copying = step, end, False
             continue
         kind, pos, vend = verb
-        step = Step(kind, pos=pos, path=path)
+        copying = kind == "copy"  # its file is read; the next one, "to" it, is written
+        step = Step("read" if copying else kind, pos=pos, path=path)
         if kind == "write":
             inside = [q for q in quotes if pos <= q[0] and q[1] <= start and q[2].strip() != path]
             if inside:
@@ -229,6 +245,15 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
                     step.refers_back = True
                 elif said:
                     step.content = said.strip("\"'“”«»")
+                elif (after := _WITH_TEXT.match(masked, end)) and after.end() > end:
+                    quoted = [q for q in quotes if q[0] == after.end()]
+                    told = quoted[0][2] if quoted else _SAID_TO_END.match(text, after.end())
+                    if isinstance(told, re.Match):
+                        told = told.group()
+                    if told:
+                        step.content = told
+                    else:
+                        step.refers_back = True
                 else:
                     step.refers_back = True
         steps.append(step)

@@ -39,11 +39,13 @@ def answer_language(detected: str | None) -> str:
 HEAR = {
     "en": {
         "first_line": [r"(?:first|1st|top)\s+line"],
-        "write": ["write", "save", "store", "put"],
+        "write": ["write", "save", "store", "put", "create"],
+        "copy": ["copy", "duplicate"],
         "delete": ["delete", "remove", "erase", "rm"],
         "read": ["read", "show", "open", "cat", "display", "print", r"summari[sz]e", r"contents?\s+of",
                  r"what(?:'s|\s+is)\s+in"],
-        "time": [r"what\s+time", r"the\s+(?:current\s+)?time", r"current\s+time", r"time\s+is\s+it"],
+        "time": [r"what\s+time", r"the\s+(?:current\s+)?time", r"current\s+time", r"time\s+is\s+it", r"what\s+day",
+                 r"today'?s\s+date", r"the\s+(?:current\s+)?date"],
         "list_files": [r"(?:list|show(?:\s+me)?)\s+(?:the\s+|all\s+(?:the\s+)?|my\s+)?files",
                        r"(?:what|which)\s+files", "ls"],
         "and": ["and", "also", "plus"],
@@ -52,11 +54,13 @@ HEAR = {
     },
     "es": {
         "first_line": [r"primera\s+l[ií]nea"],
-        "write": ["escribe", "escribir", r"esc?r[ií]belo", "guarda", "guardar", r"gu[aá]rdalo", "pon", "ponlo"],
+        "write": ["escribe", "escribir", r"esc?r[ií]belo", "guarda", "guardar", r"gu[aá]rdalo", "pon", "ponlo", "crea",
+                  "crear"],
+        "copy": ["copia", "copiar", r"c[oó]pialo", "duplica"],
         "delete": ["borra", "borrar", r"b[oó]rralo", "elimina", "eliminar", r"elim[ií]nalo"],
         "read": ["lee", "leer", r"l[eé]eme", "muestra", r"mu[eé]strame", "abre", r"[aá]breme", r"ense[ñn]a",
-                 r"ense[ñn]ame", "resume", r"contenido\s+de", r"qu[eé]\s+hay\s+en"],
-        "time": [r"qu[eé]\s+hora", r"la\s+hora", r"hora\s+actual"],
+                 r"ense[ñn]ame", "resume", r"contenido\s+de", r"qu[eé]\s+hay\s+en", r"qu[eé]\s+dice"],
+        "time": [r"qu[eé]\s+hora", r"la\s+hora", r"hora\s+actual", r"qu[eé]\s+d[ií]a", r"la\s+fecha"],
         "list_files": [r"(?:lista(?:r|me)?|enumera(?:r)?|mu[eé]strame)\s+(?:los\s+|todos\s+los\s+|mis\s+)?"
                        r"(?:archivos|ficheros)", r"qu[eé]\s+(?:archivos|ficheros)"],
         "and": ["y", "e", r"tambi[eé]n"],
@@ -67,10 +71,10 @@ HEAR = {
 
 # Words that mark a request's language: whichever language has more of them is the request's language.
 MARKERS = {
-    "en": r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please)\b",
+    "en": r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please|copy|create)\b",
     "es": r"[¿¡ñ]|\b(?:lee|l[eé]eme|primera|l[ií]nea|qu[eé]|hora|escribe|esc?r[ií]belo|guarda|gu[aá]rdalo|borra"
           r"|b[oó]rralo|elimina|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a\w*|dime|contenido|archivo"
-          r"|luego|despu[eé]s|del|la|el|en|es|y|de|por\s+favor)\b",
+          r"|luego|despu[eé]s|del|la|el|en|es|y|de|copia|crea|dice|por\s+favor)\b",
 }
 
 # How it reads an error a tool returned (any language, any case, anywhere in the text): see planner.outcome.
