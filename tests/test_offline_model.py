@@ -378,6 +378,24 @@ def test_demo_copies_creates_with_a_text_and_tells_the_day_as_people_ask():
     assert answer(responses).startswith("Este es el contenido de README.md")
 
 
+def test_demo_writes_the_time_it_was_asked_to_write_and_says_when_nothing_came_before():
+    """"Write the time to scratch/t.txt" (the date, Spanish "la hora"): the time first, then the write of what the
+    tool returned; it once wrote the words "the date", or said the step before it had failed when there was none.
+    "Save it to ..." with nothing before it says so."""
+    for task in ("write the time to scratch/t.txt", "Write today's date to scratch/t.txt",
+                 "escribe la hora en scratch/t.txt"):
+        responses, _, _ = drive("demo", task, Tools(approve=[True]))
+        assert calls_of(responses)[:2] == [[("get_time", {})],
+                                           [("write_file", {"path": "scratch/t.txt",
+                                                            "content": "2026-08-26T10:42:07+02:00"})]], task
+    responses, _, _ = drive("demo", "save it to scratch/t.txt")
+    assert calls_of(responses) == [[]]
+    assert answer(responses) == "I had nothing to save to scratch/t.txt: no step before it read a file or the time."
+    responses, _, _ = drive("demo", "guárdalo en scratch/t.txt")
+    assert answer(responses) == ("No tenía nada que guardar en scratch/t.txt: ningún paso anterior leyó un archivo ni "
+                                 "la hora.")
+
+
 def test_demo_says_it_cannot_list_files_and_lists_them_with_a_tool_of_the_learners_own():
     """"List the files" (the first thing many ask an agent that reads files): no tool of the kit lists a folder, so
     the answer says so, as a real model would, and does the rest; a list_files tool offered is called."""

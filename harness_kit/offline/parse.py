@@ -243,6 +243,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
                     said = ""
                 if _REFERS_BACK.match(said) or re.search(r"(?:lo|belo)\b", masked[pos:vend], _I):
                     step.refers_back = True
+                    if _TIME.search(said):  # "write the time to scratch/t.txt": the time first, then the write
+                        steps.append(Step("time", pos=pos))
                 elif said:
                     step.content = said.strip("\"'“”«»")
                 elif (after := _WITH_TEXT.match(masked, end)) and after.end() > end:
@@ -266,7 +268,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         if last is not None and last.pos < m.start() and _DELETE_IT.match(masked, m.end()):
             steps.append(Step("delete", pos=m.start(), path=last.path))
     time_match = _TIME.search(masked)
-    if time_match:
+    if time_match and not any(step.kind == "time" for step in steps):
         steps.append(Step("time", pos=time_match.start()))
     list_match = _LIST.search(masked)
     if list_match:  # no tool of the kit lists a folder: the answer says so, as a real model would

@@ -50,7 +50,7 @@ HEAR = {
                        r"(?:what|which)\s+files", "ls"],
         "and": ["and", "also", "plus"],
         "then": ["then"],
-        "it": ["it", "that", "this", r"the\s+(?:result|answer|line|time)"],
+        "it": ["it", "that", "this", r"the\s+(?:result|answer|line|(?:current\s+)?(?:time|date))", r"today'?s\s+date"],
     },
     "es": {
         "first_line": [r"primera\s+l[ií]nea"],
@@ -65,7 +65,7 @@ HEAR = {
                        r"(?:archivos|ficheros)", r"qu[eé]\s+(?:archivos|ficheros)"],
         "and": ["y", "e", r"tambi[eé]n"],
         "then": ["luego", r"despu[eé]s"],
-        "it": ["lo", "eso", "esto", r"el\s+resultado"],
+        "it": ["lo", "eso", "esto", r"el\s+resultado", r"la\s+(?:hora|fecha)(?:\s+actual)?"],
     },
 }
 
@@ -135,6 +135,7 @@ SAY = {
         "no_tool": "I cannot {action}, because no {tool} tool is available here",
         "invalid": "I could not make a valid {tool} call to {action}",
         "nothing": "I had nothing to save to {path}, because the step before it did not succeed",
+        "nothing_before": "I had nothing to save to {path}: no step before it read a file or the time",
         "blocked_declined": "I did not {action}, because {tool} was not approved earlier",
         "blocked_write": 'I did not save anything to {path}, because write_file was not approved earlier; the text would have been "{content}"',
         "blocked_refused": "I did not {action}, because {tool} was refused earlier",
@@ -223,6 +224,7 @@ SAY = {
         "no_tool": "no puedo {action}, porque aquí no tengo la herramienta {tool}",
         "invalid": "no pude preparar una llamada válida a {tool} para {action}",
         "nothing": "no tenía nada que guardar en {path}, porque el paso anterior no salió bien",
+        "nothing_before": "no tenía nada que guardar en {path}: ningún paso anterior leyó un archivo ni la hora",
         "blocked_declined": "no intenté {action}, porque {tool} no se aprobó antes",
         "blocked_write": 'no guardé nada en {path}, porque write_file no se aprobó antes; el texto habría sido "{content}"',
         "blocked_refused": "no intenté {action}, porque {tool} fue denegada antes",

@@ -100,7 +100,8 @@ def next_calls(conv: Conversation, tasks: list[Task], *, parallel: bool) -> list
         if args == "wait":
             break
         if args is None:
-            task.status, task.why = "skipped", ("nothing" if task.step.refers_back else "invalid")
+            task.status, task.why = "skipped", ("invalid" if not task.step.refers_back
+                                                else "nothing" if _source_of(tasks, task) else "nothing_before")
             continue
         path = task.expected_path
         if batch and path in touched and task.step.kind in ("write", "delete", "injected"):
