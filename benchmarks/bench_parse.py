@@ -48,6 +48,7 @@ def shapes(n: int) -> dict[str, str]:
         "read a file, then delete it, again and again": "read a.txt then delete it " * (n // 26),
         "create with a text, again and again": "create a.txt with the text x " * (n // 29),
         "copy a file to another, again and again": "copy a.txt to b.txt " * (n // 20),
+        "save a file's first line to another, again and again": "save the first line of a.txt to b.txt " * (n // 38),
     }
 
 

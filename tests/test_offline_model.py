@@ -396,6 +396,32 @@ def test_demo_writes_the_time_it_was_asked_to_write_and_says_when_nothing_came_b
                                  "la hora.")
 
 
+@pytest.mark.parametrize("task", [
+    "Read the first line of README.md and save it to scratch/first.txt",
+    "save the first line of README.md to scratch/first.txt",
+    "Read README.md and save the first line to scratch/first.txt",  # (it once read scratch/first.txt instead)
+    "copy the first line of README.md to scratch/first.txt",
+    "Lee README.md y guarda la primera línea en scratch/first.txt",
+])
+def test_demo_saves_the_first_line_however_it_is_asked_for(task):
+    responses, _, _ = drive("demo", task, Tools(approve=[True]))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "README.md"})],
+                                       [("write_file", {"path": "scratch/first.txt",
+                                                        "content": "# Agent harness fundamentals"})]], task
+
+
+def test_demo_save_a_file_to_another_is_a_copy():
+    """"save README.md to scratch/b.md" (Spanish "guarda ... en"): the file read, what it held written to the other
+    (it once said it had nothing to save to README.md); "save hello to ..." still writes the word."""
+    files = {"README.md": "# hi\n"}
+    for task in ("save README.md to scratch/b.md", "guarda README.md en scratch/b.md"):
+        responses, _, _ = drive("demo", task, Tools(files, approve=[True]))
+        assert calls_of(responses)[:2] == [[("read_file", {"path": "README.md"})],
+                                           [("write_file", {"path": "scratch/b.md", "content": "# hi"})]], task
+    responses, _, _ = drive("demo", "save hello to scratch/b.md", Tools(files, approve=[True]))
+    assert calls_of(responses)[0] == [("write_file", {"path": "scratch/b.md", "content": "hello"})]
+
+
 def test_demo_says_it_cannot_list_files_and_lists_them_with_a_tool_of_the_learners_own():
     """"List the files" (the first thing many ask an agent that reads files): no tool of the kit lists a folder, so
     the answer says so, as a real model would, and does the rest; a list_files tool offered is called."""

@@ -141,7 +141,7 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     for t in tasks:  # a "save it" step quotes what it would have saved
         if t.step.kind == "write" and t.step.refers_back:
             src = _source_of(tasks, t)
-            t.saved_text = src.value() if src is not None and src.status == "done" else None
+            t.saved_text = src.value(t.step.first_line) if src is not None and src.status == "done" else None
     paragraphs, clauses = [], []
     save = None
     for task in tasks:

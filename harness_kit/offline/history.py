@@ -130,10 +130,11 @@ class Task:
             return path_variant(self.tried[0])
         return self.step.path
 
-    def value(self) -> str:
-        """What a later "save it" writes: the first line, the file, or the time as returned."""
+    def value(self, first_only: bool = False) -> str:
+        """What a later "save it" writes: the first line, the file, or the time as returned (``first_only``: only
+        the first line of any of them)."""
         text = self.output or ""
-        return first_line(text) if self.step.kind == "first_line" else text.strip()
+        return first_line(text) if self.step.kind == "first_line" or first_only else text.strip()
 
 
 def first_line(text: str) -> str:

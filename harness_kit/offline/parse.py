@@ -62,6 +62,7 @@ class Step:
     path: str | None = None
     content: str | None = None
     refers_back: bool = False  # a write whose text is the previous step's result
+    first_line: bool = False  # such a write of only the first line of that result ("save the first line to …")
     tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
     source: str | None = None  # only for kind == "injected": the file that contained it
     to: str | None = None  # only for kind == "email": the address
@@ -162,6 +163,11 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def _writer(text: str, start: int, end: int) -> re.Match | None:
+    """A write or copy verb in ``text[start:end]`` (before a "first line": "save the first line ...")."""
+    return _VERBS["write"].search(text, start, end) or _VERBS["copy"].search(text, start, end)
+
+
 def _last_verb(text: str, start: int, end: int) -> tuple[str, int, int] | None:
     """The verb that occurs last in ``text[start:end]``: (kind, start, end), positions in ``text``."""
     best = None
@@ -208,6 +214,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
                                               and _NAME_ASKED.search(masked, max(0, s - 60), s)):
             paths.append((s, e, inner.strip()))
     paths.sort()
+    starts = {start for start, _, _ in paths}
 
     steps: list[Step] = []
     prev_end = 0  # where the previous step's path ends
@@ -216,8 +223,14 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     copying = False  # the previous step read a file to copy
     for start, end, path in paths:
         joins = prev is not None and seen_end == prev_end  # no path was passed over since the previous step
-        verb = _last_verb(masked, seen_end, start)  # so each character is searched once, however many paths
+        span, verb = seen_end, _last_verb(masked, seen_end, start)  # (each character searched once)
         seen_end = max(seen_end, end)
+        writer = verb and verb[0] == "first_line" and _writer(masked, span, verb[1])
+        if writer and _COPY_TO.fullmatch(masked, verb[2], start):  # "save the first line to Y": of what came before
+            step = Step("write", pos=writer.start(), path=path, refers_back=True, first_line=True)
+            steps.append(step)
+            prev, prev_end, copying = step, end, False
+            continue
         if verb is None:
             if joins and copying and _COPY_TO.fullmatch(masked, prev_end, start):
                 step = Step("write", pos=start, path=path, refers_back=True)
@@ -229,8 +242,11 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
             prev, prev_end, copying = step, end, False
             continue
         kind, pos, vend = verb
-        copying = kind == "copy"  # its file is read; the next one, "to" it, is written
-        step = Step("read" if copying else kind, pos=pos, path=path)
+        if kind == "write" and (to := _COPY_TO.match(masked, end)) and to.end() in starts:
+            kind = "copy"  # "save README.md to scratch/b.md": a file's name, then where it goes
+        # its file is read; the next one, "to" it, is written ("copy X to Y", "save the first line of X to Y")
+        copying = kind == "copy" or bool(writer)
+        step = Step("read" if kind == "copy" else kind, pos=pos, path=path)
         if kind == "write":
             inside = [q for q in quotes if pos <= q[0] and q[1] <= start and q[2].strip() != path]
             if inside:

@@ -63,7 +63,7 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
                 return "wait"
             if src is None or src.status != "done":
                 return None
-            content = src.value()
+            content = src.value(step.first_line)
         return fit_args(conv, "write_file", {"path": step.path, "content": content or ""})
     if step.kind == "injected":
         args = {"path": step.path}
