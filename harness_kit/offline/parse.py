@@ -8,11 +8,15 @@ kind           examples                                                tool
 =============  ======================================================  ==================
 ``first_line``  "first line of README.md", "primera línea de README.md"  ``read_file``
 ``read``        "read notes/todo.md", "show …", "lee …", "muestra …"     ``read_file``
-``time``        "what time is it", "the time", "qué hora es", "la hora"  ``get_time``
+``time``        "what time is it", "the time", "what day", "la hora"     ``get_time``
 ``list_files``  "list the files", "what files", "qué archivos"          ``list_files`` (none in the kit)
 ``write``       'write "hello" to scratch/hello.txt', 'escribe "hola"    ``write_file``
-                en scratch/hola.txt', 'save it to scratch/x.txt'
-``delete``      "delete scratch/old.txt", "borra scratch/old.txt"        ``delete_file``
+                en scratch/hola.txt', 'save it to scratch/x.txt',
+                "create scratch/x.txt with the text '…'", "save the
+                time to …"; "copy A to B" / "save A to B" is a read of
+                A and a write of what it held to B
+``delete``      "delete scratch/old.txt", "borra scratch/old.txt",       ``delete_file``
+                "… then delete it" (the file named before)
 ``email``       "email bob@example.com that the report is ready",       ``send_email``
                 "envía un correo a ana@example.com diciendo que …"
 =============  ======================================================  ==================
@@ -22,7 +26,8 @@ The words it recognises (verbs, time phrases, "and"/"then", "it"/"lo", the langu
 
 How a file step is found: every path-looking word ("README.md", "notes/todo.md", "./a.txt", a path
 outside the project a person tries the sandbox with, "../x.txt" or "/etc/hostname", a Windows path,
-"notes\\todo.md" or "C:\\x.txt", or a quoted path; not "https://…", not "and/or") is a candidate; the text
+"notes\\todo.md" or "C:\\x.txt", a quoted path, or a quoted name with spaces right after a word that asks
+for a file: "read 'my notes.txt'"; not "https://…", not "and/or") is a candidate; the text
 between the previous path and this one is searched for a verb, and the LAST verb found decides the kind ("Read the
 first line of README.md" → first_line).
 A path after just "and"/"y"/"," inherits the previous kind ("delete a.txt and b.txt").
@@ -35,7 +40,8 @@ time grows with the text, never faster: each pattern can match a stretch of text
 run of spaces or commas to split between two repeats), and each character is searched for a verb once, so
 a hostile request of that size is parsed in milliseconds (benchmarks/bench_parse.py).
 
-NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces,
+NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces not quoted,
+questions about a file's text ("how many lines", "the last line", "does it mention …"),
 UNC paths (\\\\server\\share), anything asked for after the first ``READ_LIMIT`` characters, anything that needs
 real language understanding. Unrecognised requests get a plain help answer.
 """
