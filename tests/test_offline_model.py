@@ -422,6 +422,23 @@ def test_demo_save_a_file_to_another_is_a_copy():
     assert calls_of(responses)[0] == [("write_file", {"path": "scratch/b.md", "content": "hello"})]
 
 
+def test_demo_answers_the_last_line_and_how_many_lines_from_what_it_read():
+    """"The last line of X" and "how many lines does X have" (Spanish "última línea", "cuántas líneas"): X read, the
+    answer from what the tool returned (a line break at the end starts no line; the last line is the last one with
+    text), and either can be saved ("save the last line of X to Y", "... and save the number to Y")."""
+    files = {"notes/a.md": "one\ntwo\nthree\n\n", "b.md": "solo\n"}
+    responses, _, _ = drive("demo", "How many lines does notes/a.md have? And the last line of b.md?", Tools(files))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "notes/a.md"})], [("read_file", {"path": "b.md"})]]
+    assert answer(responses) == 'There are 4 lines in notes/a.md, and the last line of b.md is "solo".'
+    responses, _, _ = drive("demo", "¿Cuántas líneas tiene b.md y cuál es la última línea de notes/a.md?", Tools(files))
+    assert answer(responses) == 'Hay 1 línea en b.md, y la última línea de notes/a.md es "three".'
+    responses, _, _ = drive("demo", "save the last line of notes/a.md to scratch/last.txt", Tools(files, approve=[True]))
+    assert calls_of(responses)[1] == [("write_file", {"path": "scratch/last.txt", "content": "three"})]
+    responses, _, _ = drive("demo", "count the lines in notes/a.md and save the number to scratch/n.txt",
+                            Tools(files, approve=[True]))
+    assert calls_of(responses)[1] == [("write_file", {"path": "scratch/n.txt", "content": "4"})]
+
+
 def test_demo_says_it_cannot_list_files_and_lists_them_with_a_tool_of_the_learners_own():
     """"List the files" (the first thing many ask an agent that reads files): no tool of the kit lists a folder, so
     the answer says so, as a real model would, and does the rest; a list_files tool offered is called."""

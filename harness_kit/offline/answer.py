@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 
 from .conversation import Conversation
-from .history import ANSWER_PATH, Task, _source_of, first_line
+from .history import ANSWER_PATH, Task, _source_of, first_line, last_line, line_count
 from ..lang import say
 from .phrases import ERROR_KINDS, SAY
 
@@ -60,7 +60,7 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     step, kind, status = task.step, task.step.kind, task.status
     path = task.tried[-1] if task.tried and status == "done" else step.path
     error = error_words(task.error, lang)
-    act = "read" if kind == "first_line" else kind
+    act = "read" if kind in ("first_line", "last_line", "count_lines") else kind
     action = p(f"act_{act}", path=step.path, tool=task.tool, to=step.to) if f"act_{act}" in SAY[lang] else task.tool
     if status in ("skipped", "blocked"):
         if kind == "injected":
@@ -78,13 +78,18 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
         if status == "done":
             return "block", p("listed", tool=task.tool, text=(task.output or "").rstrip("\n")[:2000])
         return "clause", p("list_failed", error=error)
-    if kind in ("first_line", "read"):
+    if kind in ("first_line", "last_line", "count_lines", "read"):
         if status == "done":
             text = task.output or ""
             if not text.strip():
                 clause = p("empty", path=path)
             elif kind == "first_line":
                 clause = p("first_line", path=path, line=first_line(text))
+            elif kind == "last_line":
+                clause = p("last_line", path=path, line=last_line(text))
+            elif kind == "count_lines":
+                n = line_count(text)
+                clause = p("count_lines_1", path=path) if n == 1 else p("count_lines", path=path, n=n)
             else:
                 shown = text.rstrip("\n") if len(text) <= 2000 else text[:2000].rstrip() + "\n…"
                 return "block", p("read", path=path, text=shown)
@@ -141,7 +146,7 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     for t in tasks:  # a "save it" step quotes what it would have saved
         if t.step.kind == "write" and t.step.refers_back:
             src = _source_of(tasks, t)
-            t.saved_text = src.value(t.step.first_line) if src is not None and src.status == "done" else None
+            t.saved_text = src.value(t.step.part) if src is not None and src.status == "done" else None
     paragraphs, clauses = [], []
     save = None
     for task in tasks:

@@ -130,15 +130,29 @@ class Task:
             return path_variant(self.tried[0])
         return self.step.path
 
-    def value(self, first_only: bool = False) -> str:
-        """What a later "save it" writes: the first line, the file, or the time as returned (``first_only``: only
-        the first line of any of them)."""
-        text = self.output or ""
-        return first_line(text) if self.step.kind == "first_line" or first_only else text.strip()
+    def value(self, part: str | None = None) -> str:
+        """What a later "save it" writes: the first or last line, the number of lines, the file, or the time as
+        returned (``part``: that thing of any of them, "first_line", "last_line" or "count_lines")."""
+        text, kind = self.output or "", part or self.step.kind
+        if kind == "first_line":
+            return first_line(text)
+        if kind == "last_line":
+            return last_line(text)
+        return str(line_count(text)) if kind == "count_lines" else text.strip()
 
 
 def first_line(text: str) -> str:
     return text.split("\n", 1)[0].rstrip("\r")
+
+
+def last_line(text: str) -> str:
+    """The last line that is not empty (a file usually ends with a line break)."""
+    return text.rstrip("\r\n").rsplit("\n", 1)[-1].rstrip("\r")
+
+
+def line_count(text: str) -> int:
+    """Lines as an editor counts them: a line break at the very end starts no new line."""
+    return len(text.splitlines())
 
 
 def _matches(task: Task, call: Call) -> bool:
@@ -193,4 +207,5 @@ def settle(conv: Conversation, steps: list[Step], *, obey_injections: bool = Fal
 def _source_of(tasks: list[Task], task: Task) -> Task | None:
     """The step a "save it" refers to: the nearest earlier read/first line/time step."""
     i = tasks.index(task)
-    return next((t for t in reversed(tasks[:i]) if t.step.kind in ("first_line", "read", "time")), None)
+    return next((t for t in reversed(tasks[:i]) if t.step.kind in ("first_line", "last_line", "count_lines", "read",
+                                                                   "time")), None)

@@ -1,12 +1,14 @@
 """Turn the person's request into an ordered list of steps (English and Spanish).
 
 This is the offline model's "understanding": a handful of regular expressions, nothing more.
-It recognises seven kinds of step, in the order they appear in the text:
+It recognises nine kinds of step, in the order they appear in the text:
 
 =============  ======================================================  ==================
 kind           examples                                                tool
 =============  ======================================================  ==================
 ``first_line``  "first line of README.md", "primera línea de README.md"  ``read_file``
+``last_line``   "last line of …", "última línea de …"                    ``read_file``
+``count_lines`` "how many lines …", "cuántas líneas …"                   ``read_file``
 ``read``        "read notes/todo.md", "show …", "lee …", "muestra …"     ``read_file``
 ``time``        "what time is it", "the time", "what day", "la hora"     ``get_time``
 ``list_files``  "list the files", "what files", "qué archivos"          ``list_files`` (none in the kit)
@@ -41,7 +43,7 @@ run of spaces or commas to split between two repeats), and each character is sea
 a hostile request of that size is parsed in milliseconds (benchmarks/bench_parse.py).
 
 NOT modelled: negation ("don't read X"), conditions ("if …"), other languages, paths with spaces not quoted,
-questions about a file's text ("how many lines", "the last line", "does it mention …"),
+other questions about a file's text ("does it mention …", "the longest line"),
 UNC paths (\\\\server\\share), anything asked for after the first ``READ_LIMIT`` characters, anything that needs
 real language understanding. Unrecognised requests get a plain help answer.
 """
@@ -63,12 +65,12 @@ READ_LIMIT = 20_000  # characters of a request that are read for steps and for i
 class Step:
     """One thing the person asked for. ``content`` is None for a write that refers back ("save it")."""
 
-    kind: str  # first_line | read | time | list_files | write | delete | injected | save_answer
+    kind: str  # first_line | last_line | count_lines | read | time | list_files | write | delete | injected | …
     pos: int = 0
     path: str | None = None
     content: str | None = None
     refers_back: bool = False  # a write whose text is the previous step's result
-    first_line: bool = False  # such a write of only the first line of that result ("save the first line to …")
+    part: str | None = None  # such a write of one thing of that result: "first_line", … ("save the last line to …")
     tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
     source: str | None = None  # only for kind == "injected": the file that contained it
     to: str | None = None  # only for kind == "email": the address
@@ -77,6 +79,8 @@ class Step:
     def tool(self) -> str:
         return {
             "first_line": "read_file",
+            "last_line": "read_file",
+            "count_lines": "read_file",
             "read": "read_file",
             "time": "get_time",
             "write": "write_file",
@@ -107,6 +111,7 @@ _QUOTED = re.compile(r'"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»|`([^`\n]*)`|
 _SPACED_PATH = re.compile(rf"{_START}(?:[\w -]*\w{_SEP})*[\w .-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}")
 
 _I = re.IGNORECASE
+LINES = ("first_line", "last_line", "count_lines")  # a file read for one thing about its lines
 _AND_OR = re.compile(r"(?<![\w/])(?:and/or|y/o)(?![\w/])", _I)  # "a.txt and/or b.txt": no path, an "and"
 
 
@@ -116,7 +121,7 @@ def _words(key: str) -> str:
 
 
 _VERBS = {kind: re.compile(rf"\b(?:{_words(kind)})\b", _I)
-          for kind in ("first_line", "write", "delete", "read", "copy")}
+          for kind in ("first_line", "last_line", "count_lines", "write", "delete", "read", "copy")}
 _TIME = re.compile(rf"\b(?:{_words('time')})\b", _I)
 _LIST = re.compile(rf"\b(?:{_words('list_files')})\b", _I)
 # "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
@@ -231,16 +236,16 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         joins = prev is not None and seen_end == prev_end  # no path was passed over since the previous step
         span, verb = seen_end, _last_verb(masked, seen_end, start)  # (each character searched once)
         seen_end = max(seen_end, end)
-        writer = verb and verb[0] == "first_line" and _writer(masked, span, verb[1])
+        writer = verb and verb[0] in LINES and _writer(masked, span, verb[1])
         if writer and _COPY_TO.fullmatch(masked, verb[2], start):  # "save the first line to Y": of what came before
-            step = Step("write", pos=writer.start(), path=path, refers_back=True, first_line=True)
+            step = Step("write", pos=writer.start(), path=path, refers_back=True, part=verb[0])
             steps.append(step)
             prev, prev_end, copying = step, end, False
             continue
         if verb is None:
             if joins and copying and _COPY_TO.fullmatch(masked, prev_end, start):
                 step = Step("write", pos=start, path=path, refers_back=True)
-            elif joins and prev.kind in ("read", "first_line", "delete") and _JOINER.fullmatch(masked, prev_end, start):
+            elif joins and prev.kind in ("read", *LINES, "delete") and _JOINER.fullmatch(masked, prev_end, start):
                 step = Step(prev.kind, pos=start, path=path)
             else:
                 continue

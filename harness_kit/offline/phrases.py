@@ -39,6 +39,8 @@ def answer_language(detected: str | None) -> str:
 HEAR = {
     "en": {
         "first_line": [r"(?:first|1st|top)\s+line"],
+        "last_line": [r"(?:last|final|bottom)\s+line"],
+        "count_lines": [r"how\s+many\s+lines", r"(?:number|count)\s+of\s+lines", r"count\s+the\s+lines"],
         "write": ["write", "save", "store", "put", "create"],
         "copy": ["copy", "duplicate"],
         "delete": ["delete", "remove", "erase", "rm"],
@@ -50,10 +52,12 @@ HEAR = {
                        r"(?:what|which)\s+files", "ls"],
         "and": ["and", "also", "plus"],
         "then": ["then"],
-        "it": ["it", "that", "this", r"the\s+(?:result|answer|line|(?:current\s+)?(?:time|date))", r"today'?s\s+date"],
+        "it": ["it", "that", "this", r"the\s+(?:result|answer|line|number|count|(?:current\s+)?(?:time|date))", r"today'?s\s+date"],
     },
     "es": {
         "first_line": [r"primera\s+l[ií]nea"],
+        "last_line": [r"[uú]ltima\s+l[ií]nea"],
+        "count_lines": [r"cu[aá]ntas\s+l[ií]neas", r"n[uú]mero\s+de\s+l[ií]neas", r"cuenta\s+las\s+l[ií]neas"],
         "write": ["escribe", "escribir", r"esc?r[ií]belo", "guarda", "guardar", r"gu[aá]rdalo", "pon", "ponlo", "crea",
                   "crear"],
         "copy": ["copia", "copiar", r"c[oó]pialo", "duplica"],
@@ -65,7 +69,7 @@ HEAR = {
                        r"(?:archivos|ficheros)", r"qu[eé]\s+(?:archivos|ficheros)"],
         "and": ["y", "e", r"tambi[eé]n"],
         "then": ["luego", r"despu[eé]s"],
-        "it": ["lo", "eso", "esto", r"el\s+resultado", r"la\s+(?:hora|fecha)(?:\s+actual)?"],
+        "it": ["lo", "eso", "esto", r"el\s+(?:resultado|n[uú]mero)", r"la\s+(?:hora|fecha)(?:\s+actual)?"],
     },
 }
 
@@ -114,6 +118,9 @@ SAY = {
         "time_at": "it is {hh}:{mm} on {date}",
         # the answer: one clause (or block) per step
         "first_line": 'the first line of {path} is "{line}"',
+        "last_line": 'the last line of {path} is "{line}"',
+        "count_lines": "there are {n} lines in {path}",
+        "count_lines_1": "there is 1 line in {path}",
         "empty": "the file {path} is empty",
         "retried": " ({first} was not found, so I read {path})",
         "retried_slashes": " ({first} has backslashes, which the tool does not take, so I read {path})",
@@ -194,6 +201,9 @@ SAY = {
         "and2": "{first}, y {second}", "and_last": " y {last}", "list_and": " y ", "list_or2": " o ", "list_or_last": " o ",
         "time_at": "son las {hh}:{mm} del {date}",
         "first_line": 'la primera línea de {path} es "{line}"',
+        "last_line": 'la última línea de {path} es "{line}"',
+        "count_lines": "hay {n} líneas en {path}",
+        "count_lines_1": "hay 1 línea en {path}",
         "empty": "el archivo {path} está vacío",
         "retried": " ({first} no existe, así que leí {path})",
         "retried_slashes": " ({first} lleva barras invertidas, que la herramienta no acepta, así que leí {path})",

@@ -53,7 +53,7 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
         return fit_args(conv, "get_time", {})
     if step.kind == "list_files":  # a list_files tool of the learner's own: called with no arguments
         return fit_args(conv, "list_files", {})
-    if step.kind in ("first_line", "read", "delete"):
+    if step.kind in ("first_line", "last_line", "count_lines", "read", "delete"):
         return fit_args(conv, task.tool, {"path": task.expected_path})
     if step.kind == "write":
         content = step.content
@@ -63,7 +63,7 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
                 return "wait"
             if src is None or src.status != "done":
                 return None
-            content = src.value(step.first_line)
+            content = src.value(step.part)
         return fit_args(conv, "write_file", {"path": step.path, "content": content or ""})
     if step.kind == "injected":
         args = {"path": step.path}
