@@ -164,7 +164,7 @@ SAY = {
         "declined": "not approved", "refused": "refused",
         # a tool-calling turn's opening sentence, and the answer to a request it cannot map to a tool
         "preamble": "I'll use {listed}.",
-        "can.read_file": "read a file (or just its first line)", "can.get_time": "tell you the current time",
+        "can.read_file": "read a file (all of it, its first or last line, or how many lines it has)", "can.get_time": "tell you the current time",
         "can.write_file": "write text to a file under scratch/", "can.delete_file": "delete a file under scratch/",
         "can.send_email": "send an email",
         "help": ("I couldn't match your request to any of my tools. I can {listed}. "
@@ -255,7 +255,7 @@ SAY = {
         "save_blocked": "No guardé esta respuesta en {path}, porque write_file {how} antes.",
         "declined": "no se aprobó", "refused": "fue denegada",
         "preamble": "Voy a usar {listed}.",
-        "can.read_file": "leer un archivo (o solo su primera línea)", "can.get_time": "decirte la hora",
+        "can.read_file": "leer un archivo (entero, su primera o última línea, o cuántas líneas tiene)", "can.get_time": "decirte la hora",
         "can.write_file": "escribir texto en un archivo de scratch/", "can.delete_file": "borrar un archivo de scratch/",
         "can.send_email": "enviar un correo",
         "help": ("No he podido relacionar tu petición con ninguna de mis herramientas. Puedo {listed}. "
