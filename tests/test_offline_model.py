@@ -401,6 +401,7 @@ def test_demo_writes_the_time_it_was_asked_to_write_and_says_when_nothing_came_b
     "save the first line of README.md to scratch/first.txt",
     "Read README.md and save the first line to scratch/first.txt",  # (it once read scratch/first.txt instead)
     "copy the first line of README.md to scratch/first.txt",
+    "put the first line of README.md in scratch/first.txt",
     "Lee README.md y guarda la primera línea en scratch/first.txt",
 ])
 def test_demo_saves_the_first_line_however_it_is_asked_for(task):

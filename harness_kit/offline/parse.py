@@ -153,7 +153,7 @@ _SAID_TO_END = re.compile(  # (up to the sentence's end, or an "and" or "then" t
     r"|[ \t]+(?:and|y)[ \t]+(?:then|also|luego|tambi[eé]n|tell|dime|read|lee|show|muestra|delete|borra|write|escribe"
     r"|what|qu[eé])\b))", _I)
 # "copy README.md to scratch/copy.md": the file it is copied to (read the first, write what it held to this one).
-_COPY_TO = re.compile(r"\s+(?:to|into|as|a|en|como)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?", _I)
+_COPY_TO = re.compile(r"\s+(?:to|into|in|as|a|en|como)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?", _I)
 _MARKERS = {language: re.compile(pattern, _I) for language, pattern in MARKERS.items()}
 
 
