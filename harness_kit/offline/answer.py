@@ -15,8 +15,9 @@ import re
 from datetime import datetime
 
 from .conversation import Conversation
-from .history import ANSWER_PATH, Task, _source_of, first_line, last_line, line_count
+from .history import ANSWER_PATH, Task, _source_of, line_count
 from ..lang import say
+from .parse import LINES
 from .phrases import ERROR_KINDS, SAY
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
@@ -60,7 +61,7 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
     step, kind, status = task.step, task.step.kind, task.status
     path = task.tried[-1] if task.tried and status == "done" else step.path
     error = error_words(task.error, lang)
-    act = "read" if kind in ("first_line", "last_line", "count_lines") else kind
+    act = "read" if kind in LINES else kind
     action = p(f"act_{act}", path=step.path, tool=task.tool, to=step.to) if f"act_{act}" in SAY[lang] else task.tool
     if status in ("skipped", "blocked"):
         if kind == "injected":
@@ -78,15 +79,15 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
         if status == "done":
             return "block", p("listed", tool=task.tool, text=(task.output or "").rstrip("\n")[:2000])
         return "clause", p("list_failed", error=error)
-    if kind in ("first_line", "last_line", "count_lines", "read"):
+    if kind in (*LINES, "read"):
         if status == "done":
             text = task.output or ""
             if not text.strip():
                 clause = p("empty", path=path)
             elif kind == "first_line":
-                clause = p("first_line", path=path, line=first_line(text))
+                clause = p("first_line", path=path, line=task.value())
             elif kind == "last_line":
-                clause = p("last_line", path=path, line=last_line(text))
+                clause = p("last_line", path=path, line=task.value())
             elif kind == "count_lines":
                 n = line_count(text)
                 clause = p("count_lines_1", path=path) if n == 1 else p("count_lines", path=path, n=n)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from .conversation import Call, Conversation, _path_of, result_text
-from .parse import Step
+from .parse import LINES, Step
 from .phrases import ERROR_KINDS, RESULT_WORDS
 
 ANSWER_PATH = "scratch/answer.txt"
@@ -207,5 +207,4 @@ def settle(conv: Conversation, steps: list[Step], *, obey_injections: bool = Fal
 def _source_of(tasks: list[Task], task: Task) -> Task | None:
     """The step a "save it" refers to: the nearest earlier read/first line/time step."""
     i = tasks.index(task)
-    return next((t for t in reversed(tasks[:i]) if t.step.kind in ("first_line", "last_line", "count_lines", "read",
-                                                                   "time")), None)
+    return next((t for t in reversed(tasks[:i]) if t.step.kind in (*LINES, "read", "time")), None)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from .answer import _q, compose_answer, error_words, help_text, preamble, render_time
 from .conversation import _ALIASES, Call, Conversation, Reply, fit_args, read_conversation, result_text
 from .history import ANSWER_PATH, Task, _source_of, find_injections, read_tool_result, settle
-from .parse import Step, parse_steps
+from .parse import LINES, Step, parse_steps
 
 __all__ = [
     "Call", "Conversation", "Reply", "Task", "read_conversation", "plan_reply", "settle", "compose_answer",
@@ -53,7 +53,7 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
         return fit_args(conv, "get_time", {})
     if step.kind == "list_files":  # a list_files tool of the learner's own: called with no arguments
         return fit_args(conv, "list_files", {})
-    if step.kind in ("first_line", "last_line", "count_lines", "read", "delete"):
+    if step.kind in (*LINES, "read", "delete"):
         return fit_args(conv, task.tool, {"path": task.expected_path})
     if step.kind == "write":
         content = step.content
