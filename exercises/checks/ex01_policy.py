@@ -16,7 +16,7 @@ import anthropic
 from harness_lib.client import MODEL
 from harness_lib.tools import TOOLS, make_tool_impls
 
-from .kit import (EMAIL, Cause, Checks, _clock, _t, _valve, api_said, calls, cell_error, error_hint, late_bound,
+from .kit import (EMAIL, Cause, Checks, _clock, _t, _valve, api_words, calls, cell_error, error_hint, late_bound,
                   not_defined_hint, offline, one_line, one_step, only_result, raised_first, read_as, recorded,
                   recording_approver, tool_root, unasked_hint, unfinished)
 
@@ -68,7 +68,7 @@ async def drive(valve, scenario, task, *, policy=SPEC, default_tier="deny", answ
             response = await client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS_1, messages=messages)
         run.final = response
     except anthropic.BadRequestError as err:
-        run.error = _t("ex01.drive.api_refused_next_request", message=api_said(str(getattr(err, "message", err))))
+        run.error = _t("ex01.drive.api_refused_next_request", message=api_words(err))
     except Exception as err:
         run.error = one_line(err)
     return run

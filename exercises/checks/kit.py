@@ -237,10 +237,15 @@ def api_said(text: str) -> str:
     return text
 
 
+def api_words(err: BaseException) -> str:
+    """The error's message, the API's own words in place of the body an SDK error quotes (:func:`api_said`)."""
+    return api_said(str(getattr(err, "message", None) or err))
+
+
 def one_line(err: BaseException) -> str:
     """The error's first line: the API's own words for an SDK error (whole: they name the cause), else 200
     characters of it."""
-    text = api_said(str(getattr(err, "message", None) or err))
+    text = api_words(err)
     text = (text.strip().splitlines() or [""])[0]
     return f"{type(err).__name__}: {text[:300] if text.startswith('Error code: ') else text[:200]}"
 
