@@ -145,8 +145,8 @@ N = 10_000  # characters of padding: the old patterns needed minutes to hours fo
 HOSTILE = {  # task -> the steps it asks for, as (kind, path, content)
     "read a.txt" + " " * N + "b.txt": [("read", "a.txt", None), ("read", "b.txt", None)],
     "read a.txt" + "," * N + "b.txt": [("read", "a.txt", None), ("read", "b.txt", None)],
-    "read a.txt" + " ," * (N // 2) + "x b.txt": [("read", "a.txt", None)],
-    "read a.txt" + " " * N + "x b.txt": [("read", "a.txt", None)],
+    "read a.txt" + " ," * (N // 2) + "x b.txt": [("read", "a.txt", None), ("unclear", "b.txt", None)],
+    "read a.txt" + " " * N + "x b.txt": [("read", "a.txt", None), ("unclear", "b.txt", None)],
     "write" + " " * N + "x scratch/a.txt": [("write", "scratch/a.txt", None)],  # no "to": writes what came before
     "write" + " " * N + "to x scratch/a.txt": [("write", "scratch/a.txt", None)],
     "write hello" + " " * N + "to scratch/a.txt": [("write", "scratch/a.txt", "hello")],
@@ -154,9 +154,10 @@ HOSTILE = {  # task -> the steps it asks for, as (kind, path, content)
     "email bob@example.com" + " " * N: [],
     "email bob@example.com that" + " " * N: [],
     "email bob@example.com that hi" + " " * N + "x": [("email", None, "hi" + " " * N + "x")],
-    "x " + "a.txt " * (N // 6): [],  # thousands of paths, no verb: each character is searched once
-    '"a.txt" ' * (N // 8): [],
-    "read a.txt" + " x b.txt" * (N // 8): [("read", "a.txt", None)],
+    "x " + "a.txt " * (N // 6): [("unclear", "a.txt", None)],  # thousands of paths, no verb: each character is
+    '"a.txt" ' * (N // 8): [("unclear", "a.txt", None)],  # searched once, and a file no step uses is said once
+    "read a.txt" + " x b.txt" * (N // 8): [("read", "a.txt", None), ("unclear", "b.txt", None)],
+    "x " + " ".join(f"a{i}.txt" for i in range(N // 8)): [("unclear", f"a{i}.txt", None) for i in range(3)],
 }
 
 

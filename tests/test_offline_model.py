@@ -396,6 +396,23 @@ def test_demo_writes_the_time_it_was_asked_to_write_and_says_when_nothing_came_b
                                  "la hora.")
 
 
+def test_demo_says_which_file_it_did_not_understand_what_to_do_with():
+    """A file the request names with no verb the model knows ("append the time to log.txt", "compare it with b")
+    is said in the answer, not dropped in silence: the rest is done, no tool touches that file, and a file some
+    step does use, or an e-mail address, is not said. A request in which no file is understood gets the help."""
+    responses, _, _ = drive("demo", "Append the time to scratch/log.txt", Tools(approve=[True]))
+    assert calls_of(responses) == [[("get_time", {})], []]
+    assert answer(responses) == ("It is 10:42 on 2026-08-26, and I did not understand what to do with scratch/log.txt,"
+                                 " so I left it alone.")
+    responses, _, _ = drive("demo", "Lee README.md y compáralo con notas.txt", Tools({"README.md": "# hi\n"}))
+    assert calls_of(responses) == [[("read_file", {"path": "README.md"})], []]
+    assert answer(responses).endswith("\n\nNo entendí qué hacer con notas.txt, así que no lo toqué.")
+    responses, _, _ = drive("demo", "Read a.txt and tell me if a.txt is empty", Tools({"a.txt": ""}))
+    assert answer(responses) == "The file a.txt is empty."
+    responses, _, _ = drive("demo", "Does README.md mention approvals?")
+    assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
+
+
 @pytest.mark.parametrize("task", [
     "Read the first line of README.md and save it to scratch/first.txt",
     "save the first line of README.md to scratch/first.txt",

@@ -1,7 +1,7 @@
 """Turn the person's request into an ordered list of steps (English and Spanish).
 
 This is the offline model's "understanding": a handful of regular expressions, nothing more.
-It recognises nine kinds of step, in the order they appear in the text:
+It recognises ten kinds of step, in the order they appear in the text:
 
 =============  ======================================================  ==================
 kind           examples                                                tool
@@ -21,6 +21,8 @@ kind           examples                                                tool
                 "… then delete it" (the file named before)
 ``email``       "email bob@example.com that the report is ready",       ``send_email``
                 "envía un correo a ana@example.com diciendo que …"
+``unclear``     a file named with no verb it knows: "append the time    none: the answer
+                to log.txt", "compare a.txt with b.txt"                 says it left it
 =============  ======================================================  ==================
 
 The words it recognises (verbs, time phrases, "and"/"then", "it"/"lo", the language markers) are data in
@@ -59,13 +61,14 @@ from .phrases import HEAR, LANGUAGES, MARKERS
 __all__ = ["READ_LIMIT", "Step", "detect_language", "parse_steps"]
 
 READ_LIMIT = 20_000  # characters of a request that are read for steps and for its language; the rest is not
+UNCLEAR_SAID = 3  # at most this many files named with no verb it knows are mentioned in the answer
 
 
 @dataclass
 class Step:
     """One thing the person asked for. ``content`` is None for a write that refers back ("save it")."""
 
-    kind: str  # first_line | last_line | count_lines | read | time | list_files | write | delete | injected | …
+    kind: str  # first_line | last_line | count_lines | read | time | list_files | write | delete | unclear | …
     pos: int = 0
     path: str | None = None
     content: str | None = None
@@ -98,7 +101,7 @@ class Step:
 _SEP = r"[/\\]"
 _START = rf"(?:(?<!:){_SEP}|(?:\.\.?{_SEP})+|[A-Za-z]:{_SEP})?"  # "/", "./", "../", "../../", "C:\", or nothing
 _PATH = re.compile(
-    r"(?<![\w/.\\-])"
+    r"(?<![\w/.\\@-])"  # (not the domain of an e-mail address: "bob@example.com")
     rf"({_START}(?:[\w-]+{_SEP})*[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{{0,7}}|{_START}(?:[\w-]+{_SEP})+[\w-]+"
     rf"|(?:\.\.{_SEP})+[\w-]+)"
     r"(?![\w/\\-])"
@@ -247,7 +250,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
                 step = Step("write", pos=start, path=path, refers_back=True)
             elif joins and prev.kind in ("read", *LINES, "delete") and _JOINER.fullmatch(masked, prev_end, start):
                 step = Step(prev.kind, pos=start, path=path)
-            else:
+            else:  # a file named with no verb the model knows ("append the time to log.txt"): the answer says so
+                steps.append(Step("unclear", pos=start, path=path))
                 continue
             steps.append(step)
             prev, prev_end, copying = step, end, False
@@ -288,7 +292,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         steps.append(step)
         prev, prev_end = step, end
 
-    named, i, last = [step for step in steps if step.path], 0, None  # (in order of position)
+    named, i, last = [step for step in steps if step.path and step.kind != "unclear"], 0, None  # (by position)
     for m in _VERBS["delete"].finditer(masked):  # "... then delete it": the file of the step before
         while i < len(named) and named[i].pos <= m.start():
             last, i = named[i], i + 1
@@ -303,5 +307,10 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     for m in emails:
         said = m.group("said") or m.group("quoted") or m.group("curly")
         steps.append(Step("email", pos=m.start(), to=m.group("to"), content=said.strip()))
+    # A file no step uses, said once (and at most UNCLEAR_SAID of them): not one that another step names.
+    used = {step.path for step in steps if step.kind != "unclear"}
+    unclear = [step for step in steps if step.kind == "unclear"]
+    said = list({step.path: step for step in unclear if step.path not in used}.values())[:UNCLEAR_SAID]
+    steps = [step for step in steps if step.kind != "unclear" or step in said]
     steps.sort(key=lambda s: s.pos)
     return tuple(steps)

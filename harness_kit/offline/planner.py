@@ -15,7 +15,8 @@ It is stateless. Every request is answered from the request alone (and `HARNESS_
    any other error → give up.
 3. The next turn is the ``tool_use`` for the first unfinished step (``parallel``: every unfinished
    step that does not depend on another, in one turn). A step whose tool is not in the request's
-   ``tools`` (or whose arguments would not validate against the tool's ``input_schema``) is skipped.
+   ``tools`` (or whose arguments would not validate against the tool's ``input_schema``) is skipped, and so is
+   a file the request names with no verb the model knows (``unclear``): the answer says it left that file alone.
 4. When nothing is left, the answer (one text block, ``end_turn``) is composed from the ACTUAL
    tool results: the first line the tool returned, the time it returned (ISO 8601 rendered as
    "10:42 on 2026-08-26", the same length on any date; anything else quoted as is), the error texts
@@ -93,6 +94,9 @@ def next_calls(conv: Conversation, tasks: list[Task], *, parallel: bool) -> list
     for task in tasks:
         if task.status != "open":
             continue
+        if task.step.kind == "unclear":  # a file the request names without a verb the model knows: no call
+            task.status, task.why = "skipped", "unclear"
+            continue
         if task.tool not in conv.tools:
             task.status, task.why = "skipped", "no_tool"
             continue
@@ -120,7 +124,7 @@ def plan_reply(conv: Conversation, *, parallel: bool = False, obey_injections: b
 
     ``say_first``: a tool-calling turn opens with a short text block (:func:`preamble`) before its calls."""
     steps = parse_steps(conv.task)
-    if not steps:
+    if all(step.kind == "unclear" for step in steps):  # nothing maps to a tool ("does README.md mention …?")
         return Reply([{"type": "text", "text": help_text(conv)}], "end_turn")
     if save_answer and not any(s.kind == "write" for s in steps):  # a plan that writes already uses write_file
         steps.append(Step("save_answer", pos=len(conv.task), path=ANSWER_PATH))
