@@ -413,6 +413,26 @@ def test_demo_says_which_file_it_did_not_understand_what_to_do_with():
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 
 
+def test_demo_writes_a_summary_as_the_first_line_and_says_so():
+    """"Write a one-line summary of it to X" once wrote the words "a one-line summary of it". The offline model writes
+    no prose: the first line of what it read stands in, and the answer says so (approved or not), in the request's
+    language; with nothing read before it, it has nothing to save."""
+    files = {"notes.md": "Ship on Friday.\nThen rest.\n"}
+    responses, _, _ = drive("demo", "Read notes.md and write a one-line summary of it to scratch/summary.txt",
+                            Tools(files, approve=[True]))
+    assert calls_of(responses)[1] == [("write_file", {"path": "scratch/summary.txt", "content": "Ship on Friday."})]
+    assert answer(responses).endswith('I saved "Ship on Friday." to scratch/summary.txt (offline I cannot summarise, so'
+                                      " the first line stands in for a summary).")
+    responses, _, _ = drive("demo", "Lee notes.md y escribe un resumen de eso en scratch/resumen.txt",
+                            Tools(files, approve=[False]))
+    assert calls_of(responses)[1] == [("write_file", {"path": "scratch/resumen.txt", "content": "Ship on Friday."})]
+    assert answer(responses).endswith('el texto habría sido "Ship on Friday." (sin conexión no sé resumir, así que la'
+                                      " primera línea hace de resumen).")
+    responses, _, _ = drive("demo", "write a summary to scratch/s.txt")
+    assert calls_of(responses) == [[]]
+    assert answer(responses) == "I had nothing to save to scratch/s.txt: no step before it read a file or the time."
+
+
 @pytest.mark.parametrize("task", [
     "Read the first line of README.md and save it to scratch/first.txt",
     "save the first line of README.md to scratch/first.txt",

@@ -111,7 +111,8 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
         content = _q(task.saved_text if step.refers_back else step.content, 200)
         done = "wrote" if kind == "write" else "deleted"
         key = {"done": done, "declined": f"{kind}_declined"}.get(status, f"{kind}_failed")
-        return "clause", p(key, path=step.path, error=error, content=content)
+        stand_in = p("summary_stand_in") if step.summary and task.saved_text is not None else ""
+        return "clause", p(key, path=step.path, error=error, content=content) + stand_in
     if kind == "email":
         key = {"done": "emailed", "declined": "email_declined"}.get(status, "email_failed")
         return "clause", p(key, to=step.to, content=_q(step.content, 200), error=error)

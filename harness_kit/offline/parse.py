@@ -16,7 +16,8 @@ kind           examples                                                tool
                 en scratch/hola.txt', 'save it to scratch/x.txt',
                 "create scratch/x.txt with the text '…'", "save the
                 time to …"; "copy A to B" / "save A to B" is a read of
-                A and a write of what it held to B
+                A and a write of what it held to B; "write a
+                summary of it to B" writes its first line, and says so
 ``delete``      "delete scratch/old.txt", "borra scratch/old.txt",       ``delete_file``
                 "… then delete it" (the file named before)
 ``email``       "email bob@example.com that the report is ready",       ``send_email``
@@ -74,6 +75,7 @@ class Step:
     content: str | None = None
     refers_back: bool = False  # a write whose text is the previous step's result
     part: str | None = None  # such a write of one thing of that result: "first_line", … ("save the last line to …")
+    summary: bool = False  # such a write of "a summary of it": offline, its first line stands in for one
     tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
     source: str | None = None  # only for kind == "injected": the file that contained it
     to: str | None = None  # only for kind == "email": the address
@@ -140,6 +142,7 @@ _EMAIL = re.compile(
 # characters), so a long run of spaces or commas costs one pass, not minutes of backtracking.
 _JOINER = re.compile(rf"[\s,;&]*(?:(?:{_words('and')})[\s,;&]*)?(?:(?:{_words('then')})[\s,;&]*)?", _I)
 _REFERS_BACK = re.compile(rf"^\s*(?:{_words('it')})\s*$", _I)
+_SUMMARY = re.compile(rf"(?:{_words('summary')})", _I)  # "write a one-line summary of it to …" (fullmatch)
 # The end of 'write hello to ': the text before this match is what to write.
 _TO_THE_PATH = re.compile(r"\s(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
 _NAME_ASKED = re.compile(  # ("show me 'a b.txt'", "delete the file 'a b.txt'": two words may come between)
@@ -276,6 +279,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
                     step.refers_back = True
                     if _TIME.search(said):  # "write the time to scratch/t.txt": the time first, then the write
                         steps.append(Step("time", pos=pos))
+                elif _SUMMARY.fullmatch(said):  # no free prose offline: the first line of what came before
+                    step.refers_back, step.part, step.summary = True, "first_line", True
                 elif said:
                     step.content = said.strip("\"'“”«»")
                 elif (after := _WITH_TEXT.match(masked, end)) and after.end() > end:

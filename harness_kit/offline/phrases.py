@@ -53,6 +53,9 @@ HEAR = {
         "and": ["and", "also", "plus"],
         "then": ["then"],
         "it": ["it", "that", "this", r"the\s+(?:result|answer|line|number|count|(?:current\s+)?(?:time|date))", r"today'?s\s+date"],
+        # the text to write is a summary of what came before ("write a one-line summary of it to …")
+        "summary": [r"(?:an?\s+|the\s+|its\s+)?(?:(?:short|brief|quick|one[- ]line)\s+)?summary"
+                    r"(?:\s+of\s+(?:it|that|this(?:\s+file)?|the\s+file))?"],
     },
     "es": {
         "first_line": [r"primera\s+l[ií]nea"],
@@ -70,6 +73,8 @@ HEAR = {
         "and": ["y", "e", r"tambi[eé]n"],
         "then": ["luego", r"despu[eé]s"],
         "it": ["lo", "eso", "esto", r"el\s+(?:resultado|n[uú]mero)", r"la\s+(?:hora|fecha)(?:\s+actual)?"],
+        "summary": [r"(?:un\s+|el\s+|su\s+)?resumen(?:\s+(?:breve|corto|de\s+una\s+l[ií]nea))?"
+                    r"(?:\s+de\s+(?:eso|esto|ello|ese\s+archivo|este\s+archivo|lo\s+que\s+(?:dice|le[ií]ste)))?"],
     },
 }
 
@@ -127,6 +132,7 @@ SAY = {
         "read": "Here is {path}:\n\n{text}",
         "time_raw": 'the time tool says "{text}"',
         "wrote": 'I saved "{content}" to {path}',
+        "summary_stand_in": " (offline I cannot summarise, so the first line stands in for a summary)",
         "deleted": "I deleted {path}",
         "read_failed": "I could not read {path}: {error}",
         "read_failed_both": "I could not read {path} (nor {variant}, which I also tried): {error}",
@@ -211,6 +217,7 @@ SAY = {
         "read": "Este es el contenido de {path}:\n\n{text}",
         "time_raw": 'la herramienta de la hora dice "{text}"',
         "wrote": 'he guardado "{content}" en {path}',
+        "summary_stand_in": " (sin conexión no sé resumir, así que la primera línea hace de resumen)",
         "deleted": "he borrado {path}",
         "read_failed": "no pude leer {path}: {error}",
         "read_failed_both": "no pude leer {path} (ni {variant}, que también probé): {error}",
