@@ -413,6 +413,21 @@ def test_demo_says_which_file_it_did_not_understand_what_to_do_with():
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 
 
+def test_demo_copy_then_delete_it_deletes_the_original_not_the_copy():
+    """"Copy A to B, then delete it" (Spanish "cópialo ... y luego bórralo") is a move: "it" is the file copied (it
+    once deleted the copy it had just made); after a plain read, "it" is still the file read."""
+    files = {"scratch/a.txt": "draft\n"}
+    responses, _, _ = drive("demo", "copia scratch/a.txt a scratch/b.txt y luego bórralo",
+                            Tools(files, approve=[True, True]))
+    assert calls_of(responses)[:3] == [[("read_file", {"path": "scratch/a.txt"})],
+                                       [("write_file", {"path": "scratch/b.txt", "content": "draft"})],
+                                       [("delete_file", {"path": "scratch/a.txt"})]]
+    responses, _, _ = drive("demo", "Copy scratch/a.txt to scratch/b.txt, then delete it",
+                            Tools(files, approve=[True, False]))
+    assert calls_of(responses)[2] == [("delete_file", {"path": "scratch/a.txt"})]
+    assert answer(responses).endswith("deleting scratch/a.txt was not approved, so I left it in place.")
+
+
 def test_demo_writes_a_summary_as_the_first_line_and_says_so():
     """"Write a one-line summary of it to X" once wrote the words "a one-line summary of it". The offline model writes
     no prose: the first line of what it read stands in, and the answer says so (approved or not), in the request's

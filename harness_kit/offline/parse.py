@@ -19,7 +19,8 @@ kind           examples                                                tool
                 A and a write of what it held to B; "write a
                 summary of it to B" writes its first line, and says so
 ``delete``      "delete scratch/old.txt", "borra scratch/old.txt",       ``delete_file``
-                "… then delete it" (the file named before)
+                "… then delete it" (the file named before; after a
+                copy, the file copied: "copy A to B, then delete it")
 ``email``       "email bob@example.com that the report is ready",       ``send_email``
                 "envía un correo a ana@example.com diciendo que …"
 ``unclear``     a file named with no verb it knows: "append the time    none: the answer
@@ -76,6 +77,7 @@ class Step:
     refers_back: bool = False  # a write whose text is the previous step's result
     part: str | None = None  # such a write of one thing of that result: "first_line", … ("save the last line to …")
     summary: bool = False  # such a write of "a summary of it": offline, its first line stands in for one
+    copy_of: str | None = None  # a copy's write: the file it copies ("copy A to B, then delete it" deletes A)
     tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
     source: str | None = None  # only for kind == "injected": the file that contained it
     to: str | None = None  # only for kind == "email": the address
@@ -250,7 +252,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
             continue
         if verb is None:
             if joins and copying and _COPY_TO.fullmatch(masked, prev_end, start):
-                step = Step("write", pos=start, path=path, refers_back=True)
+                step = Step("write", pos=start, path=path, refers_back=True, copy_of=prev.path)
             elif joins and prev.kind in ("read", *LINES, "delete") and _JOINER.fullmatch(masked, prev_end, start):
                 step = Step(prev.kind, pos=start, path=path)
             else:  # a file named with no verb the model knows ("append the time to log.txt"): the answer says so
@@ -302,7 +304,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         while i < len(named) and named[i].pos <= m.start():
             last, i = named[i], i + 1
         if last is not None and last.pos < m.start() and _DELETE_IT.match(masked, m.end()):
-            steps.append(Step("delete", pos=m.start(), path=last.path))
+            steps.append(Step("delete", pos=m.start(), path=last.copy_of or last.path))  # (a copy's: its original)
     time_match = _TIME.search(masked)
     if time_match and not any(step.kind == "time" for step in steps):
         steps.append(Step("time", pos=time_match.start()))
