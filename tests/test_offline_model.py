@@ -409,6 +409,9 @@ def test_demo_says_which_file_it_did_not_understand_what_to_do_with():
     assert answer(responses).endswith("\n\nNo entendí qué hacer con notas.txt, así que no lo toqué.")
     responses, _, _ = drive("demo", "Read a.txt and tell me if a.txt is empty", Tools({"a.txt": ""}))
     assert answer(responses) == "The file a.txt is empty."
+    responses, _, _ = drive("demo", "Compare b.txt with c.txt and with b.txt, then tell me the time")
+    assert answer(responses) == ("I did not understand what to do with b.txt and c.txt, so I left them alone, and it"
+                                 " is 10:42 on 2026-08-26.")
     responses, _, _ = drive("demo", "Does README.md mention approvals?")
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 

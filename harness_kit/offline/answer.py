@@ -151,9 +151,16 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
             t.saved_text = src.value(t.step.part) if src is not None and src.status == "done" else None
     paragraphs, clauses = [], []
     save = None
+    unclear = [t.step.path for t in tasks if t.step.kind == "unclear"]  # said together, where the first one was
     for task in tasks:
         if task.step.kind == "save_answer":
             save = task
+            continue
+        if task.step.kind == "unclear":
+            if task.step.path == unclear[0] and len(unclear) > 1:
+                clauses.append(say(SAY, "unclear_many", lang, paths=_listed(unclear, lang)))
+            elif len(unclear) == 1:
+                clauses.append(say(SAY, "unclear", lang, path=task.step.path))
             continue
         described = _describe(task, lang)
         if described is None:

@@ -315,9 +315,11 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         said = m.group("said") or m.group("quoted") or m.group("curly")
         steps.append(Step("email", pos=m.start(), to=m.group("to"), content=said.strip()))
     # A file no step uses, said once (and at most UNCLEAR_SAID of them): not one that another step names.
-    used = {step.path for step in steps if step.kind != "unclear"}
-    unclear = [step for step in steps if step.kind == "unclear"]
-    said = list({step.path: step for step in unclear if step.path not in used}.values())[:UNCLEAR_SAID]
-    steps = [step for step in steps if step.kind != "unclear" or step in said]
+    used, first = {step.path for step in steps if step.kind != "unclear"}, {}
+    for step in steps:
+        if step.kind == "unclear" and step.path not in used:
+            first.setdefault(step.path, step)
+    kept = {id(step) for step in list(first.values())[:UNCLEAR_SAID]}
+    steps = [step for step in steps if step.kind != "unclear" or id(step) in kept]
     steps.sort(key=lambda s: s.pos)
     return tuple(steps)
