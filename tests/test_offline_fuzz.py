@@ -154,6 +154,8 @@ HOSTILE = {  # task -> the steps it asks for, as (kind, path, content)
     "email bob@example.com" + " " * N: [],
     "email bob@example.com that" + " " * N: [],
     "email bob@example.com that hi" + " " * N + "x": [("email", None, "hi" + " " * N + "x")],
+    "email it" + " " * N + "to bob@example.com": [("email", None, None)],  # (what the step before returned)
+    "envíalo" + " " * N + "x": [],
     "x " + "a.txt " * (N // 6): [("unclear", "a.txt", None)],  # thousands of paths, no verb: each character is
     '"a.txt" ' * (N // 8): [("unclear", "a.txt", None)],  # searched once, and a file no step uses is said once
     "read a.txt" + " x b.txt" * (N // 8): [("read", "a.txt", None), ("unclear", "b.txt", None)],

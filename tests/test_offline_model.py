@@ -416,6 +416,21 @@ def test_demo_says_which_file_it_did_not_understand_what_to_do_with():
     assert calls_of(responses) == [[]] and answer(responses).startswith("I couldn't match your request")
 
 
+def test_demo_emails_what_it_read_when_asked_to_email_it_or_says_it_cannot():
+    """"Read X and email it to bob@…" (Spanish "envíalo a …") once read X and dropped the e-mail in silence: with a
+    send_email tool it sends what the read returned; without one, the answer says it cannot."""
+    files = {"notes.md": "Ship on Friday.\n"}
+    impl = MailTools(files=files)
+    responses, _, _ = drive("demo", "Read notes.md and then email it to bob@example.com", impl,
+                            tools=TOOLS + [SEND_EMAIL])
+    assert impl.sent == [{"to": "bob@example.com", "subject": "Ship on Friday.", "body": "Ship on Friday."}]
+    assert answer(responses).endswith('\n\nI emailed bob@example.com: "Ship on Friday.".')
+    responses, _, _ = drive("demo", "Lee notes.md y envíalo a ana@example.com", Tools(files))
+    assert calls_of(responses) == [[("read_file", {"path": "notes.md"})], []]
+    assert answer(responses).endswith("No puedo escribir a ana@example.com, porque aquí no tengo la herramienta"
+                                      " send_email.")
+
+
 def test_demo_copy_then_delete_it_deletes_the_original_not_the_copy():
     """"Copy A to B, then delete it" (Spanish "cópialo ... y luego bórralo") is a move: "it" is the file copied (it
     once deleted the copy it had just made); after a plain read, "it" is still the file read."""

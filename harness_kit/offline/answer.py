@@ -115,7 +115,8 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
         return "clause", p(key, path=step.path, error=error, content=content) + stand_in
     if kind == "email":
         key = {"done": "emailed", "declined": "email_declined"}.get(status, "email_failed")
-        return "clause", p(key, to=step.to, content=_q(step.content, 200), error=error)
+        content = _q(task.saved_text if step.refers_back else step.content, 200)
+        return "clause", p(key, to=step.to, content=content, error=error)
     return None
 
 
@@ -146,7 +147,7 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     """
     lang = conv.language
     for t in tasks:  # a "save it" step quotes what it would have saved
-        if t.step.kind == "write" and t.step.refers_back:
+        if t.step.kind in ("write", "email") and t.step.refers_back:
             src = _source_of(tasks, t)
             t.saved_text = src.value(t.step.part) if src is not None and src.status == "done" else None
     paragraphs, clauses = [], []

@@ -22,7 +22,9 @@ kind           examples                                                tool
                 "… then delete it" (the file named before; after a
                 copy, the file copied: "copy A to B, then delete it")
 ``email``       "email bob@example.com that the report is ready",       ``send_email``
-                "envía un correo a ana@example.com diciendo que …"
+                "envía un correo a ana@example.com diciendo que …",
+                "… and email it to bob@example.com" (what the step
+                before returned), "… y envíalo a ana@example.com"
 ``unclear``     a file named with no verb it knows: "append the time    none: the answer
                 to log.txt", "compare a.txt with b.txt"                 says it left it
 =============  ======================================================  ==================
@@ -140,6 +142,11 @@ _EMAIL = re.compile(
     r"(?=\s*(?:$|[.!?\n]|,\s+(?:and|then|also|y|luego|despu[eé]s)\b|(?<=\s)(?:and|then|also|y|luego|despu[eé]s)\b))",
     _I,
 )
+# "read notes.txt and email it to bob@example.com" / "… y envíalo a ana@example.com": what the step before returned
+_EMAIL_IT = re.compile(
+    r"\b(?:(?:e-?mail|send|mail|forward)\s+(?:it|that|this|the\s+(?:result|answer|file|line|time))"
+    r"|(?:env[ií]a|manda|reenv[ií]a)(?:lo|la|selo|sela)(?:\s+por\s+(?:correo|e-?mail))?)"
+    r"\s+(?:to|a)\s+(?P<to>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", _I)
 # Each pattern below can match a text in one way only (no two repeats next to each other can take the same
 # characters), so a long run of spaces or commas costs one pass, not minutes of backtracking.
 _JOINER = re.compile(rf"[\s,;&]*(?:(?:{_words('and')})[\s,;&]*)?(?:(?:{_words('then')})[\s,;&]*)?", _I)
@@ -222,7 +229,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         inner = next(g for g in m.groups() if g is not None)
         quotes.append((m.start(), m.end(), inner))
     emails = list(_EMAIL.finditer(text))
-    masked = _mask(text, [(s + 1, e - 1) for s, e, _ in quotes] + [m.span() for m in emails])
+    emails_it = [m for m in _EMAIL_IT.finditer(text) if not any(e.start() <= m.start() < e.end() for e in emails)]
+    masked = _mask(text, [(s + 1, e - 1) for s, e, _ in quotes] + [m.span() for m in emails + emails_it])
     masked = _mask(masked, [(m.start() + m.group().index("/"), m.end())  # "and/or" reads as "and"
                             for m in _AND_OR.finditer(masked)])
 
@@ -314,6 +322,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     for m in emails:
         said = m.group("said") or m.group("quoted") or m.group("curly")
         steps.append(Step("email", pos=m.start(), to=m.group("to"), content=said.strip()))
+    for m in emails_it:  # the text is what the step before it returned, as "save it to …"
+        steps.append(Step("email", pos=m.start(), to=m.group("to"), refers_back=True))
     # A file no step uses, said once (and at most UNCLEAR_SAID of them): not one that another step names.
     used, first = {step.path for step in steps if step.kind != "unclear"}, {}
     for step in steps:

@@ -73,12 +73,20 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
             args["content"] = step.content or ""
         return fit_args(conv, task.tool, args)
     if step.kind == "email":
+        content = step.content
+        if step.refers_back:  # "email it to …": what the step before returned
+            src = _source_of(tasks, task)
+            if src is not None and src.status == "open":
+                return "wait"
+            if src is None or src.status != "done":
+                return None
+            content = src.value(step.part)
         args = {"to": step.to}
         for key in (conv.tools.get("send_email") or {}).get("properties") or {}:
             if key in ("body", "content", "text", "message"):
-                args[key] = step.content
+                args[key] = content
             elif key == "subject":
-                args[key] = _q(step.content[:1].upper() + step.content[1:], 60)
+                args[key] = _q(content[:1].upper() + content[1:], 60)
         return fit_args(conv, "send_email", args)
     if step.kind == "save_answer":
         if any(t.status == "open" for t in tasks if t is not task):
