@@ -424,7 +424,7 @@ def test_demo_emails_what_it_read_when_asked_to_email_it_or_says_it_cannot():
     responses, _, _ = drive("demo", "Read notes.md and then email it to bob@example.com", impl,
                             tools=TOOLS + [SEND_EMAIL])
     assert impl.sent == [{"to": "bob@example.com", "subject": "Ship on Friday.", "body": "Ship on Friday."}]
-    assert answer(responses).endswith('\n\nI emailed bob@example.com: "Ship on Friday.".')
+    assert answer(responses).endswith('\n\nI emailed bob@example.com: "Ship on Friday."')  # (one full stop)
     responses, _, _ = drive("demo", "Lee notes.md y envíalo a ana@example.com", Tools(files))
     assert calls_of(responses) == [[("read_file", {"path": "notes.md"})], []]
     assert answer(responses).endswith("No puedo escribir a ana@example.com, porque aquí no tengo la herramienta"

@@ -137,7 +137,8 @@ def _join(clauses: list[str], lang: str) -> str:
         text = say(SAY, "and2", lang, first=clauses[0], second=clauses[1])
     else:
         text = ", ".join(clauses[:-1]) + say(SAY, "and_last", lang, last=clauses[-1])
-    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+    ended = text.rstrip('"”»').endswith((".", "!", "?"))  # ('… "Ship on Friday."': no second full stop)
+    return text[0].upper() + text[1:] + ("" if ended else ".")
 
 
 def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True) -> str:
