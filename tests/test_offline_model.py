@@ -461,6 +461,12 @@ def test_demo_writes_a_summary_as_the_first_line_and_says_so():
     assert calls_of(responses)[1] == [("write_file", {"path": "scratch/resumen.txt", "content": "Ship on Friday."})]
     assert answer(responses).endswith('el texto habría sido "Ship on Friday." (sin conexión no sé resumir, así que la'
                                       " primera línea hace de resumen).")
+    for task, opening in (("Summarize notes.md", "I cannot summarise offline, so here is all of notes.md:"),
+                          ("Resúmeme notes.md", "Sin conexión no sé resumir, así que este es todo el contenido de "
+                                                "notes.md:")):  # (it once showed the file as if that were all asked)
+        responses, _, _ = drive("demo", task, Tools(files))
+        assert calls_of(responses)[0] == [("read_file", {"path": "notes.md"})]
+        assert answer(responses) == opening + "\n\nShip on Friday.\nThen rest.", task
     responses, _, _ = drive("demo", "write a summary to scratch/s.txt")
     assert calls_of(responses) == [[]]
     assert answer(responses) == "I had nothing to save to scratch/s.txt: no step before it read a file or the time."

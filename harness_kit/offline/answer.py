@@ -93,7 +93,7 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
                 clause = p("count_lines_1", path=path) if n == 1 else p("count_lines", path=path, n=n)
             else:
                 shown = text.rstrip("\n") if len(text) <= 2000 else text[:2000].rstrip() + "\n…"
-                return "block", p("read", path=path, text=shown)
+                return "block", p("read_summary" if step.summary else "read", path=path, text=shown)
             if len(task.tried) > 1:
                 why = "retried_slashes" if "\\" in task.tried[0] else "retried"  # a Windows path, or not found
                 clause += p(why, first=task.tried[0], path=path)

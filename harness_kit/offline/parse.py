@@ -9,7 +9,8 @@ kind           examples                                                tool
 ``first_line``  "first line of README.md", "primera línea de README.md"  ``read_file``
 ``last_line``   "last line of …", "última línea de …"                    ``read_file``
 ``count_lines`` "how many lines …", "cuántas líneas …"                   ``read_file``
-``read``        "read notes/todo.md", "show …", "lee …", "muestra …"     ``read_file``
+``read``        "read notes/todo.md", "show …", "lee …", "muestra …";    ``read_file``
+                "summarize …" / "resume …" (all of it, said so)
 ``time``        "what time is it", "the time", "what day", "la hora"     ``get_time``
 ``list_files``  "list the files", "what files", "qué archivos"          ``list_files`` (none in the kit)
 ``write``       'write "hello" to scratch/hello.txt', 'escribe "hola"    ``write_file``
@@ -78,7 +79,7 @@ class Step:
     content: str | None = None
     refers_back: bool = False  # a write whose text is the previous step's result
     part: str | None = None  # such a write of one thing of that result: "first_line", … ("save the last line to …")
-    summary: bool = False  # such a write of "a summary of it": offline, its first line stands in for one
+    summary: bool = False  # a read asked for as a summary, or a write of "a summary of it" (its first line)
     copy_of: str | None = None  # a copy's write: the file it copies ("copy A to B, then delete it" deletes A)
     tool_name: str | None = None  # only for kind == "injected" (any tool named in a file)
     source: str | None = None  # only for kind == "injected": the file that contained it
@@ -130,7 +131,9 @@ def _words(key: str) -> str:
 
 
 _VERBS = {kind: re.compile(rf"\b(?:{_words(kind)})\b", _I)
-          for kind in ("first_line", "last_line", "count_lines", "write", "delete", "read", "copy")}
+          for kind in ("first_line", "last_line", "count_lines", "write", "delete", "copy")}
+_VERBS["read"] = re.compile(rf"\b(?:{_words('read')}|{_words('summarise')})\b", _I)  # ("summarize X": a read)
+_SUMMARISE = re.compile(rf"(?:{_words('summarise')})", _I)  # (fullmatch: the read verb said "summarize")
 _TIME = re.compile(rf"\b(?:{_words('time')})\b", _I)
 _LIST = re.compile(rf"\b(?:{_words('list_files')})\b", _I)
 # "email bob@example.com that the report is ready" / "envía un correo a ana@example.com diciendo que …"
@@ -275,6 +278,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
         # its file is read; the next one, "to" it, is written ("copy X to Y", "save the first line of X to Y")
         copying = kind == "copy" or bool(writer)
         step = Step("read" if kind == "copy" else kind, pos=pos, path=path)
+        step.summary = kind == "read" and bool(_SUMMARISE.fullmatch(masked, pos, vend))  # (the whole file, said so)
         if kind == "write":
             inside = [q for q in quotes if pos <= q[0] and q[1] <= start and q[2].strip() != path]
             if inside:

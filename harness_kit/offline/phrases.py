@@ -44,7 +44,7 @@ HEAR = {
         "write": ["write", "save", "store", "put", "create"],
         "copy": ["copy", "duplicate"],
         "delete": ["delete", "remove", "erase", "rm"],
-        "read": ["read", "show", "open", "cat", "display", "print", r"summari[sz]e", r"contents?\s+of",
+        "read": ["read", "show", "open", "cat", "display", "print", r"contents?\s+of",
                  r"what(?:'s|\s+is)\s+in"],
         "time": [r"what\s+time", r"the\s+(?:current\s+)?time", r"current\s+time", r"time\s+is\s+it", r"what\s+day",
                  r"today'?s\s+date", r"the\s+(?:current\s+)?date"],
@@ -53,6 +53,8 @@ HEAR = {
         "and": ["and", "also", "plus"],
         "then": ["then"],
         "it": ["it", "that", "this", r"the\s+(?:result|answer|line|number|count|(?:current\s+)?(?:time|date))", r"today'?s\s+date"],
+        # a read asked for as a summary ("summarize README.md"; also a read verb): offline, the whole file, said so
+        "summarise": [r"summari[sz]e"],
         # the text to write is a summary of what came before ("write a one-line summary of it to …")
         "summary": [r"(?:an?\s+|the\s+|its\s+)?(?:(?:short|brief|quick|one[- ]line)\s+)?summary"
                     r"(?:\s+of\s+(?:it|that|this(?:\s+file)?|the\s+file))?"],
@@ -66,13 +68,14 @@ HEAR = {
         "copy": ["copia", "copiar", r"c[oó]pialo", "duplica"],
         "delete": ["borra", "borrar", r"b[oó]rralo", "elimina", "eliminar", r"elim[ií]nalo"],
         "read": ["lee", "leer", r"l[eé]eme", "muestra", r"mu[eé]strame", "abre", r"[aá]breme", r"ense[ñn]a",
-                 r"ense[ñn]ame", "resume", r"contenido\s+de", r"qu[eé]\s+hay\s+en", r"qu[eé]\s+dice"],
+                 r"ense[ñn]ame", r"contenido\s+de", r"qu[eé]\s+hay\s+en", r"qu[eé]\s+dice"],
         "time": [r"qu[eé]\s+hora", r"la\s+hora", r"hora\s+actual", r"qu[eé]\s+d[ií]a", r"la\s+fecha"],
         "list_files": [r"(?:lista(?:r|me)?|enumera(?:r)?|mu[eé]strame)\s+(?:los\s+|todos\s+los\s+|mis\s+)?"
                        r"(?:archivos|ficheros)", r"qu[eé]\s+(?:archivos|ficheros)"],
         "and": ["y", "e", r"tambi[eé]n"],
         "then": ["luego", r"despu[eé]s"],
         "it": ["lo", "eso", "esto", r"el\s+(?:resultado|n[uú]mero)", r"la\s+(?:hora|fecha)(?:\s+actual)?"],
+        "summarise": ["resume", "resumir", r"res[uú]melo", r"res[uú]meme"],
         "summary": [r"(?:un\s+|el\s+|su\s+)?resumen(?:\s+(?:breve|corto|de\s+una\s+l[ií]nea))?"
                     r"(?:\s+de\s+(?:eso|esto|ello|ese\s+archivo|este\s+archivo|lo\s+que\s+(?:dice|le[ií]ste)))?"],
     },
@@ -80,10 +83,10 @@ HEAR = {
 
 # Words that mark a request's language: whichever language has more of them is the request's language.
 MARKERS = {
-    "en": r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please|copy|create)\b",
+    "en": r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please|copy|create|summari[sz]e|summary)\b",
     "es": r"[¿¡ñ]|\b(?:lee|l[eé]eme|primera|l[ií]nea|qu[eé]|hora|escribe|esc?r[ií]belo|guarda|gu[aá]rdalo|borra"
           r"|b[oó]rralo|elimina|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a\w*|dime|contenido|archivo"
-          r"|luego|despu[eé]s|del|la|el|en|es|y|de|copia|crea|dice|por\s+favor)\b",
+          r"|luego|despu[eé]s|del|la|el|en|es|y|de|copia|crea|dice|res[uú]me(?:me|lo)|resumir|resumen|por\s+favor)\b",
 }
 
 # How it reads an error a tool returned (any language, any case, anywhere in the text): see planner.outcome.
@@ -130,6 +133,7 @@ SAY = {
         "retried": " ({first} was not found, so I read {path})",
         "retried_slashes": " ({first} has backslashes, which the tool does not take, so I read {path})",
         "read": "Here is {path}:\n\n{text}",
+        "read_summary": "I cannot summarise offline, so here is all of {path}:\n\n{text}",
         "time_raw": 'the time tool says "{text}"',
         "wrote": 'I saved "{content}" to {path}',
         "summary_stand_in": " (offline I cannot summarise, so the first line stands in for a summary)",
@@ -216,6 +220,7 @@ SAY = {
         "retried": " ({first} no existe, así que leí {path})",
         "retried_slashes": " ({first} lleva barras invertidas, que la herramienta no acepta, así que leí {path})",
         "read": "Este es el contenido de {path}:\n\n{text}",
+        "read_summary": "Sin conexión no sé resumir, así que este es todo el contenido de {path}:\n\n{text}",
         "time_raw": 'la herramienta de la hora dice "{text}"',
         "wrote": 'he guardado "{content}" en {path}',
         "summary_stand_in": " (sin conexión no sé resumir, así que la primera línea hace de resumen)",
