@@ -47,6 +47,21 @@ __all__ = [
 
 # ---- the next turn -------------------------------------------------------------------------------
 
+def _content(tasks: list[Task], task: Task) -> tuple[str, str | None]:
+    """("ok", the text a write or an e-mail sends): its own, or (``refers_back``: "save it", "email it") what the
+    step before it returned; ("wait", None) while that step is unfinished, ("none", None) when it failed or there is
+    none."""
+    step = task.step
+    if not step.refers_back:
+        return "ok", step.content
+    src = _source_of(tasks, task)
+    if src is not None and src.status == "open":
+        return "wait", None
+    if src is None or src.status != "done":
+        return "none", None
+    return "ok", src.value(step.part)
+
+
 def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None | str:
     """The tool input for ``task``; "wait" when it depends on an unfinished step; None when it cannot be made."""
     step = task.step
@@ -57,14 +72,9 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
     if step.kind in (*LINES, "read", "delete"):
         return fit_args(conv, task.tool, {"path": task.expected_path})
     if step.kind == "write":
-        content = step.content
-        if step.refers_back:
-            src = _source_of(tasks, task)
-            if src is not None and src.status == "open":
-                return "wait"
-            if src is None or src.status != "done":
-                return None
-            content = src.value(step.part)
+        state, content = _content(tasks, task)
+        if state != "ok":
+            return "wait" if state == "wait" else None
         return fit_args(conv, "write_file", {"path": step.path, "content": content or ""})
     if step.kind == "injected":
         args = {"path": step.path}
@@ -73,14 +83,9 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
             args["content"] = step.content or ""
         return fit_args(conv, task.tool, args)
     if step.kind == "email":
-        content = step.content
-        if step.refers_back:  # "email it to …": what the step before returned
-            src = _source_of(tasks, task)
-            if src is not None and src.status == "open":
-                return "wait"
-            if src is None or src.status != "done":
-                return None
-            content = src.value(step.part)
+        state, content = _content(tasks, task)
+        if state != "ok":
+            return "wait" if state == "wait" else None
         args = {"to": step.to}
         for key in (conv.tools.get("send_email") or {}).get("properties") or {}:
             if key in ("body", "content", "text", "message"):
