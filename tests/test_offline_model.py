@@ -425,6 +425,13 @@ def test_demo_emails_what_it_read_when_asked_to_email_it_or_says_it_cannot():
                             tools=TOOLS + [SEND_EMAIL])
     assert impl.sent == [{"to": "bob@example.com", "subject": "Ship on Friday.", "body": "Ship on Friday."}]
     assert answer(responses).endswith('\n\nI emailed bob@example.com: "Ship on Friday."')  # (one full stop)
+    responses, _, _ = drive("demo", "Read gone.md and email it to bob@example.com", MailTools(files=files),
+                            tools=TOOLS + [SEND_EMAIL])  # (it once said "I had nothing to save to None")
+    assert answer(responses).endswith("and I had nothing to email to bob@example.com, because the step before it did"
+                                      " not succeed.")
+    responses, _, _ = drive("demo", "envíalo a ana@example.com", MailTools(files=files), tools=TOOLS + [SEND_EMAIL])
+    assert answer(responses) == ("No tenía nada que enviar a ana@example.com: ningún paso anterior leyó un archivo ni"
+                                 " la hora.")
     responses, _, _ = drive("demo", "Lee notes.md y envíalo a ana@example.com", Tools(files))
     assert calls_of(responses) == [[("read_file", {"path": "notes.md"})], []]
     assert answer(responses).endswith("No puedo escribir a ana@example.com, porque aquí no tengo la herramienta"

@@ -71,6 +71,8 @@ def _describe(task: Task, lang: str) -> tuple[str, str] | None:
             return "clause", p("blocked_write", path=step.path, content=content)
         if status == "blocked":
             return "clause", p(f"blocked_{task.why}", action=action, tool=task.tool)
+        if kind == "email" and task.why in ("nothing", "nothing_before"):  # ("email it to …" with nothing before)
+            return "clause", p("nothing_email" if task.why == "nothing" else "nothing_before_email", to=step.to)
         return "clause", p(task.why, action=action, tool=task.tool, path=step.path)
     if kind == "injected":
         key = {"done": "inj_done", "declined": "inj_declined", "ignored": "inj_ignored"}.get(status, "inj_failed")

@@ -86,7 +86,7 @@ MARKERS = {
     "en": r"\b(?:the|of|and|then|read|what|time|write|save|delete|show|open|tell|me|is|it|to|please|copy|create|summari[sz]e|summary)\b",
     "es": r"[¿¡ñ]|\b(?:lee|l[eé]eme|primera|l[ií]nea|qu[eé]|hora|escribe|esc?r[ií]belo|guarda|gu[aá]rdalo|borra"
           r"|b[oó]rralo|elimina|muestra|mu[eé]strame|abre|[aá]breme|ense[ñn]a\w*|dime|contenido|archivo"
-          r"|luego|despu[eé]s|del|la|el|en|es|y|de|copia|crea|dice|res[uú]me(?:me|lo)|resumir|resumen|por\s+favor)\b",
+          r"|luego|despu[eé]s|del|la|el|en|es|y|de|copia|crea|dice|res[uú]me(?:me|lo)|resumir|resumen|env[ií]a(?:lo|la)?|m[aá]nda(?:lo|la|selo)|por\s+favor)\b",
 }
 
 # How it reads an error a tool returned (any language, any case, anywhere in the text): see planner.outcome.
@@ -153,6 +153,8 @@ SAY = {
         "invalid": "I could not make a valid {tool} call to {action}",
         "nothing": "I had nothing to save to {path}, because the step before it did not succeed",
         "nothing_before": "I had nothing to save to {path}: no step before it read a file or the time",
+        "nothing_email": "I had nothing to email to {to}, because the step before it did not succeed",
+        "nothing_before_email": "I had nothing to email to {to}: no step before it read a file or the time",
         "unclear": "I did not understand what to do with {path}, so I left it alone",
         "unclear_many": "I did not understand what to do with {paths}, so I left them alone",
         "blocked_declined": "I did not {action}, because {tool} was not approved earlier",
@@ -249,6 +251,8 @@ SAY = {
         "invalid": "no pude preparar una llamada válida a {tool} para {action}",
         "nothing": "no tenía nada que guardar en {path}, porque el paso anterior no salió bien",
         "nothing_before": "no tenía nada que guardar en {path}: ningún paso anterior leyó un archivo ni la hora",
+        "nothing_email": "no tenía nada que enviar a {to}, porque el paso anterior no salió bien",
+        "nothing_before_email": "no tenía nada que enviar a {to}: ningún paso anterior leyó un archivo ni la hora",
         "unclear": "no entendí qué hacer con {path}, así que no lo toqué",
         "unclear_many": "no entendí qué hacer con {paths}, así que no los toqué",
         "blocked_declined": "no intenté {action}, porque {tool} no se aprobó antes",
