@@ -468,6 +468,10 @@ def test_demo_writes_a_summary_as_the_first_line_and_says_so():
     assert calls_of(responses)[1] == [("write_file", {"path": "scratch/resumen.txt", "content": "Ship on Friday."})]
     assert answer(responses).endswith('el texto habría sido "Ship on Friday." (sin conexión no sé resumir, así que la'
                                       " primera línea hace de resumen).")
+    responses, _, _ = drive("demo", "Write a one-line summary of notes.md to scratch/s.txt", Tools(files, approve=[True]))
+    assert calls_of(responses)[:2] == [[("read_file", {"path": "notes.md"})],  # (it once copied the whole file)
+                                       [("write_file", {"path": "scratch/s.txt", "content": "Ship on Friday."})]]
+    assert answer(responses).endswith("(offline I cannot summarise, so the first line stands in for a summary).")
     for task, opening in (("Summarize notes.md", "I cannot summarise offline, so here is all of notes.md:"),
                           ("Resúmeme notes.md", "Sin conexión no sé resumir, así que este es todo el contenido de "
                                                 "notes.md:")):  # (it once showed the file as if that were all asked)

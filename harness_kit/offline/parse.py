@@ -18,7 +18,8 @@ kind           examples                                                tool
                 "create scratch/x.txt with the text '…'", "save the
                 time to …"; "copy A to B" / "save A to B" is a read of
                 A and a write of what it held to B; "write a
-                summary of it to B" writes its first line, and says so
+                summary of it (or of A) to B" writes the first line,
+                and says so
 ``delete``      "delete scratch/old.txt", "borra scratch/old.txt",       ``delete_file``
                 "… then delete it" (the file named before; after a
                 copy, the file copied: "copy A to B, then delete it")
@@ -155,6 +156,7 @@ _EMAIL_IT = re.compile(
 _JOINER = re.compile(rf"[\s,;&]*(?:(?:{_words('and')})[\s,;&]*)?(?:(?:{_words('then')})[\s,;&]*)?", _I)
 _REFERS_BACK = re.compile(rf"^\s*(?:{_words('it')})\s*$", _I)
 _SUMMARY = re.compile(rf"(?:{_words('summary')})", _I)  # "write a one-line summary of it to …" (fullmatch)
+_SUMMARY_OF = re.compile(rf"(?:{_words('summary')})\s+(?:of|de)", _I)  # "write a summary of X to …" (fullmatch)
 # The end of 'write hello to ': the text before this match is what to write.
 _TO_THE_PATH = re.compile(r"\s(?:to|into|in|en|a)\s+(?:the\s+file\s+|el\s+(?:archivo|fichero)\s+)?$", _I)
 _NAME_ASKED = re.compile(  # ("show me 'a b.txt'", "delete the file 'a b.txt'": two words may come between)
@@ -251,6 +253,7 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
     seen_end = 0  # where the last path ends, a step's or not: the verb for this path is searched after it
     prev: Step | None = None
     copying = False  # the previous step read a file to copy
+    as_summary = False  # ... "a summary of" it ("write a summary of X to Y": X's first line goes to Y, said so)
     for start, end, path in paths:
         joins = prev is not None and seen_end == prev_end  # no path was passed over since the previous step
         span, verb = seen_end, _last_verb(masked, seen_end, start)  # (each character searched once)
@@ -263,7 +266,8 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
             continue
         if verb is None:
             if joins and copying and _COPY_TO.fullmatch(masked, prev_end, start):
-                step = Step("write", pos=start, path=path, refers_back=True, copy_of=prev.path)
+                step = Step("write", pos=start, path=path, refers_back=True, copy_of=prev.path, summary=as_summary,
+                            part="first_line" if as_summary else None)
             elif joins and prev.kind in ("read", *LINES, "delete") and _JOINER.fullmatch(masked, prev_end, start):
                 step = Step(prev.kind, pos=start, path=path)
             else:  # a file named with no verb the model knows ("append the time to log.txt"): the answer says so
@@ -273,8 +277,10 @@ def _parse_steps(text: str) -> tuple[Step, ...]:
             prev, prev_end, copying = step, end, False
             continue
         kind, pos, vend = verb
+        as_summary = False
         if kind == "write" and (to := _COPY_TO.match(masked, end)) and to.end() in starts:
             kind = "copy"  # "save README.md to scratch/b.md": a file's name, then where it goes
+            as_summary = bool(_SUMMARY_OF.fullmatch(masked[vend:start].strip()))
         # its file is read; the next one, "to" it, is written ("copy X to Y", "save the first line of X to Y")
         copying = kind == "copy" or bool(writer)
         step = Step("read" if kind == "copy" else kind, pos=pos, path=path)
