@@ -72,6 +72,20 @@ def sources(folder: Path, suffix: str) -> list[Path]:
     return sorted(found)
 
 
+def kit_notebooks(folder: Path, pattern: str = "*.ipynb") -> list[Path]:
+    """The notebooks in `folder` (not below it) that `pattern` matches and the kit holds: git's tracked ones in a
+    checkout, else every one. (tests/test_grader_limits.py puts an untracked copy next to the starters for a
+    moment, as a teacher might leave one: a test that lists the kit's notebooks meanwhile must not read it.)"""
+    found = sorted(folder.glob(pattern))
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--", "."], cwd=folder, capture_output=True, check=True,
+                             timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return found
+    tracked = {(folder / name).resolve() for name in out.stdout.decode().split("\0") if name}
+    return [path for path in found if path.resolve() in tracked]
+
+
 def left_behind(before: tuple[set[str], dict[str, str]], after: tuple[set[str], dict[str, str]]) -> list[str]:
     """The status lines in one state and not the other (new, changed or gone), except the ones not counted, then
     `changed: PATH` / `deleted: PATH` for every ignored file of the start that is not the same at the end."""

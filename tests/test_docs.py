@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from clean_tree import sources
+from clean_tree import kit_notebooks, sources
 from test_notebook_links import links_in
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -267,7 +267,7 @@ def test_the_two_readmes_have_the_same_sections_code_blocks_and_tables():
                                                       ("es", "notebooks/es", "exercises/es")])
 def test_the_course_map_links_every_lesson_and_exercise(lang, lessons, exercises):
     links = set(links_in(READMES[lang].read_text(encoding="utf-8")))
-    notebooks = [*sorted((ROOT / lessons).glob("*.ipynb")), *sorted((ROOT / exercises).glob("[0-9]*.ipynb"))]
+    notebooks = [*kit_notebooks(ROOT / lessons), *kit_notebooks(ROOT / exercises, "[0-9]*.ipynb")]
     assert len(notebooks) >= 11
     missing = [p.relative_to(ROOT).as_posix() for p in notebooks if p.relative_to(ROOT).as_posix() not in links]
     assert not missing, f"{READMES[lang].name} does not link: {missing}"
@@ -286,7 +286,7 @@ def test_every_relative_link_names_a_file_that_exists(path):
 
 
 def notebook_text(folder: Path) -> str:
-    return "\n".join("".join(cell["source"]) for path in sorted(folder.glob("*.ipynb"))
+    return "\n".join("".join(cell["source"]) for path in kit_notebooks(folder)
                      for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]).lower()
 
 
