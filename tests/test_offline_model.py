@@ -399,7 +399,8 @@ def test_demo_writes_the_time_it_was_asked_to_write_and_says_when_nothing_came_b
 def test_demo_says_which_file_it_did_not_understand_what_to_do_with():
     """A file the request names with no verb the model knows ("append the time to log.txt", "compare it with b")
     is said in the answer, not dropped in silence: the rest is done, no tool touches that file, and a file some
-    step does use, or an e-mail address, is not said. A request in which no file is understood gets the help."""
+    step does use is not said (nor an e-mail address's domain: test_offline_fuzz). A request in which no file is
+    understood gets the help."""
     responses, _, _ = drive("demo", "Append the time to scratch/log.txt", Tools(approve=[True]))
     assert calls_of(responses) == [[("get_time", {})], []]
     assert answer(responses) == ("It is 10:42 on 2026-08-26, and I did not understand what to do with scratch/log.txt,"
