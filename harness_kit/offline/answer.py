@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 
 from .conversation import Conversation
-from .history import ANSWER_PATH, Task, _source_of, line_count
+from .history import ANSWER_PATH, Task, line_count, sent_text
 from ..lang import say
 from .parse import LINES
 from .phrases import ERROR_KINDS, SAY
@@ -151,8 +151,7 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
     lang = conv.language
     for t in tasks:  # a "save it" step quotes what it would have saved
         if t.step.kind in ("write", "email") and t.step.refers_back:
-            src = _source_of(tasks, t)
-            t.saved_text = src.value(t.step.part) if src is not None and src.status == "done" else None
+            t.saved_text = sent_text(tasks, t)[1]
     paragraphs, clauses = [], []
     save = None
     unclear = [t.step.path for t in tasks if t.step.kind == "unclear"]  # said together, where the first one was
@@ -161,10 +160,9 @@ def compose_answer(conv: Conversation, tasks: list[Task], *, final: bool = True)
             save = task
             continue
         if task.step.kind == "unclear":
-            if task.step.path == unclear[0] and len(unclear) > 1:
-                clauses.append(say(SAY, "unclear_many", lang, paths=_listed(unclear, lang)))
-            elif len(unclear) == 1:
-                clauses.append(say(SAY, "unclear", lang, path=task.step.path))
+            if task.step.path == unclear[0]:
+                clauses.append(say(SAY, "unclear", lang, path=unclear[0]) if len(unclear) == 1
+                               else say(SAY, "unclear_many", lang, paths=_listed(unclear, lang)))
             continue
         described = _describe(task, lang)
         if described is None:

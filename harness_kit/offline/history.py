@@ -208,3 +208,18 @@ def _source_of(tasks: list[Task], task: Task) -> Task | None:
     """The step a "save it" refers to: the nearest earlier read/first line/time step."""
     i = tasks.index(task)
     return next((t for t in reversed(tasks[:i]) if t.step.kind in (*LINES, "read", "time")), None)
+
+
+def sent_text(tasks: list[Task], task: Task) -> tuple[str, str | None]:
+    """("ok", the text a write or an e-mail sends): its own, or (``refers_back``: "save it", "email it") what the
+    step before it returned; ("wait", None) while that step is unfinished, ("none", None) when it failed or there is
+    none."""
+    step = task.step
+    if not step.refers_back:
+        return "ok", step.content
+    src = _source_of(tasks, task)
+    if src is not None and src.status == "open":
+        return "wait", None
+    if src is None or src.status != "done":
+        return "none", None
+    return "ok", src.value(step.part)

@@ -36,7 +36,7 @@ from __future__ import annotations
 # Some of these are imported only to be importable from here (the API, the scenarios, the graders and the tests do).
 from .answer import _q, compose_answer, error_words, help_text, preamble, render_time
 from .conversation import _ALIASES, Call, Conversation, Reply, fit_args, read_conversation, result_text
-from .history import ANSWER_PATH, Task, _source_of, find_injections, read_tool_result, settle
+from .history import ANSWER_PATH, Task, _source_of, find_injections, read_tool_result, sent_text, settle
 from .parse import LINES, Step, parse_steps
 
 __all__ = [
@@ -46,21 +46,6 @@ __all__ = [
 
 
 # ---- the next turn -------------------------------------------------------------------------------
-
-def _content(tasks: list[Task], task: Task) -> tuple[str, str | None]:
-    """("ok", the text a write or an e-mail sends): its own, or (``refers_back``: "save it", "email it") what the
-    step before it returned; ("wait", None) while that step is unfinished, ("none", None) when it failed or there is
-    none."""
-    step = task.step
-    if not step.refers_back:
-        return "ok", step.content
-    src = _source_of(tasks, task)
-    if src is not None and src.status == "open":
-        return "wait", None
-    if src is None or src.status != "done":
-        return "none", None
-    return "ok", src.value(step.part)
-
 
 def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None | str:
     """The tool input for ``task``; "wait" when it depends on an unfinished step; None when it cannot be made."""
@@ -72,7 +57,7 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
     if step.kind in (*LINES, "read", "delete"):
         return fit_args(conv, task.tool, {"path": task.expected_path})
     if step.kind == "write":
-        state, content = _content(tasks, task)
+        state, content = sent_text(tasks, task)
         if state != "ok":
             return "wait" if state == "wait" else None
         return fit_args(conv, "write_file", {"path": step.path, "content": content or ""})
@@ -83,7 +68,7 @@ def task_args(conv: Conversation, tasks: list[Task], task: Task) -> dict | None 
             args["content"] = step.content or ""
         return fit_args(conv, task.tool, args)
     if step.kind == "email":
-        state, content = _content(tasks, task)
+        state, content = sent_text(tasks, task)
         if state != "ok":
             return "wait" if state == "wait" else None
         args = {"to": step.to}
