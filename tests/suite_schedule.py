@@ -29,19 +29,20 @@ import pytest
 # goes after those that are: first the lesson notebooks (each waits for its kernel), then the many short files of
 # in-process tests, which keep every core busy to the end.
 COSTS_FILE = Path(__file__).resolve().parent.parent / ".test-output" / "suite-costs.json"
-MEASURED = {  # test-seconds of a whole run (2026-12-07 07:55, 198 s), each browser file counted under BROWSER (below)
-    "tests/test_browser.py": 81,  # every browser file: one worker, one JupyterLab and Chromium
-    "tests/test_lite.py": 73,  # the browser-tab site, Pyodide in Chromium: on another worker meanwhile
-    "tests/test_exercises.py": 37,
-    "tests/test_capstone.py": 34,
-    "tests/test_classroom.py": 30,
-    "tests/test_gradebook.py": 28,
-    "tests/test_judge.py": 17,
-    "tests/test_live_mode.py": 12,
-    "tests/test_approval.py": 8,
-    "tests/test_cli.py": 7,
-    "tests/test_shards.py": 6,
-    "tests/test_fuzz.py": 6,
+MEASURED = {  # test-seconds of a whole run (2026-12-07 19:26, 182.5 s), each browser file counted under BROWSER (below)
+    "tests/test_browser.py": 111,  # every browser file: one worker, one JupyterLab and Chromium
+    "tests/test_lite.py": 91,  # the browser-tab site, Pyodide in Chromium: on another worker meanwhile
+    "tests/test_capstone.py": 53,
+    "tests/test_exercises.py": 50,
+    "tests/test_gradebook.py": 47,
+    "tests/test_judge.py": 34,
+    "tests/test_classroom.py": 27,
+    "tests/test_live_mode.py": 16,
+    "tests/test_cli.py": 11,
+    "tests/test_approval.py": 11,
+    "tests/test_fuzz.py": 9,
+    "tests/test_shards.py": 9,
+    "tests/test_grade_anywhere.py": 6,
 }
 # JupyterLab + Chromium, one of each for the whole run: every browser file is one scope (tests/test_browser.py's),
 # its files one after the other in this order (test_kernel_transport.py last: after its one JupyterLab test, the
