@@ -77,18 +77,26 @@ class Tab:
 
     def __init__(self, page, url: str, netlog: NetLog, server=None):
         self.page, self.url, self.netlog, self.server = page, url, netlog, server
+        self.first_visit = None  # the heading of the welcome page the site's root showed on the first visit
 
     def _find(self, path: str) -> str:
         return f"Array.from({APP}.shell.widgets('main')).find(w => w.context && w.context.path === {json.dumps(path)})"
 
+    def visit(self) -> None:
+        """The first visit, as a learner's: the site's root, which sends the browser on to the welcome page in its
+        language (English here) and hands the site to the service worker (the page's heading: first_visit)."""
+        if self.page.url != "about:blank":
+            return
+        self.page.goto(f"{self.url}/")
+        welcome(self.page, "")
+        self.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-all-cells')",
+                                    timeout=60_000, polling=100)
+        self.first_visit = self.page.locator(".jp-MarkdownViewer:visible .jp-RenderedMarkdown h1").first.inner_text()
+
     def open(self, path: str) -> None:
         """Open `path` and wait until its kernel (Pyodide, the kit preloaded) is idle."""
-        if self.page.url == "about:blank":
-            self.page.goto(f"{self.url}/lab/index.html?path={path}")
-            self.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('notebook:run-all-cells')",
-                                        timeout=60_000, polling=100)
-        else:
-            self.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(path)}}})")
+        self.visit()
+        self.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(path)}}})")
         self.page.wait_for_function(
             f"() => {{ const w = {self._find(path)}; const k = w && w.sessionContext.session?.kernel;"
             " return k && k.status === 'idle' && w.content.widgets.length > 0; }",
@@ -349,9 +357,7 @@ def test_lesson_05_approval_in_the_tab_clicks_decide_and_no_answer_or_stop_fail_
 
 def test_the_welcome_pages_open_in_both_languages(tab):
     """START.md and EMPEZAR.md at the site's root open as rendered pages, each linking the other."""
-    if tab.page.url == "about:blank":
-        tab.page.goto(f"{tab.url}/lab/index.html")
-        tab.page.wait_for_function(f"() => {APP} && {APP}.commands.hasCommand('docmanager:open')", timeout=60_000)
+    tab.visit()
     for page, title, other in (("START.md", "in your browser", "EMPEZAR.md"),
                                ("EMPEZAR.md", "en tu navegador", "START.md")):
         tab.page.evaluate(f"() => void {APP}.commands.execute('docmanager:open', {{path: {json.dumps(page)}}})")
@@ -448,21 +454,21 @@ def welcome(page, title: str) -> None:
 
 @pytest.mark.timeout(600)
 def test_the_root_opens_the_welcome_page_and_the_course_goes_on_with_the_server_gone(tab):
-    """The site's root address: the welcome page in the browser's language. Then the server stops (the network
-    cut): the root again, the browser now asking for Spanish, shows the Spanish welcome page (at an address never
-    opened before), and a notebook this browser has not opened yet opens, starts its kernel and runs a cell, from
-    the copies JupyterLite's service worker keeps (lite/build.py). "Once loaded" means once a notebook has started
-    its kernel (the files of Python in the tab are fetched then, and kept)."""
+    """The site's root address, the first visit (Tab.visit, before the tests above): the welcome page in the
+    browser's language. Then the server stops (the network cut): the root again, the browser now asking for Spanish,
+    shows the Spanish welcome page (at an address never opened before), and a notebook this browser has not opened
+    yet opens, starts its kernel and runs a cell, from the copies JupyterLite's service worker keeps (lite/build.py:
+    the root among them, which the first visit fetched before the worker was there). "Once loaded" means once a
+    notebook has started its kernel (the files of Python in the tab are fetched then, and kept)."""
     page = tab.page
     tab.open(HOST)  # (already open, with its kernel, when the tests above ran)
+    assert tab.first_visit == "Agent harness fundamentals — in your browser", tab.first_visit
     # Closed, as a learner leaving: a later page restores what was left open, each notebook starting its kernel.
     page.evaluate(f"() => Array.from({APP}.shell.widgets('main')).forEach(w => {{"
                   " if (w.context) w.context.model.dirty = false; w.close(); })")  # (the tests' edits: not kept)
     page.wait_for_function(f"() => !Array.from({APP}.shell.widgets('main')).some(w => w.sessionContext)",
                            timeout=30_000)
     page.wait_for_timeout(1500)  # (JupyterLab saves the layout a moment later)
-    page.goto(f"{tab.url}/")
-    welcome(page, "in your browser")
 
     tab.server.terminate()
     tab.server.wait(timeout=10)
