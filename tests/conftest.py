@@ -82,7 +82,8 @@ class OpenBrowser:
 OPEN_BROWSER = OpenBrowser()
 
 
-KIT_FOLDERS = ("harness_lib", "harness_kit", "harness_ui", "exercises")  # the kit's own Python modules, imported anew by every kernel
+# the kit's own Python modules, imported anew by every kernel; and the grader's, by every gradebook, worker and sandbox
+KIT_FOLDERS = ("harness_lib", "harness_kit", "harness_ui", "exercises", "grader")
 
 
 def pytest_configure(config):
