@@ -87,7 +87,7 @@ def workers(cores: int) -> int:
     """One worker per core, and one more. Many tests wait: for a kernel's answer, a page in Chromium, a learner's
     command in its own process, a sandbox to start. With one worker per core about a tenth of the two cores' time
     was idle (2026-12-07, /proc/stat over whole runs: 38-40 of ~400 core-seconds); a third worker fills most of it,
-    for ~9 CPU-s more a run (its start and collection, more switching). Paired with farm-bench: `-n 3` took 0.948
+    for ~9 CPU-s more a run (its start and collection, more switching). Paired (in turn, A B A B): `-n 3` took 0.948
     of the wall time of `-n 2` in one checkout (0.942-0.954), and 0.962 (0.937-0.987) against the commit before in
     fresh clones (docs/development.md, "Where the time goes")."""
     return cores + 1
