@@ -17,10 +17,10 @@ Pyodide kernel and nothing installed:
   after a click the keyboard goes on from the cell below (a real Shift+Enter runs it);
   the last two in the Spanish edition, in its words;
 - the welcome pages (START.md, EMPEZAR.md) open at the site's root, rendered;
-- the root address opens the welcome page in the browser's language; with the server gone (the network cut) and
-  the service worker stopped (as a browser stops an idle one), the root in the other language shows its welcome
-  page (an address never opened) and another notebook opens and runs, from what the service worker kept (last: it
-  stops the server);
+- the root address, where the tab's first visit starts, opens the welcome page in the browser's language; with the
+  server gone (the network cut) and the service worker stopped (as a browser stops an idle one), the root in the
+  other language shows its welcome page (an address never opened) and another notebook opens and runs, from what
+  the service worker kept (last: it stops the server);
 - no request leaves 127.0.0.1;
 - and, with no browser, the site's SDK wheel is byte-compiled for the tab's Python (tests/test_lite_build.py checks
   the build's workflow and settings).
