@@ -59,7 +59,7 @@ def in_tab() -> bool:
 
 def _html(lines: list[str]) -> str:
     text = html.escape("\n".join(lines), quote=False)
-    return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
+    return f'<div style="white-space:break-spaces;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
 
 
 class TabApproval:

@@ -209,8 +209,8 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None):
         decision: asyncio.Future[bool] = loop.create_future()
 
         def show(*lines: str) -> str:  # an HTML widget wraps long inputs (a Label would cut them off with "…"),
-            text = html.escape("\n".join(lines), quote=False)  # keeps every space (pre-wrap), lines close together
-            return f'<div style="white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
+            text = html.escape("\n".join(lines), quote=False)  # keeps every space, even at a wrap; lines close together
+            return f'<div style="white-space:break-spaces;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
 
         def asking(seconds_left: int | None) -> str:
             what_to_do = (lang.text("approve.click") if seconds_left is None

@@ -379,7 +379,7 @@ def test_widget_approver_label_keeps_every_space_and_wraps_with_normal_line_gaps
     pending = []
     monkeypatch.setattr("IPython.display.display", lambda box: (shown.append(box), pending.append(box.children[0].value)))
     asyncio.run(widget_approver()("write_file", {"path": "scratch/a  b.txt"}))
-    assert "white-space:pre-wrap" in pending[0], "HTML would collapse the two spaces into one"
+    assert "white-space:break-spaces" in pending[0], "HTML would collapse the two spaces (pre-wrap: hang them at a wrap)"
     assert "line-height:1.4" in pending[0], "the widget's own line height (28 px) leaves wide gaps between wrapped lines"
     assert "overflow-wrap:anywhere" in pending[0], "a long input wraps instead of being cut"
     assert '"scratch/a  b.txt"' in text(parts(shown[0])[0])

@@ -40,17 +40,19 @@ APPROVAL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 UNANSWERED_S = 3  # long enough to see the buttons wait busy, on a loaded machine too
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
+NARROW = 1024  # px: a narrower window (or JupyterLab with its file browser open), where the labels wrap elsewhere
 PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
 COUNTDOWN = re.compile(r"^Click Approve to run it, or Reject\. If nobody answers, it is not approved in (\d+) s\.$", re.M)
 
 
 def assert_label_reads_well(cell) -> None:
-    """The pending label keeps every space (pre-wrap) and wraps with ordinary line gaps (not the widget's 28 px)."""
+    """The pending label keeps every space, at a wrap too (break-spaces), and wraps with ordinary line gaps (not the
+    widget's 28 px)."""
     style = cell.locator(LABEL).first.evaluate(
         "e => { const d = e.querySelector('div') || e; const s = getComputedStyle(d);"
         " return [s.whiteSpace, parseFloat(s.lineHeight), parseFloat(s.fontSize)]; }")
     white_space, line_height, font_size = style
-    assert white_space == "pre-wrap", style
+    assert white_space == "break-spaces", style
     assert line_height <= 1.6 * font_size, f"wide gaps between wrapped lines: {style}"
 
 
@@ -316,7 +318,8 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
     every field the inspector draws, in a transcript file, in the answers and stop reasons Transcript prints, and
     in the calls the buttons ask about: live, then saved (signed, so trusted) and reopened. No script runs, no
     control character reaches the page, nothing is coloured by an answer, and no two different calls draw the same
-    label (a pixel comparison of the buttons' labels)."""
+    label (a pixel comparison of the buttons' labels, in the window and in a narrower one: a run of spaces where a
+    line wraps once hung past the line's end, so "x" and 15 spaces looked like "x" and 14)."""
     from io import BytesIO
 
     from PIL import Image
@@ -335,15 +338,18 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
         nb.wait_executed(range(4))
         nb.run_cell(4)  # the buttons: it waits for the clicks below
         cell = nb.cell(4)  # the "buttons" cell
-        labels = []
+        wide, high = page.viewport_size["width"], page.viewport_size["height"]
+        drawn = {wide: [], NARROW: []}
         for i in range(len(LOOK_ALIKE)):
             reject = cell.locator(".widget-button:enabled", has_text="Reject")
             reject.wait_for(timeout=15_000)
             assert cell.locator(".widget-button").count() == 2 * (i + 1)  # question i's own buttons, not the last ones
             label = cell.locator(LABEL).last
-            png = label.screenshot()
-            image = Image.open(BytesIO(png)).convert("RGB")
-            labels.append((image.size, image.tobytes()))
+            for width in (wide, NARROW):  # as the window shows it, and in a narrower notebook (its lines wrap elsewhere)
+                page.set_viewport_size({"width": width, "height": high})
+                image = Image.open(BytesIO(label.screenshot())).convert("RGB")
+                drawn[width].append((image.size, image.tobytes()))
+            page.set_viewport_size({"width": wide, "height": high})
             reject.click()
             if i + 1 < len(LOOK_ALIKE):  # wait for the next question's buttons
                 page.wait_for_function(f"() => document.getElementById({json.dumps(nb.panel_id)}).querySelectorAll("
@@ -388,9 +394,10 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
         if checkpoint.exists():
             shutil.rmtree(checkpoint)
 
-    same = [(LOOK_ALIKE[i], LOOK_ALIKE[j]) for i in range(len(labels)) for j in range(i + 1, len(labels))
-            if labels[i] == labels[j]]
-    assert not same, f"different calls drawn alike: {same[:3]}"
+    for width, labels in drawn.items():
+        same = [(LOOK_ALIKE[i], LOOK_ALIKE[j]) for i in range(len(labels)) for j in range(i + 1, len(labels))
+                if labels[i] == labels[j]]
+        assert not same, f"{width} px wide: different calls drawn alike: {same[:3]}"
     for stage, seen in (("live", live), ("saved and reopened", reopened)):
         assert seen["pwned"] == 0 and not dialogs, f"{stage}: a script ran ({seen['pwned']}, {dialogs})"
         assert seen["inspectors"] >= 2 and seen["foreign"] == 0 and seen["styled"] == 0, (stage, seen)
