@@ -40,7 +40,6 @@ APPROVAL_ENV = {"HARNESS_APPROVAL_TIMEOUT": str(APPROVAL_TIMEOUT_S)}
 UNANSWERED_S = 3  # long enough to see the buttons wait busy, on a loaded machine too
 
 LABEL = ".widget-html-content"  # the approver's label (an ipywidgets HTML widget)
-NARROW = 1024  # px: a narrower window (or JupyterLab with its file browser open), where the labels wrap elsewhere
 PENDING = re.compile(r"about to run high-impact action write_file\((\{.*\})\)")
 COUNTDOWN = re.compile(r"^Click Approve to run it, or Reject\. If nobody answers, it is not approved in (\d+) s\.$", re.M)
 
@@ -318,8 +317,9 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
     every field the inspector draws, in a transcript file, in the answers and stop reasons Transcript prints, and
     in the calls the buttons ask about: live, then saved (signed, so trusted) and reopened. No script runs, no
     control character reaches the page, nothing is coloured by an answer, and no two different calls draw the same
-    label (a pixel comparison of the buttons' labels, in the window and in a narrower one: a run of spaces where a
-    line wraps once hung past the line's end, so "x" and 15 spaces looked like "x" and 14)."""
+    label (a pixel comparison of the buttons' labels, as drawn and a quarter narrower, as in a narrower window or
+    beside JupyterLab's file browser: a run of spaces where a line wrapped once hung past the line's end, so "x" and
+    15 spaces looked like "x" and 14)."""
     from io import BytesIO
 
     from PIL import Image
@@ -338,18 +338,18 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
         nb.wait_executed(range(4))
         nb.run_cell(4)  # the buttons: it waits for the clicks below
         cell = nb.cell(4)  # the "buttons" cell
-        wide, high = page.viewport_size["width"], page.viewport_size["height"]
-        drawn = {wide: [], NARROW: []}
+        drawn = {False: [], True: []}  # the labels as drawn, and drawn a quarter narrower
         for i in range(len(LOOK_ALIKE)):
             reject = cell.locator(".widget-button:enabled", has_text="Reject")
             reject.wait_for(timeout=15_000)
             assert cell.locator(".widget-button").count() == 2 * (i + 1)  # question i's own buttons, not the last ones
             label = cell.locator(LABEL).last
-            for width in (wide, NARROW):  # as the window shows it, and in a narrower notebook (its lines wrap elsewhere)
-                page.set_viewport_size({"width": width, "height": high})
+            for narrow in (False, True):  # as the notebook shows it, then a quarter narrower (its lines wrap elsewhere)
+                if narrow:
+                    label.evaluate("e => { e.style.maxWidth = Math.round(e.clientWidth * 0.75) + 'px'; }")
                 image = Image.open(BytesIO(label.screenshot())).convert("RGB")
-                drawn[width].append((image.size, image.tobytes()))
-            page.set_viewport_size({"width": wide, "height": high})
+                drawn[narrow].append((image.size, image.tobytes()))
+            label.evaluate("e => { e.style.maxWidth = ''; }")
             reject.click()
             if i + 1 < len(LOOK_ALIKE):  # wait for the next question's buttons
                 page.wait_for_function(f"() => document.getElementById({json.dumps(nb.panel_id)}).querySelectorAll("
@@ -394,10 +394,10 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
         if checkpoint.exists():
             shutil.rmtree(checkpoint)
 
-    for width, labels in drawn.items():
+    for narrow, labels in drawn.items():
         same = [(LOOK_ALIKE[i], LOOK_ALIKE[j]) for i in range(len(labels)) for j in range(i + 1, len(labels))
                 if labels[i] == labels[j]]
-        assert not same, f"{width} px wide: different calls drawn alike: {same[:3]}"
+        assert not same, f"{'a quarter narrower: ' * narrow}different calls drawn alike: {same[:3]}"
     for stage, seen in (("live", live), ("saved and reopened", reopened)):
         assert seen["pwned"] == 0 and not dialogs, f"{stage}: a script ran ({seen['pwned']}, {dialogs})"
         assert seen["inspectors"] >= 2 and seen["foreign"] == 0 and seen["styled"] == 0, (stage, seen)
