@@ -28,7 +28,6 @@ nobody can click and every question ends by timeout.
 from __future__ import annotations
 
 import asyncio
-import html
 import math
 import sys
 
@@ -36,7 +35,8 @@ from harness_kit import lang
 from harness_kit.shown import one_line
 from harness_lib.approval import ApprovalInterrupted, decision_line, question
 from harness_lib.trace import NOBODY_CLICKED, Transcript
-from .widget import GO_ON, GO_ON_FOR, check_timeout, nobody_here, timeout_from_environment, wait_for_click
+from .widget import (GO_ON, GO_ON_FOR, as_html, check_timeout, nobody_here, timeout_from_environment,
+                     wait_for_click)
 
 __all__ = ["TabApproval", "in_tab"]
 
@@ -55,11 +55,6 @@ WORDS = {
 def in_tab() -> bool:
     """True under Pyodide (the course in a browser tab), where a click cannot reach a running cell."""
     return sys.platform == "emscripten"
-
-
-def _html(lines: list[str]) -> str:
-    text = html.escape("\n".join(lines), quote=False)
-    return f'<div style="white-space:break-spaces;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
 
 
 class TabApproval:
@@ -102,13 +97,13 @@ class TabApproval:
     def write(self, line: str = "") -> None:
         """Add a line to the panel's transcript (what print() would have shown)."""
         self.lines.append(line)
-        self.log.value = _html(self.lines)
+        self.log.value = as_html(*self.lines)
 
     def start(self, run) -> asyncio.Task:
         """Run the coroutine `run` (e.g. run_agent(...)) as a task and return at once: the cell may end."""
         if self.task is not None:
             raise RuntimeError("one run per panel: make another TabApproval")
-        self.status.value = _html([self._say("running")])
+        self.status.value = as_html(self._say("running"))
         self._loop = asyncio.get_running_loop()
         self.task = self._loop.create_task(self._run(run))
         return self.task
@@ -128,7 +123,7 @@ class TabApproval:
             if self.result is None:  # no "end" event wrote the run's record: the harness's account, here
                 for line in self.on_event.account():
                     self.write(line)
-            self.status.value = _html([status])
+            self.status.value = as_html(status)
 
     def stop(self) -> None:
         """End the run: a question then waiting is a no (the loop gets ApprovalInterrupted)."""
@@ -173,7 +168,7 @@ class TabApproval:
 
         def asking(seconds: int | None) -> str:
             what = lang.text("approve.click") if seconds is None else lang.text("approve.countdown", seconds=seconds)
-            return _html([lang.text("approve.pending", action=action), what])
+            return as_html(lang.text("approve.pending", action=action), what)
 
         wait = timeout_from_environment(self.timeout)  # HARNESS_APPROVAL_TIMEOUT, as for widget_approver
         self.asking.value, self.buttons.layout.display = asking(None if wait is None else math.ceil(wait)), "flex"

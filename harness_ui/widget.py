@@ -45,6 +45,15 @@ GO_ON_FOR = 30.0
 which draws the kernel's widgets again, does not move the focus again."""
 
 
+def as_html(*lines: str) -> str:
+    """Lines of text as an HTML widget's value (the buttons' label, the tab's panel). An HTML widget wraps a long
+    input where a Label would cut it off with "…"; every space is kept and takes room, at a line's wrap too
+    (`break-spaces`: with `pre-wrap` a run of spaces there hung past the line's end, and two calls differing only
+    there drew alike); the lines close together, not the widget's 28 px apart."""
+    text = html.escape("\n".join(lines), quote=False)
+    return f'<div style="white-space:break-spaces;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
+
+
 def check_timeout(value, what: str) -> float:
     """``value`` as seconds if it is a finite number > 0; otherwise a ValueError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
@@ -208,14 +217,10 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None):
         loop = asyncio.get_running_loop()
         decision: asyncio.Future[bool] = loop.create_future()
 
-        def show(*lines: str) -> str:  # an HTML widget wraps long inputs (a Label would cut them off with "…"),
-            text = html.escape("\n".join(lines), quote=False)  # keeps every space, even at a wrap; lines close together
-            return f'<div style="white-space:break-spaces;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
-
         def asking(seconds_left: int | None) -> str:
             what_to_do = (lang.text("approve.click") if seconds_left is None
                           else lang.text("approve.countdown", seconds=seconds_left))
-            return show(lang.text("approve.pending", action=action), what_to_do)
+            return as_html(lang.text("approve.pending", action=action), what_to_do)
 
         label = widgets.HTML(asking(None if wait is None else math.ceil(wait)))
         approve_button = widgets.Button(description=lang.text("approve.button_approve"), button_style="success",
@@ -237,7 +242,7 @@ def widget_approver(*, timeout: float | None = 120.0, click: str | None = None):
                 decision.set_result(False)  # a late click decides nothing
             approve_button.disabled = reject_button.disabled = True
             line = decision_line(action, key, **values)
-            label.value = show(line)
+            label.value = as_html(line)
             box.layout.display = "none"  # the printed line is the decision's one record on the page
             return line
 
