@@ -324,6 +324,10 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
 
     from PIL import Image
 
+    def pixels(element) -> tuple:
+        image = Image.open(BytesIO(element.screenshot())).convert("RGB")
+        return image.size, image.tobytes()
+
     lab_page, _ = browser
     page = lab_page.page
     dialogs = []
@@ -344,11 +348,9 @@ def test_nothing_a_model_returns_runs_hides_or_colours_in_jupyterlab(lab, browse
             reject.wait_for(timeout=15_000)
             assert cell.locator(".widget-button").count() == 2 * (i + 1)  # question i's own buttons, not the last ones
             label = cell.locator(LABEL).last
-            for narrow in (False, True):  # as the notebook shows it, then a quarter narrower (its lines wrap elsewhere)
-                if narrow:
-                    label.evaluate("e => { e.style.maxWidth = Math.round(e.clientWidth * 0.75) + 'px'; }")
-                image = Image.open(BytesIO(label.screenshot())).convert("RGB")
-                drawn[narrow].append((image.size, image.tobytes()))
+            drawn[False].append(pixels(label))  # as the notebook shows it
+            label.evaluate("e => { e.style.maxWidth = Math.round(e.clientWidth * 0.75) + 'px'; }")
+            drawn[True].append(pixels(label))  # a quarter narrower: its lines wrap elsewhere
             label.evaluate("e => { e.style.maxWidth = ''; }")
             reject.click()
             if i + 1 < len(LOOK_ALIKE):  # wait for the next question's buttons
