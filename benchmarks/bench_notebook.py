@@ -95,13 +95,14 @@ def measure(notebook: Path, sandbox: str) -> Clock:
                                 "print(time.perf_counter() - t, r.ru_utime + r.ru_stime)"],
                                cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
         clock.steps[name] = [float(start[0]), float(start[1]), 1]
+    from exercises import lock as kit_lock
     from grader import gradebook
     from grader.sandbox import learner_view
-    from grader.submissions import _conftest_module, prepare
+    from grader.submissions import prepare
     from grader.unchanged import changed, kit_files, snapshot
 
     before = clock.timed("the kit's snapshot, before", lambda: snapshot(kit_files()))
-    lock = _conftest_module().load_lock()
+    lock = kit_lock.load_lock()
     starters = {name: [json.loads(p.read_text(encoding="utf-8")) for p in (gradebook.EXERCISES / name,
                                                                             *sorted(gradebook.EXERCISES.glob(f"*/{name}")))
                        if p.is_file() and p.parent.name != "solutions" and not p.parent.name.startswith("_")]
