@@ -70,7 +70,7 @@ from .report import (FEEDBACK, JUDGED, LISTED, feedback, feedback_paths, few, me
 from .report import md as md_text
 from .sandbox import DISK, MEMORY, PROCESSES, ROOT_SANDBOX, learner_view, sandbox_available, sandbox_user
 from .slots import Slots
-from .submissions import LINK_CAUSE, TMP_PREFIX, lesson_cells, prepare, walk
+from .submissions import LINK_CAUSE, TMP_PREFIX, borrowed, lesson_cells, prepare, walk
 from .unchanged import changed, kit_files, snapshot  # noqa: F401 - kit_files: export_template
 from .verdict import check_column, judge
 from .worker import RESULT_MARK
@@ -112,6 +112,7 @@ class Job:
     written: set = field(default_factory=set)  # the functions the exercise asks the learner to write
     cause: str = ""  # one of CAUSES, for a NOT GRADED or ERROR row
     shape: str = ""  # the shape of what the learner wrote (grader/similarity.py), to find answers alike
+    pasted: tuple | None = None  # (a place among its notes, the learner's cells): compared with the lessons' later
 
     def points(self, most: float, all_or_nothing: bool = False) -> float:
         """PASS: all of them; FAIL: a share by checks passed (0 when all or nothing); NOT STARTED, NOT GRADED and
@@ -326,14 +327,11 @@ def make_plan(args, p: argparse.ArgumentParser) -> Plan:
                 submitted_before=snapshot(submitted))
     if args.shard:  # only this shard's notebooks are read and graded
         plan.jobs, args.listing = shards.select(plan.jobs, args.shard)
-    # the lessons' index (~0.2 CPU-s), made when the first notebook gets as far as being compared with it: a run
-    # whose notebooks are all refused, broken or links never makes it
-    lessons = functools.cache(lesson_cells)
     for job in plan.jobs:
         if job.verdict:  # a link, a folder with no notebook: its row is written already
             continue
         try:  # a submission that trips the grader costs its own row, never the class's CSV
-            prepare(job, lock, starters, args.exercise, lessons, tmp_prefix)
+            prepare(job, lock, starters, args.exercise, None, tmp_prefix)  # (compared with the lessons: note_pasted)
         except Exception as err:  # noqa: BLE001
             job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
             job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"
@@ -370,6 +368,7 @@ def run(plan: Plan, args) -> list[str]:
     or the submitted ones changed while grading)."""
     try:
         if args.exercise:  # one learner's editions of one exercise: the first PASS is the grade
+            note_pasted(plan.todo)
             for j in plan.todo:
                 if any(other.verdict == "PASS" for other in plan.jobs):
                     j.verdict, j.cause, j.reason = "NOT GRADED", "other-edition-passed", "another edition of this exercise is PASS"
@@ -392,6 +391,18 @@ def run(plan: Plan, args) -> list[str]:
     return problems
 
 
+def note_pasted(jobs: list) -> None:
+    """Each graded notebook's cells compared with the lessons' (grader/submissions.py's `borrowed`), the lines put
+    where `prepare` kept their place: done once the first notebooks are running, so the lessons' index (~0.2 CPU-s,
+    made only if a notebook gets this far) is not on the way to the first kernel."""
+    lessons = functools.cache(lesson_cells)
+    for j in jobs:
+        if j.pasted:
+            at, cells = j.pasted
+            j.notes[at:at] = borrowed(cells, lessons())
+            j.pasted = None
+
+
 def run_class(plan: Plan, args) -> None:
     """The notebooks of a class, -j N at a time; two or more: their workers forked from one warm process
     (grader/workers.py), started here, before any thread."""
@@ -400,6 +411,7 @@ def run_class(plan: Plan, args) -> None:
     with concurrent.futures.ThreadPoolExecutor(max_workers=slots.most) as pool:
         futures = [pool.submit(slots.run, run_one, j, args, plan.tmp_root, plan.checks[j.exercise], warm)
                    for j in plan.todo]
+        note_pasted(plan.todo)  # while the first kernels start
         for _ in concurrent.futures.as_completed(futures):
             plan.progress.step()
     for f in futures:

@@ -270,7 +270,8 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None,
     """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
     refused? flagged? the graded notebook. Written into `job` (the gradebook's Job). The kit's refusal is decided on a
     copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards. `lessons`: a function that
-    returns the lessons' index (`lesson_cells`), called only for a notebook that gets as far as `borrowed`."""
+    returns the lessons' index (`lesson_cells`), called only for a notebook that gets as far as `borrowed`; without
+    it, `job.pasted` keeps what `borrowed` needs, for later."""
     try:
         raw = read_submission(job.path)
         nb = json.loads(raw.decode("utf-8"))
@@ -320,7 +321,10 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None,
                       f"({LEARNER_CODE}): not run")
         return
     job.flags = scan(mine)
-    job.notes += borrowed(mine, lessons() if lessons else {})
+    if lessons is None:  # compared with the lessons later, at this place among its lines (the gradebook's note_pasted)
+        job.pasted = (len(job.notes), mine)
+    else:
+        job.notes += borrowed(mine, lessons())
     job.shape = similarity.answer_shape(mine, starter)  # (the gradebook lists learners whose answers are alike)
     job.written = to_write(starter)
     job.notes += not_defined(mine, job.written)  # decided from the file; the kernel's own word is `not_written`
