@@ -673,6 +673,30 @@ def test_an_answer_taken_from_the_library_or_a_lesson_is_shown_to_a_person():
     assert found == ["cell 'capped-loop' is a lesson's cell, pasted as it is"]
 
 
+def test_the_lessons_comparison_made_while_the_kernels_start_keeps_its_place_and_never_decides_a_verdict(monkeypatch):
+    """The gradebook compares a notebook's cells with the lessons once its kernel is starting (note_pasted): each
+    line goes where prepare kept its place among the notebook's other lines, and a comparison that fails is a line
+    there saying so, the verdict left to the checks."""
+    from grader import gradebook
+    from grader.gradebook import Job
+    from grader.submissions import lesson_cells
+
+    pasted = next(c for c in lesson_cells() if "async def" in c)
+    copied = Job(path=Path("a.ipynb"), learner="ana", file="a.ipynb", notes=["the file is named for 02", "alike"],
+                 pasted=(1, [{"id": "capped-loop", "source": pasted}]))
+    broken = Job(path=Path("b.ipynb"), learner="bo", file="b.ipynb", verdict="PASS", notes=["alike"], pasted=(0, []))
+    gradebook.note_pasted([copied])
+    assert copied.notes == ["the file is named for 02", "cell 'capped-loop' is a lesson's cell, pasted as it is",
+                            "alike"] and copied.pasted is None
+
+    def fails(cells, lessons):
+        raise RecursionError("nested too deep")
+
+    monkeypatch.setattr(gradebook, "borrowed", fails)
+    gradebook.note_pasted([broken])
+    assert broken.notes == ["not compared with the lessons: RecursionError", "alike"] and broken.verdict == "PASS"
+
+
 def test_a_function_not_written_in_a_cell_is_shown_to_a_person():
     """Decided from where the function was defined (the defendant's facts), not from the words of the cell: any
     import form, importlib, pkgutil, runpy or exec of the library's source. Only the functions the exercise asks
