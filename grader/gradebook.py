@@ -331,7 +331,7 @@ def make_plan(args, p: argparse.ArgumentParser) -> Plan:
         if job.verdict:  # a link, a folder with no notebook: its row is written already
             continue
         try:  # a submission that trips the grader costs its own row, never the class's CSV
-            prepare(job, lock, starters, args.exercise, None, tmp_prefix)  # (compared with the lessons: note_pasted)
+            prepare(job, lock, starters, args.exercise, tmp_prefix)
         except Exception as err:  # noqa: BLE001
             job.graded, job.verdict, job.cause = None, "ERROR", "grader-failed"
             job.reason = f"the grader could not read it: {type(err).__name__}: {str(err)[:160]}"

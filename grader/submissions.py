@@ -29,7 +29,6 @@ import shutil
 import stat
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 
 from exercises import lock as kit_lock
@@ -265,13 +264,11 @@ def closest(nb: dict, candidates: list[dict]) -> dict:
     return max(candidates, key=lambda st: sum(digest(source_of(c)) in mine for c in st["cells"]))
 
 
-def prepare(job, lock: dict, starters: dict, expected: str | None = None,
-            lessons: Callable[[], dict] | None = None, tmp_prefix: str = TMP_PREFIX) -> None:
+def prepare(job, lock: dict, starters: dict, expected: str | None = None, tmp_prefix: str = TMP_PREFIX) -> None:
     """Everything decided before a kernel runs: readable? which exercise? the one it is named for (`expected`)?
     refused? flagged? the graded notebook. Written into `job` (the gradebook's Job). The kit's refusal is decided on a
-    copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards. `lessons`: a function that
-    returns the lessons' index (`lesson_cells`), called only for a notebook that gets as far as `borrowed`; without
-    it, `job.pasted` keeps what `borrowed` needs, for later."""
+    copy, in a folder of the kit named `tmp_prefix` and a random suffix, deleted afterwards. Not the comparison with the
+    lessons (`borrowed`): `job.pasted` keeps what it needs, and the gradebook makes it while the kernels start."""
     try:
         raw = read_submission(job.path)
         nb = json.loads(raw.decode("utf-8"))
@@ -321,10 +318,7 @@ def prepare(job, lock: dict, starters: dict, expected: str | None = None,
                       f"({LEARNER_CODE}): not run")
         return
     job.flags = scan(mine)
-    if lessons is None:  # compared with the lessons later, at this place among its lines (the gradebook's note_pasted)
-        job.pasted = (len(job.notes), mine)
-    else:
-        job.notes += borrowed(mine, lessons())
+    job.pasted = (len(job.notes), mine)  # compared with the lessons later, at this place among its lines (note_pasted)
     job.shape = similarity.answer_shape(mine, starter)  # (the gradebook lists learners whose answers are alike)
     job.written = to_write(starter)
     job.notes += not_defined(mine, job.written)  # decided from the file; the kernel's own word is `not_written`
