@@ -49,7 +49,8 @@ def as_html(*lines: str) -> str:
     """Lines of text as an HTML widget's value (the buttons' label, the tab's panel). An HTML widget wraps a long
     input where a Label would cut it off with "…"; every space is kept and takes room, at a line's wrap too
     (`break-spaces`: with `pre-wrap` a run of spaces there hung past the line's end, and two calls differing only
-    there drew alike); the lines close together, not the widget's 28 px apart."""
+    there drew alike at twice as many widths; spaces that reach a line's end still draw nothing, see
+    docs/architecture.md, "Not handled"); the lines close together, not the widget's 28 px apart."""
     text = html.escape("\n".join(lines), quote=False)
     return f'<div style="white-space:break-spaces;overflow-wrap:anywhere;line-height:1.4">{text}</div>'
 
